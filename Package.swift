@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+// LayerKit: the Swift core behind a C ABI, and the render backend plugins.
+//
+// liblayerkit.so exports only lk_* (linker version script) under the SONAME
+// liblayerkit.so.0. Release builds link the Swift runtime statically:
+// `swift build -c release -Xswiftc -static-stdlib` (the Makefile does this).
+import PackageDescription
+
+let root = Context.packageDirectory
+
+let package = Package(
+    name: "LayerKit",
+    products: [
+        .library(name: "layerkit", type: .dynamic, targets: ["LayerKitCAPI"]),
+        .library(name: "layerkit-software", type: .dynamic, targets: ["LayerKitSoftware"]),
+    ],
+    targets: [
+        // The public headers (include/layerkit) as a Clang module for Swift.
+        .target(name: "CLayerKit", path: "Sources/CLayerKitHeaders"),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng"),
+        .target(
+            name: "LayerKitCore",
+            dependencies: ["CLayerKit", "CPNG"],
+            path: "Sources/Core",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
+        .target(
+            name: "LayerKitCAPI",
+            dependencies: ["LayerKitCore", "CLayerKit"],
+            path: "Sources/CAPI",
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "--version-script=\(root)/Sources/CAPI/layerkit.map",
+                "-Xlinker", "-soname=liblayerkit.so.0",
+            ])]
+        ),
+        .systemLibrary(name: "CPixman", path: "Plugins/CPixman", pkgConfig: "pixman-1"),
+        .target(
+            name: "LayerKitSoftware",
+            dependencies: ["CPixman"],
+            path: "Plugins/Software",
+            publicHeadersPath: "public",
+            cSettings: [.headerSearchPath("../../include"), .unsafeFlags(["-O2", "-Wall", "-Wextra"])],
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "--version-script=\(root)/Plugins/plugin.map",
+            ])]
+        ),
+        .testTarget(
+            name: "CoreTests",
+            dependencies: ["LayerKitCore"],
+            path: "Tests/CoreTests"
+        ),
+    ]
+)

@@ -1,0 +1,384 @@
+/*
+ * LayerKit: Core Animation for embedded Linux.
+ *
+ * The public C API. Conventions (see docs/c-api.md):
+ *   - objects are opaque and reference counted: *_create* and *_copy* return a
+ *     new reference (+1), getters return borrowed ones (+0); lk_release(NULL)
+ *     does nothing;
+ *   - fallible calls return lk_status (LK_OK = 0) or NULL, and lk_last_error()
+ *     then describes what went wrong on this thread (which argument, which key
+ *     path, what was expected); a failed call changes nothing;
+ *   - getters of plain values never fail: on a bad handle they return the
+ *     type's zero and set the message;
+ *   - values are plain structs of doubles; colours are sRGB with straight alpha;
+ *   - strings are UTF-8 and copied on the way in.
+ */
+#ifndef LAYERKIT_H
+#define LAYERKIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LK_VERSION_MAJOR 0
+#define LK_VERSION_MINOR 1
+#define LK_VERSION_MICRO 0
+#define LK_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Status and objects                                                        */
+
+typedef enum lk_status {
+    LK_OK = 0,
+    LK_ERROR_INVALID_ARGUMENT = 1, /* NULL, wrong kind of object, out of range, not finite */
+    LK_ERROR_UNKNOWN_KEY_PATH = 2, /* no property of that name on this kind of layer */
+    LK_ERROR_TYPE_MISMATCH = 3,    /* a value of the wrong type for a key path */
+    LK_ERROR_HIERARCHY = 4,        /* a cycle, or a layer that is not a sublayer */
+    LK_ERROR_NOT_FOUND = 5,        /* a plugin, file or key that does not exist */
+    LK_ERROR_IO = 6,               /* reading or writing a file failed */
+    LK_ERROR_BACKEND = 7,          /* the render backend failed (its reason is in the message) */
+    LK_ERROR_STATE = 8,            /* the object is not in a state that allows the call */
+    LK_ERROR_OUT_OF_MEMORY = 9
+} lk_status;
+
+typedef struct lk_layer lk_layer;
+typedef struct lk_image lk_image;
+typedef struct lk_path lk_path;
+typedef struct lk_display lk_display;
+typedef struct lk_animation lk_animation;
+typedef struct lk_action lk_action;
+typedef struct lk_timing_function lk_timing_function;
+typedef struct lk_canvas lk_canvas;
+typedef struct lk_display_link lk_display_link;
+typedef struct lk_emitter_cell lk_emitter_cell;
+
+/* ------------------------------------------------------------------------ */
+/* Library                                                                   */
+
+const char *lk_version_string(void);
+uint32_t    lk_abi_version(void);
+/* The message of the last failed call on this thread ("" if none). Valid until
+   the next failing call on this thread. */
+const char *lk_last_error(void);
+/* Seconds on the monotonic clock (CACurrentMediaTime). */
+double      lk_media_time(void);
+/* Any LayerKit object. lk_retain returns its argument (NULL for a bad handle). */
+void       *lk_retain(void *object);
+void        lk_release(void *object);
+
+/* ------------------------------------------------------------------------ */
+/* Values                                                                    */
+
+typedef struct lk_point { double x, y; } lk_point;
+typedef struct lk_size { double width, height; } lk_size;
+typedef struct lk_rect { lk_point origin; lk_size size; } lk_rect;
+/* sRGB, straight alpha, components 0..1 */
+typedef struct lk_color { double r, g, b, a; } lk_color;
+/* Core Animation's layout: row vectors, translation in m41..m43, perspective in m34. */
+typedef struct lk_transform3d {
+    double m11, m12, m13, m14;
+    double m21, m22, m23, m24;
+    double m31, m32, m33, m34;
+    double m41, m42, m43, m44;
+} lk_transform3d;
+/* CGAffineTransform: x' = a*x + c*y + tx, y' = b*x + d*y + ty */
+typedef struct lk_affine { double a, b, c, d, tx, ty; } lk_affine;
+
+lk_point lk_point_make(double x, double y);
+lk_size  lk_size_make(double width, double height);
+lk_rect  lk_rect_make(double x, double y, double width, double height);
+lk_color lk_color_make(double r, double g, double b, double a);
+
+/* CATransform3D helpers */
+lk_transform3d lk_transform3d_identity(void);
+lk_transform3d lk_transform3d_make_translation(double tx, double ty, double tz);
+lk_transform3d lk_transform3d_make_scale(double sx, double sy, double sz);
+/* angle in radians about the axis (x, y, z); positive is clockwise on screen
+   for the z axis. A zero axis gives the identity. */
+lk_transform3d lk_transform3d_make_rotation(double angle, double x, double y, double z);
+/* t' = translate * t, scale * t, rotate * t (as CATransform3DTranslate, ...) */
+lk_transform3d lk_transform3d_translate(lk_transform3d t, double tx, double ty, double tz);
+lk_transform3d lk_transform3d_scale(lk_transform3d t, double sx, double sy, double sz);
+lk_transform3d lk_transform3d_rotate(lk_transform3d t, double angle, double x, double y, double z);
+/* a then b (a * b) */
+lk_transform3d lk_transform3d_concat(lk_transform3d a, lk_transform3d b);
+bool           lk_transform3d_invert(lk_transform3d t, lk_transform3d *out);
+bool           lk_transform3d_is_identity(lk_transform3d t);
+bool           lk_transform3d_equal(lk_transform3d a, lk_transform3d b);
+lk_transform3d lk_transform3d_make_affine(lk_affine m);
+bool           lk_transform3d_is_affine(lk_transform3d t);
+/* the affine part of t (meaningful when lk_transform3d_is_affine) */
+lk_affine      lk_transform3d_get_affine(lk_transform3d t);
+
+/* Generic values for key paths. Objects inside a value are borrowed (+0);
+   strings returned by getters stay valid until the property changes or the
+   object is released. */
+typedef enum lk_value_type {
+    LK_VALUE_NONE = 0, LK_VALUE_NUMBER, LK_VALUE_BOOL,
+    LK_VALUE_POINT, LK_VALUE_SIZE, LK_VALUE_RECT, LK_VALUE_COLOR, LK_VALUE_TRANSFORM,
+    LK_VALUE_IMAGE, LK_VALUE_PATH, LK_VALUE_STRING, LK_VALUE_LAYER
+} lk_value_type;
+
+typedef struct lk_value {
+    lk_value_type type;
+    union {
+        double number;
+        bool boolean;
+        lk_point point;
+        lk_size size;
+        lk_rect rect;
+        lk_color color;
+        lk_transform3d transform;
+        lk_image *image;
+        lk_path *path;
+        const char *string;
+        lk_layer *layer;
+    } as;
+} lk_value;
+
+lk_value lk_value_none(void);
+lk_value lk_value_number(double number);
+lk_value lk_value_bool(bool boolean);
+lk_value lk_value_point(lk_point point);
+lk_value lk_value_size(lk_size size);
+lk_value lk_value_rect(lk_rect rect);
+lk_value lk_value_color(lk_color color);
+lk_value lk_value_transform(lk_transform3d transform);
+lk_value lk_value_image(lk_image *image);
+lk_value lk_value_path(lk_path *path);
+lk_value lk_value_string(const char *utf8);
+lk_value lk_value_layer(lk_layer *layer);
+
+/* ------------------------------------------------------------------------ */
+/* Images                                                                    */
+
+typedef enum lk_pixel_format {
+    LK_PIXEL_FORMAT_RGBA8 = 0,                 /* bytes R,G,B,A; straight alpha */
+    LK_PIXEL_FORMAT_ARGB32_PREMULTIPLIED = 1   /* native 32-bit 0xAARRGGBB, premultiplied */
+} lk_pixel_format;
+
+/* Copies the pixels. stride is in bytes (at least width * 4). */
+lk_image *lk_image_create_from_pixels(uint32_t width, uint32_t height, size_t stride,
+                                      lk_pixel_format format, const void *pixels);
+lk_image *lk_image_create_from_png_file(const char *file_name);
+uint32_t  lk_image_get_width(const lk_image *image);
+uint32_t  lk_image_get_height(const lk_image *image);
+/* Copies the image into rgba8 (RGBA8, straight alpha), stride in bytes. */
+lk_status lk_image_read_pixels(const lk_image *image, void *rgba8, size_t stride);
+lk_status lk_image_write_png(const lk_image *image, const char *file_name);
+
+/* ------------------------------------------------------------------------ */
+/* Paths (CGPath)                                                            */
+
+lk_path  *lk_path_create(void);
+lk_path  *lk_path_copy(const lk_path *path);
+lk_status lk_path_move_to(lk_path *p, double x, double y);
+lk_status lk_path_line_to(lk_path *p, double x, double y);
+lk_status lk_path_quad_to(lk_path *p, double cx, double cy, double x, double y);
+lk_status lk_path_curve_to(lk_path *p, double c1x, double c1y, double c2x, double c2y,
+                           double x, double y);
+lk_status lk_path_close(lk_path *p);
+lk_status lk_path_add_rect(lk_path *p, lk_rect r);
+lk_status lk_path_add_rounded_rect(lk_path *p, lk_rect r, double rx, double ry);
+lk_status lk_path_add_ellipse(lk_path *p, lk_rect r);
+/* angles in radians, measured clockwise on screen from the +x axis; clockwise
+   sweeps in increasing angle (screen clockwise, y down) */
+lk_status lk_path_add_arc(lk_path *p, double cx, double cy, double radius,
+                          double start_angle, double end_angle, bool clockwise);
+bool      lk_path_is_empty(const lk_path *p);
+/* bounding box of every point, control points included (CGPathGetBoundingBox
+   is the tight box of the curve: that is what this returns) */
+lk_rect   lk_path_get_bounds(const lk_path *p);
+
+/* ------------------------------------------------------------------------ */
+/* Layers                                                                    */
+
+typedef enum lk_contents_gravity {
+    LK_GRAVITY_RESIZE = 0,            /* "resize" (default): fill the bounds, stretched */
+    LK_GRAVITY_RESIZE_ASPECT,         /* "resizeAspect": fit, aspect kept, centred */
+    LK_GRAVITY_RESIZE_ASPECT_FILL,    /* "resizeAspectFill": fill, aspect kept, centred */
+    LK_GRAVITY_CENTER,                /* "center" */
+    LK_GRAVITY_TOP,                   /* "top": centred at the top edge (screen top) */
+    LK_GRAVITY_BOTTOM,                /* "bottom" */
+    LK_GRAVITY_LEFT,                  /* "left" */
+    LK_GRAVITY_RIGHT,                 /* "right" */
+    LK_GRAVITY_TOP_LEFT,              /* "topLeft" */
+    LK_GRAVITY_TOP_RIGHT,             /* "topRight" */
+    LK_GRAVITY_BOTTOM_LEFT,           /* "bottomLeft" */
+    LK_GRAVITY_BOTTOM_RIGHT           /* "bottomRight" */
+} lk_contents_gravity;
+
+typedef enum lk_fill_mode {
+    LK_FILL_REMOVED = 0, LK_FILL_FORWARDS, LK_FILL_BACKWARDS, LK_FILL_BOTH
+} lk_fill_mode;
+
+lk_layer *lk_layer_create(void);
+
+/* hierarchy (S1.3). Adding a layer that has a superlayer moves it; adding a
+   layer to itself or to a descendant is refused. */
+lk_status lk_layer_add_sublayer(lk_layer *parent, lk_layer *child);
+lk_status lk_layer_insert_sublayer(lk_layer *parent, lk_layer *child, size_t index);
+lk_status lk_layer_insert_sublayer_below(lk_layer *parent, lk_layer *child, lk_layer *sibling);
+lk_status lk_layer_insert_sublayer_above(lk_layer *parent, lk_layer *child, lk_layer *sibling);
+lk_status lk_layer_replace_sublayer(lk_layer *parent, lk_layer *old_child, lk_layer *new_child);
+lk_status lk_layer_remove_from_superlayer(lk_layer *layer);
+lk_layer *lk_layer_get_superlayer(const lk_layer *layer);
+size_t    lk_layer_get_sublayer_count(const lk_layer *layer);
+lk_layer *lk_layer_get_sublayer(const lk_layer *layer, size_t index);
+
+/* properties (S1.1): one typed pair each */
+lk_status lk_layer_set_bounds(lk_layer *layer, lk_rect r);
+lk_rect   lk_layer_get_bounds(const lk_layer *layer);
+lk_status lk_layer_set_position(lk_layer *layer, lk_point p);
+lk_point  lk_layer_get_position(const lk_layer *layer);
+lk_status lk_layer_set_frame(lk_layer *layer, lk_rect r);
+lk_rect   lk_layer_get_frame(const lk_layer *layer);
+lk_status lk_layer_set_anchor_point(lk_layer *layer, lk_point p);
+lk_point  lk_layer_get_anchor_point(const lk_layer *layer);
+lk_status lk_layer_set_anchor_point_z(lk_layer *layer, double z);
+double    lk_layer_get_anchor_point_z(const lk_layer *layer);
+lk_status lk_layer_set_z_position(lk_layer *layer, double z);
+double    lk_layer_get_z_position(const lk_layer *layer);
+lk_status lk_layer_set_transform(lk_layer *layer, lk_transform3d t);
+lk_transform3d lk_layer_get_transform(const lk_layer *layer);
+lk_status lk_layer_set_affine_transform(lk_layer *layer, lk_affine m);
+lk_affine lk_layer_get_affine_transform(const lk_layer *layer);
+lk_status lk_layer_set_sublayer_transform(lk_layer *layer, lk_transform3d t);
+lk_transform3d lk_layer_get_sublayer_transform(const lk_layer *layer);
+/* clamped to 0..1 */
+lk_status lk_layer_set_opacity(lk_layer *layer, double opacity);
+double    lk_layer_get_opacity(const lk_layer *layer);
+lk_status lk_layer_set_hidden(lk_layer *layer, bool hidden);
+bool      lk_layer_get_hidden(const lk_layer *layer);
+/* a colour with alpha 0 is "none" */
+lk_status lk_layer_set_background_color(lk_layer *layer, lk_color c);
+lk_color  lk_layer_get_background_color(const lk_layer *layer);
+lk_status lk_layer_set_border_color(lk_layer *layer, lk_color c);
+lk_color  lk_layer_get_border_color(const lk_layer *layer);
+lk_status lk_layer_set_border_width(lk_layer *layer, double width);
+double    lk_layer_get_border_width(const lk_layer *layer);
+lk_status lk_layer_set_corner_radius(lk_layer *layer, double radius);
+double    lk_layer_get_corner_radius(const lk_layer *layer);
+lk_status lk_layer_set_masks_to_bounds(lk_layer *layer, bool masks);
+bool      lk_layer_get_masks_to_bounds(const lk_layer *layer);
+lk_status lk_layer_set_double_sided(lk_layer *layer, bool double_sided);
+bool      lk_layer_get_double_sided(const lk_layer *layer);
+lk_status lk_layer_set_shadow_color(lk_layer *layer, lk_color c);
+lk_color  lk_layer_get_shadow_color(const lk_layer *layer);
+lk_status lk_layer_set_shadow_opacity(lk_layer *layer, double opacity);
+double    lk_layer_get_shadow_opacity(const lk_layer *layer);
+lk_status lk_layer_set_shadow_offset(lk_layer *layer, lk_size offset);
+lk_size   lk_layer_get_shadow_offset(const lk_layer *layer);
+lk_status lk_layer_set_shadow_radius(lk_layer *layer, double radius);
+double    lk_layer_get_shadow_radius(const lk_layer *layer);
+/* the layer keeps its own copy of the path; NULL clears */
+lk_status lk_layer_set_shadow_path(lk_layer *layer, lk_path *path);
+lk_path  *lk_layer_get_shadow_path(const lk_layer *layer);
+/* retained by the layer; NULL clears */
+lk_status lk_layer_set_contents(lk_layer *layer, lk_image *image);
+lk_image *lk_layer_get_contents(const lk_layer *layer);
+lk_status lk_layer_set_contents_rect(lk_layer *layer, lk_rect r);
+lk_rect   lk_layer_get_contents_rect(const lk_layer *layer);
+lk_status lk_layer_set_contents_center(lk_layer *layer, lk_rect r);
+lk_rect   lk_layer_get_contents_center(const lk_layer *layer);
+lk_status lk_layer_set_contents_gravity(lk_layer *layer, lk_contents_gravity g);
+lk_contents_gravity lk_layer_get_contents_gravity(const lk_layer *layer);
+lk_status lk_layer_set_contents_scale(lk_layer *layer, double scale);
+double    lk_layer_get_contents_scale(const lk_layer *layer);
+/* retained by the layer; a mask cannot have a superlayer or be a mask twice */
+lk_status lk_layer_set_mask(lk_layer *layer, lk_layer *mask);
+lk_layer *lk_layer_get_mask(const lk_layer *layer);
+/* copied; NULL clears. The returned string lives until the name changes. */
+lk_status lk_layer_set_name(lk_layer *layer, const char *name);
+const char *lk_layer_get_name(const lk_layer *layer);
+
+/* timing (S4.1): a layer is a timing node */
+lk_status lk_layer_set_begin_time(lk_layer *layer, double t);
+double    lk_layer_get_begin_time(const lk_layer *layer);
+lk_status lk_layer_set_duration(lk_layer *layer, double d);
+double    lk_layer_get_duration(const lk_layer *layer);
+lk_status lk_layer_set_speed(lk_layer *layer, double speed);
+double    lk_layer_get_speed(const lk_layer *layer);
+lk_status lk_layer_set_time_offset(lk_layer *layer, double offset);
+double    lk_layer_get_time_offset(const lk_layer *layer);
+lk_status lk_layer_set_repeat_count(lk_layer *layer, double count);
+double    lk_layer_get_repeat_count(const lk_layer *layer);
+lk_status lk_layer_set_repeat_duration(lk_layer *layer, double d);
+double    lk_layer_get_repeat_duration(const lk_layer *layer);
+lk_status lk_layer_set_autoreverses(lk_layer *layer, bool autoreverses);
+bool      lk_layer_get_autoreverses(const lk_layer *layer);
+lk_status lk_layer_set_fill_mode(lk_layer *layer, lk_fill_mode mode);
+lk_fill_mode lk_layer_get_fill_mode(const lk_layer *layer);
+
+/* key paths (S1.6): every property by its Core Animation name, plus
+   "frame", the parts of rects, points and sizes ("bounds.size.width",
+   "position.x") and the virtual transform paths ("transform.rotation",
+   "transform.rotation.x/y/z", "transform.scale", "transform.scale.x/y/z",
+   "transform.translation", "transform.translation.x/y/z"). */
+lk_status lk_layer_set_value(lk_layer *layer, const char *key_path, lk_value value);
+lk_status lk_layer_get_value(const lk_layer *layer, const char *key_path, lk_value *out);
+/* the value type a key path takes, LK_VALUE_NONE (and an error) if unknown */
+lk_value_type lk_layer_get_value_type(const lk_layer *layer, const char *key_path);
+
+/* extra values stored on a layer under keys of the program's (objects are
+   retained, strings copied); lk_value_none() removes the key */
+lk_status lk_layer_set_user_value(lk_layer *layer, const char *key, lk_value value);
+lk_status lk_layer_get_user_value(const lk_layer *layer, const char *key, lk_value *out);
+
+/* geometry (S1.4, S1.5). A NULL layer stands for the space the root of the
+   other layer's tree is placed in (a display's pixels). Converting between
+   layers of different trees is an error and returns the zero value. */
+lk_point  lk_layer_convert_point(const lk_layer *from, lk_point p, const lk_layer *to);
+lk_rect   lk_layer_convert_rect(const lk_layer *from, lk_rect r, const lk_layer *to);
+bool      lk_layer_contains_point(const lk_layer *layer, lk_point p_in_layer);
+/* the deepest, front-most visible layer under p (given in root's superlayer
+   space), or NULL */
+lk_layer *lk_layer_hit_test(lk_layer *root, lk_point p_in_root_superlayer);
+
+/* ------------------------------------------------------------------------ */
+/* Displays                                                                  */
+
+typedef struct lk_display_options {
+    uint32_t    struct_size;    /* sizeof(lk_display_options) */
+    const char *backend;        /* "auto" (default), "drm", "software", "gles", ... */
+    const char *device;         /* e.g. "/dev/dri/card0"; NULL = first usable */
+    const char *connector;      /* e.g. "HDMI-A-1"; NULL = first connected */
+    uint32_t    width, height;  /* 0 = preferred mode / backend default */
+    uint32_t    rotation;       /* 0, 90, 180, 270 */
+    bool        manual_clock;   /* frames only on lk_display_render_frame_at */
+} lk_display_options;
+
+/* NULL options = defaults. The backend is chosen by options->backend, else
+   $LAYERKIT_BACKEND, else "auto". */
+lk_display *lk_display_open(const lk_display_options *options);
+const char *lk_display_get_backend_name(const lk_display *display);
+lk_size     lk_display_get_size(const lk_display *display);
+double      lk_display_get_refresh_rate(const lk_display *display);
+/* the display retains its root; NULL detaches it */
+lk_status   lk_display_set_root_layer(lk_display *display, lk_layer *root);
+lk_layer   *lk_display_get_root_layer(const lk_display *display);
+/* renders the layer tree as it is at media_time */
+lk_status   lk_display_render_frame_at(lk_display *display, double media_time);
+/* the last frame, RGBA8 straight alpha, stride in bytes (>= width * 4) */
+lk_status   lk_display_read_pixels(lk_display *display, void *rgba8, size_t stride);
+lk_status   lk_display_write_png(lk_display *display, const char *file_name);
+/* closing releases the root layer; NULL is allowed */
+void        lk_display_close(lk_display *display);
+
+typedef struct lk_display_stats {
+    uint32_t struct_size;
+    uint64_t frames_presented;
+    uint64_t frames_missed;        /* vblanks with no new frame while one was due */
+    double   render_seconds_total; /* time the render side spent building and drawing frames */
+} lk_display_stats;
+lk_status lk_display_get_stats(const lk_display *display, lk_display_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LAYERKIT_H */
