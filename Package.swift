@@ -18,9 +18,10 @@ let package = Package(
         // The public headers (include/layerkit) as a Clang module for Swift.
         .target(name: "CLayerKit", path: "Sources/CLayerKitHeaders"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng"),
+        .target(name: "CSupport", path: "Sources/CSupport"),
         .target(
             name: "LayerKitCore",
-            dependencies: ["CLayerKit", "CPNG"],
+            dependencies: ["CLayerKit", "CPNG", "CSupport"],
             path: "Sources/Core",
             linkerSettings: [.linkedLibrary("dl")]
         ),
@@ -28,6 +29,7 @@ let package = Package(
             name: "LayerKitCAPI",
             dependencies: ["LayerKitCore", "CLayerKit"],
             path: "Sources/CAPI",
+            exclude: ["layerkit.map"],
             linkerSettings: [.unsafeFlags([
                 "-Xlinker", "--version-script=\(root)/Sources/CAPI/layerkit.map",
                 "-Xlinker", "-soname=liblayerkit.so.0",

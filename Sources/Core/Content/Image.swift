@@ -1,0 +1,68 @@
+import CLayerKit
+import Synchronization
+
+/// lk_image: immutable pixels, stored premultiplied ARGB32 (what every
+/// backend composites). Backends see it through a stable lk_dl_image and may
+/// cache derived data by id and generation; they are told when it goes.
+public final class Image: Object, @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    /// width * height words, rows packed.
+    let pixels: UnsafeMutablePointer<UInt32>
+    /// The backend's view of this image; its address is stable for the image's life.
+    let descriptor: UnsafeMutablePointer<lk_dl_image>
+
+    private static let nextID = Atomic<UInt64>(1)
+
+    public var id: UInt64 { descriptor.pointee.id }
+
+    /// Copies `pixels` (rows of `stride` bytes) in the given format.
+    public init(width: Int, height: Int, stride: Int, format: PixelFormat, pixels source: UnsafeRawPointer) {
+        self.width = width
+        self.height = height
+        pixels = .allocate(capacity: max(1, width * height))
+        switch format {
+        case .rgba8:
+            PixelConversion.rgbaToPremultiplied(width: width, height: height, source: source,
+                                                sourceStride: stride, into: pixels)
+        case .argb32Premultiplied:
+            for y in 0..<height {
+                (pixels + y * width).update(from: source.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self),
+                                            count: width)
+            }
+        }
+        descriptor = .allocate(capacity: 1)
+        descriptor.initialize(to: lk_dl_image(
+            id: Image.nextID.wrappingAdd(1, ordering: .relaxed).oldValue,
+            generation: 1,
+            width: UInt32(width), height: UInt32(height),
+            stride: UInt32(width * 4),
+            format: UInt32(LK_DL_FORMAT_ARGB32_PREMULTIPLIED.rawValue),
+            pixels: UnsafeRawPointer(pixels)))
+        super.init(kind: .image)
+    }
+
+    deinit {
+        DisplayRegistry.shared.imageReleased(id)
+        pixels.deallocate()
+        descriptor.deallocate()
+    }
+
+    /// Checks the arguments of lk_image_create_from_pixels.
+    public static func validate(width: Int, height: Int, stride: Int) throws(LayerKitError) {
+        guard width > 0 else { throw .invalid("width: must be greater than 0 (got \(width))") }
+        guard height > 0 else { throw .invalid("height: must be greater than 0 (got \(height))") }
+        guard width <= 32768, height <= 32768 else {
+            throw .invalid("width, height: \(width)x\(height) is larger than the limit of 32768x32768")
+        }
+        guard stride >= width * 4 else {
+            throw .invalid("stride: \(stride) bytes is less than width * 4 = \(width * 4)")
+        }
+    }
+
+    /// The pixels as RGBA8 straight alpha.
+    public func readRGBA(into destination: UnsafeMutableRawPointer, stride: Int) {
+        PixelConversion.premultipliedToRGBA(width: width, height: height, source: pixels,
+                                            sourceStride: width * 4, into: destination, destinationStride: stride)
+    }
+}

@@ -1,0 +1,52 @@
+import CPNG
+
+/// PNG files through libpng's simplified API (no setjmp needed).
+enum PNG {
+    /// PNG_FORMAT_RGBA (PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA), a macro Swift does not import.
+    private static let rgbaFormat: UInt32 = 0x02 | 0x01
+
+    /// Decodes a PNG file into RGBA8 straight alpha.
+    static func read(file: String) throws(LayerKitError) -> (width: Int, height: Int, rgba: [UInt8]) {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_file(&image, file) != 0 else {
+            let reason = message(of: &image)
+            png_image_free(&image)
+            throw LayerKitError(reason.contains("open") ? .notFound : .io, "file_name: cannot read PNG '\(file)': \(reason)")
+        }
+        image.format = rgbaFormat
+        let width = Int(image.width), height = Int(image.height)
+        guard width > 0, height > 0, width <= 32768, height <= 32768 else {
+            png_image_free(&image)
+            throw LayerKitError(.io, "file_name: PNG '\(file)' has unsupported size \(width)x\(height)")
+        }
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        let ok = rgba.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * 4), nil) }
+        guard ok != 0 else {
+            let reason = message(of: &image)
+            png_image_free(&image)
+            throw LayerKitError(.io, "file_name: cannot decode PNG '\(file)': \(reason)")
+        }
+        return (width, height, rgba)
+    }
+
+    /// Encodes RGBA8 straight-alpha rows into a PNG file.
+    static func write(file: String, width: Int, height: Int, rgba: UnsafeRawPointer, stride: Int) throws(LayerKitError) {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
+        image.format = rgbaFormat
+        guard png_image_write_to_file(&image, file, 0, rgba, Int32(stride), nil) != 0 else {
+            let reason = message(of: &image)
+            png_image_free(&image)
+            throw LayerKitError(.io, "file_name: cannot write PNG '\(file)': \(reason)")
+        }
+    }
+
+    private static func message(of image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// contentsGravity (S1.1); the names are Core Animation's. "top" means the
+/// top of the screen (y down): LayerKit follows the documentation, not the
+/// flipped-geometry quirk of iOS where top and bottom trade places.
+public enum ContentsGravity: Int32, CaseIterable, Sendable {
+    case resize = 0, resizeAspect, resizeAspectFill, center, top, bottom, left, right,
+         topLeft, topRight, bottomLeft, bottomRight
+
+    public var name: String {
+        switch self {
+        case .resize: "resize"
+        case .resizeAspect: "resizeAspect"
+        case .resizeAspectFill: "resizeAspectFill"
+        case .center: "center"
+        case .top: "top"
+        case .bottom: "bottom"
+        case .left: "left"
+        case .right: "right"
+        case .topLeft: "topLeft"
+        case .topRight: "topRight"
+        case .bottomLeft: "bottomLeft"
+        case .bottomRight: "bottomRight"
+        }
+    }
+
+    public init?(name: String) {
+        guard let g = ContentsGravity.allCases.first(where: { $0.name == name }) else { return nil }
+        self = g
+    }
+}
+
+/// fillMode of a timing node (S4.1, S4.4).
+public enum FillMode: Int32, CaseIterable, Sendable {
+    case removed = 0, forwards, backwards, both
+
+    public var name: String {
+        switch self {
+        case .removed: "removed"
+        case .forwards: "forwards"
+        case .backwards: "backwards"
+        case .both: "both"
+        }
+    }
+
+    public init?(name: String) {
+        guard let m = FillMode.allCases.first(where: { $0.name == name }) else { return nil }
+        self = m
+    }
+}

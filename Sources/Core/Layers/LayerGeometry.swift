@@ -1,0 +1,181 @@
+/// Where a layer lands in its superlayer and in its tree (S1.2, S1.4, S1.5).
+extension LayerState {
+    /// The anchor point in the layer's own (bounds) coordinates.
+    var anchorInBounds: Point {
+        Point(x: bounds.origin.x + anchorPoint.x * bounds.size.width,
+              y: bounds.origin.y + anchorPoint.y * bounds.size.height)
+    }
+
+    /// Layer coordinates to superlayer coordinates, before the superlayer's
+    /// sublayerTransform: move the anchor to the origin, apply `transform`,
+    /// then move the origin to `position` (and zPosition).
+    var transformToSuperlayerPlane: Transform3D {
+        let a = anchorInBounds
+        if transform.isIdentity {
+            return .translation(position.x - a.x, position.y - a.y, zPosition - anchorPointZ)
+        }
+        return Transform3D.translation(-a.x, -a.y, -anchorPointZ).concatenating(transform)
+            .thenTranslating(position.x, position.y, zPosition)
+    }
+
+    /// The superlayer's sublayerTransform, applied about its anchor point.
+    var sublayerTransformAboutAnchor: Transform3D? {
+        guard !sublayerTransform.isIdentity else { return nil }
+        let a = anchorInBounds
+        return Transform3D.translation(-a.x, -a.y, 0).concatenating(sublayerTransform).thenTranslating(a.x, a.y, 0)
+    }
+}
+
+extension Layer {
+    /// Layer coordinates to superlayer coordinates, including the superlayer's
+    /// sublayerTransform, flattened into the superlayer's plane (S6.3). A
+    /// mask is placed in its owner's coordinates.
+    public var transformToSuperlayer: Transform3D {
+        var m = state.transformToSuperlayerPlane
+        if let parent = superlayer, let s = parent.state.sublayerTransformAboutAnchor {
+            m = m.concatenating(s)
+        }
+        return m.flattened
+    }
+
+    /// Layer coordinates to the space its tree's root is placed in (a display's pixels).
+    public var transformToRootSpace: Transform3D {
+        var m = transformToSuperlayer
+        var node = superlayer ?? maskOwner
+        while let current = node {
+            m = m.concatenating(current.transformToSuperlayer)
+            node = current.superlayer ?? current.maskOwner
+        }
+        return m
+    }
+
+    /// S1.2: the bounding box, in superlayer coordinates, of bounds after
+    /// anchorPoint, position and transform.
+    public var frame: Rect {
+        let m = state.transformToSuperlayerPlane
+        let b = state.bounds
+        if state.transform.isIdentity {
+            let a = state.anchorInBounds
+            return Rect(x: state.position.x - a.x + b.origin.x, y: state.position.y - a.y + b.origin.y,
+                        width: b.size.width, height: b.size.height)
+        }
+        let corners = [Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY),
+                       Point(x: b.maxX, y: b.maxY), Point(x: b.minX, y: b.maxY)]
+        let projected = corners.compactMap { m.flattened.project($0) }
+        guard projected.count == 4 else { return .zero }
+        return Rect.bounding(projected)
+    }
+
+    /// Setting frame sets position and bounds.size (bounds.origin is kept) so
+    /// that, with an identity transform, the frame reads back equal (S1.2).
+    public func setFrame(_ r: Rect) throws(LayerKitError) {
+        guard r.isFinite else { throw .invalid("frame: \(describe(r.value)) is not finite") }
+        guard r.size.width >= 0, r.size.height >= 0 else {
+            throw .invalid("frame: width and height must not be negative (got \(describe(r.value)))")
+        }
+        var bounds = state.bounds
+        bounds.size = r.size
+        let position = Point(x: r.origin.x + state.anchorPoint.x * r.size.width,
+                             y: r.origin.y + state.anchorPoint.y * r.size.height)
+        try set(LayerProperties.bounds, bounds)
+        try set(LayerProperties.position, position)
+    }
+
+    /// True when both layers are in one tree.
+    public func sharesTree(with other: Layer) -> Bool { rootLayer === other.rootLayer }
+
+    /// S1.4: converts a point of `from`'s coordinates into `to`'s. nil stands
+    /// for the space the tree's root is placed in.
+    public static func convert(_ p: Point, from: Layer?, to: Layer?) throws(LayerKitError) -> Point {
+        if let from, let to, !from.sharesTree(with: to) {
+            throw LayerKitError(.hierarchy, "from, to: the layers are in different trees")
+        }
+        let toRoot = from.map { Homography($0.transformToRootSpace) } ?? .identity
+        let fromRoot = try to.map { (layer) throws(LayerKitError) -> Homography in
+            guard let inverse = Homography(layer.transformToRootSpace).inverted else {
+                throw LayerKitError(.state, "to: the layer's transform is singular (it has no area on screen)")
+            }
+            return inverse
+        } ?? .identity
+        guard let inRoot = toRoot.map(p), let result = fromRoot.map(inRoot, inverse: to != nil) else {
+            throw LayerKitError(.state, "p: the point is behind the viewer after perspective")
+        }
+        return result
+    }
+
+    /// S1.4: converts a rect; the result is the bounding box of the converted corners.
+    public static func convert(_ r: Rect, from: Layer?, to: Layer?) throws(LayerKitError) -> Rect {
+        let corners = [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.minY),
+                       Point(x: r.maxX, y: r.maxY), Point(x: r.minX, y: r.maxY)]
+        var out: [Point] = []
+        for c in corners { out.append(try convert(c, from: from, to: to)) }
+        return Rect.bounding(out)
+    }
+
+    /// CALayer.containsPoint: the point, in the layer's coordinates, is inside bounds.
+    public func contains(_ p: Point) -> Bool { state.bounds.contains(p) }
+
+    /// S1.5: the deepest, front-most layer containing `p` (in this layer's
+    /// superlayer coordinates), skipping hidden layers and honouring
+    /// masksToBounds.
+    public func hitTest(_ p: Point) -> Layer? {
+        guard !state.hidden else { return nil }
+        let toSuperlayer = Homography(transformToSuperlayer)
+        guard let local = toSuperlayer.inverted?.map(p, inverse: true), toSuperlayer.map(local) != nil else {
+            return nil
+        }
+        let inside = state.bounds.contains(local)
+        if state.masksToBounds && !inside { return nil }
+        for sublayer in sublayersInDrawingOrder.reversed() {
+            if let hit = sublayer.hitTest(local) { return hit }
+        }
+        return inside ? self : nil
+    }
+
+    /// Sublayers back to front: in order, then by zPosition (a stable sort).
+    public var sublayersInDrawingOrder: [Layer] {
+        guard sublayers.contains(where: { $0.state.zPosition != 0 }) else { return sublayers }
+        return sublayers.enumerated().sorted {
+            ($0.element.state.zPosition, $0.offset) < ($1.element.state.zPosition, $1.offset)
+        }.map(\.element)
+    }
+}
+
+/// The 3x3 projective map a flattened 4x4 transform applies to the z = 0 plane.
+struct Homography {
+    var m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
+
+    static let identity = Homography(m: (1, 0, 0, 0, 1, 0, 0, 0, 1))
+
+    init(m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)) { self.m = m }
+
+    /// Rows x, y, w and columns x, y, w of the row-vector 4x4.
+    init(_ t: Transform3D) {
+        m = (t.m11, t.m12, t.m14, t.m21, t.m22, t.m24, t.m41, t.m42, t.m44)
+    }
+
+    /// Maps p; nil where it has no image. Points behind the viewer (w <= 0)
+    /// have none under a forward map; the scale of an inverse is arbitrary,
+    /// so there only w = 0 is refused and the caller checks the forward map.
+    func map(_ p: Point, inverse: Bool = false) -> Point? {
+        let w = p.x * m.2 + p.y * m.5 + m.8
+        guard abs(w) > 1e-12, inverse || w > 0 else { return nil }
+        return Point(x: (p.x * m.0 + p.y * m.3 + m.6) / w, y: (p.x * m.1 + p.y * m.4 + m.7) / w)
+    }
+
+    var determinant: Double {
+        let (a, b, c, d, e, f, g, h, i) = m
+        return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    }
+
+    var inverted: Homography? {
+        let (a, b, c, d, e, f, g, h, i) = m
+        let A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g
+        let det = a * A + b * B + c * C
+        guard det != 0, det.isFinite else { return nil }
+        let k = 1 / det
+        return Homography(m: (A * k, -(b * i - c * h) * k, (b * f - c * e) * k,
+                              B * k, (a * i - c * g) * k, -(a * f - c * d) * k,
+                              C * k, -(a * h - b * g) * k, (a * e - b * d) * k))
+    }
+}

@@ -1,0 +1,175 @@
+import Glibc
+
+/// Key-value access (S1.6): every property by its Core Animation name, the
+/// parts of compound values ("position.x", "bounds.size.width") and the
+/// virtual transform paths ("transform.rotation.z", "transform.scale", ...).
+extension Layer {
+    public func value(forKeyPath keyPath: String) throws(LayerKitError) -> Value {
+        let (property, rest) = try resolve(keyPath)
+        let whole = property.get(self)
+        return try KeyPathParts.component(of: whole, path: rest, keyPath: keyPath)
+    }
+
+    public func setValue(_ value: Value, forKeyPath keyPath: String) throws(LayerKitError) {
+        let (property, rest) = try resolve(keyPath)
+        if rest.isEmpty {
+            if property.key == LayerProperties.mask.key {
+                guard let mask = Layer?.from(value) else { throw mismatch(keyPath, .layer, value, Layer?.self) }
+                try setMask(mask)
+                return
+            }
+            try property.set(self, value)
+            return
+        }
+        let updated = try KeyPathParts.replacing(in: property.get(self), path: rest, with: value, keyPath: keyPath)
+        try property.set(self, updated)
+    }
+
+    /// The type of value a key path reads and takes.
+    public func valueType(forKeyPath keyPath: String) throws(LayerKitError) -> ValueType {
+        let (property, rest) = try resolve(keyPath)
+        if rest.isEmpty { return property.type }
+        return try KeyPathParts.component(of: property.get(self), path: rest, keyPath: keyPath).type
+    }
+
+    private func resolve(_ keyPath: String) throws(LayerKitError) -> (AnyProperty, [Substring]) {
+        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+        guard let first = parts.first, !first.isEmpty, let property = LayerProperties.named(String(first)) else {
+            throw LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\" is not a property of a layer")
+        }
+        return (property, Array(parts.dropFirst()))
+    }
+}
+
+/// Reading and replacing the parts of compound values.
+enum KeyPathParts {
+    static func component(of value: Value, path: [Substring], keyPath: String) throws(LayerKitError) -> Value {
+        guard let head = path.first else { return value }
+        let rest = Array(path.dropFirst())
+        switch (value, head) {
+        case (.point(let p), "x") where rest.isEmpty: return .number(p.x)
+        case (.point(let p), "y") where rest.isEmpty: return .number(p.y)
+        case (.size(let s), "width") where rest.isEmpty: return .number(s.width)
+        case (.size(let s), "height") where rest.isEmpty: return .number(s.height)
+        case (.rect(let r), "origin"): return try component(of: .point(r.origin), path: rest, keyPath: keyPath)
+        case (.rect(let r), "size"): return try component(of: .size(r.size), path: rest, keyPath: keyPath)
+        case (.transform(let t), _):
+            return try TransformKeyPath.value(of: t, path: path, keyPath: keyPath)
+        default:
+            throw unknown(keyPath)
+        }
+    }
+
+    static func replacing(in value: Value, path: [Substring], with new: Value, keyPath: String) throws(LayerKitError) -> Value {
+        guard let head = path.first else { return new }
+        let rest = Array(path.dropFirst())
+        func number() throws(LayerKitError) -> Double {
+            guard case .number(let n) = new else {
+                throw LayerKitError(.typeMismatch, "\(keyPath): expected a number value, got \(describe(new))")
+            }
+            return n
+        }
+        switch (value, head) {
+        case (.point(var p), "x") where rest.isEmpty: p.x = try number(); return .point(p)
+        case (.point(var p), "y") where rest.isEmpty: p.y = try number(); return .point(p)
+        case (.size(var s), "width") where rest.isEmpty: s.width = try number(); return .size(s)
+        case (.size(var s), "height") where rest.isEmpty: s.height = try number(); return .size(s)
+        case (.rect(var r), "origin"):
+            guard case .point(let p) = try replacing(in: .point(r.origin), path: rest, with: new, keyPath: keyPath) else {
+                throw unknown(keyPath)
+            }
+            r.origin = p
+            return .rect(r)
+        case (.rect(var r), "size"):
+            guard case .size(let s) = try replacing(in: .size(r.size), path: rest, with: new, keyPath: keyPath) else {
+                throw unknown(keyPath)
+            }
+            r.size = s
+            return .rect(r)
+        case (.transform(let t), _):
+            return .transform(try TransformKeyPath.setting(new, in: t, path: path, keyPath: keyPath))
+        default:
+            throw unknown(keyPath)
+        }
+    }
+
+    static func unknown(_ keyPath: String) -> LayerKitError {
+        LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\" is not a property of a layer")
+    }
+}
+
+/// The virtual key paths of a transform: rotation (= rotation.z),
+/// rotation.x/y/z, scale (the mean of the three), scale.x/y/z, translation
+/// (a size) and translation.x/y/z. Reading decomposes the transform; writing
+/// replaces that part and recomposes (S1.6).
+enum TransformKeyPath {
+    private enum Part { case rotation(Int), scale(Int?), translation(Int?) }
+
+    private static func part(_ path: [Substring], keyPath: String) throws(LayerKitError) -> Part {
+        let axis: [Substring: Int] = ["x": 0, "y": 1, "z": 2]
+        switch (path.first, path.count) {
+        case ("rotation", 1): return .rotation(2)
+        case ("rotation", 2): if let a = axis[path[1]] { return .rotation(a) }
+        case ("scale", 1): return .scale(nil)
+        case ("scale", 2): if let a = axis[path[1]] { return .scale(a) }
+        case ("translation", 1): return .translation(nil)
+        case ("translation", 2): if let a = axis[path[1]] { return .translation(a) }
+        default: break
+        }
+        throw KeyPathParts.unknown(keyPath)
+    }
+
+    /// Decomposes t; a singular transform (a zero scale) keeps its
+    /// translation and row lengths as scale, with no rotation.
+    private static func decompose(_ t: Transform3D) -> DecomposedTransform {
+        if let d = DecomposedTransform(t) { return d }
+        var d = DecomposedTransform()
+        d.translation = (t.m41, t.m42, t.m43)
+        func len(_ a: Double, _ b: Double, _ c: Double) -> Double { (a * a + b * b + c * c).squareRoot() }
+        d.scale = (len(t.m11, t.m12, t.m13), len(t.m21, t.m22, t.m23), len(t.m31, t.m32, t.m33))
+        return d
+    }
+
+    static func value(of t: Transform3D, path: [Substring], keyPath: String) throws(LayerKitError) -> Value {
+        let d = decompose(t)
+        switch try part(path, keyPath: keyPath) {
+        case .rotation(let axis):
+            let e = d.eulerAngles
+            return .number([e.x, e.y, e.z][axis])
+        case .scale(nil): return .number((d.scale.x + d.scale.y + d.scale.z) / 3)
+        case .scale(let axis?): return .number([d.scale.x, d.scale.y, d.scale.z][axis])
+        case .translation(nil): return .size(Size(width: d.translation.x, height: d.translation.y))
+        case .translation(let axis?): return .number([d.translation.x, d.translation.y, d.translation.z][axis])
+        }
+    }
+
+    static func setting(_ value: Value, in t: Transform3D, path: [Substring], keyPath: String) throws(LayerKitError) -> Transform3D {
+        let which = try part(path, keyPath: keyPath)
+        var d = decompose(t)
+        if case .translation(nil) = which {
+            guard case .size(let s) = value else {
+                throw LayerKitError(.typeMismatch, "\(keyPath): expected a size value, got \(describe(value))")
+            }
+            guard s.isFinite else { throw .invalid("\(keyPath): \(describe(value)) is not finite") }
+            d.translation.x = s.width; d.translation.y = s.height
+            return d.transform
+        }
+        guard case .number(let n) = value else {
+            throw LayerKitError(.typeMismatch, "\(keyPath): expected a number value, got \(describe(value))")
+        }
+        guard n.isFinite else { throw .invalid("\(keyPath): \(describe(value)) is not finite") }
+        switch which {
+        case .rotation(let axis):
+            var e = d.eulerAngles
+            if axis == 0 { e.x = n } else if axis == 1 { e.y = n } else { e.z = n }
+            d.eulerAngles = e
+        case .scale(nil): d.scale = (n, n, n)
+        case .scale(let axis?):
+            if axis == 0 { d.scale.x = n } else if axis == 1 { d.scale.y = n } else { d.scale.z = n }
+        case .translation(let axis?):
+            if axis == 0 { d.translation.x = n } else if axis == 1 { d.translation.y = n } else { d.translation.z = n }
+        case .translation(nil): break
+        }
+        return d.transform
+    }
+}

@@ -1,0 +1,108 @@
+/// What a change of a property invalidates when the frame is rebuilt.
+public struct PropertyEffect: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Where the layer and its subtree land (bounds, position, transforms).
+    public static let geometry = PropertyEffect(rawValue: 1 << 0)
+    /// How the layer itself looks (colours, opacity, border, contents).
+    public static let appearance = PropertyEffect(rawValue: 1 << 1)
+    /// Timing only: nothing visible changes by itself.
+    public static let timing = PropertyEffect(rawValue: 1 << 2)
+    /// No visual effect (name).
+    public static let none: PropertyEffect = []
+}
+
+/// One row of the property table: a stored property of LayerState with its
+/// key, type, animatability, effect and validation. Typed setters, key-value
+/// access and (later) actions, interpolation and damage all read this row.
+public struct Property<T: PropertyValue>: @unchecked Sendable {
+    public let key: String
+    let keyPath: WritableKeyPath<LayerState, T>
+    public let animatable: Bool
+    public let effect: PropertyEffect
+    /// Checks a new value against the rest of the state; returns the value to
+    /// store (clamped where Core Animation clamps). Finiteness is checked first.
+    let check: (T, LayerState) throws(LayerKitError) -> T
+    let allowsInfinity: Bool
+
+    init(_ key: String, _ keyPath: WritableKeyPath<LayerState, T>, animatable: Bool, effect: PropertyEffect,
+         allowsInfinity: Bool = false,
+         check: @escaping (T, LayerState) throws(LayerKitError) -> T = { v, _ in v }) {
+        self.key = key
+        self.keyPath = keyPath
+        self.animatable = animatable
+        self.effect = effect
+        self.allowsInfinity = allowsInfinity
+        self.check = check
+    }
+
+    /// The value to store, or an error naming the property and what was wrong.
+    func validated(_ value: T, in state: LayerState) throws(LayerKitError) -> T {
+        if !allowsInfinity, !value.isFiniteValue {
+            throw .invalid("\(key): \(describe(value.value)) is not finite")
+        }
+        return try check(value, state)
+    }
+
+    var erased: AnyProperty {
+        AnyProperty(key: key, type: T.valueType, animatable: animatable, effect: effect,
+                    get: { layer in layer.state[keyPath: keyPath].value },
+                    set: { (layer, value) throws(LayerKitError) in
+                        guard let typed = T.from(value) else { throw mismatch(key, T.valueType, value, T.self) }
+                        try layer.set(self, typed)
+                    })
+    }
+}
+
+/// A property seen through Values, for key paths and iteration.
+public struct AnyProperty: @unchecked Sendable {
+    public let key: String
+    public let type: ValueType
+    public let animatable: Bool
+    public let effect: PropertyEffect
+    let get: (Layer) -> Value
+    let set: (Layer, Value) throws(LayerKitError) -> Void
+}
+
+func mismatch<T>(_ key: String, _ expected: ValueType, _ got: Value, _: T.Type) -> LayerKitError {
+    var expectation = "a \(expected) value"
+    if T.self == ContentsGravity.self {
+        expectation = "a string, one of " + ContentsGravity.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
+    } else if T.self == FillMode.self {
+        expectation = "a string, one of " + FillMode.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
+    } else if T.self == Bool.self {
+        expectation = "a bool value (or the number 0 or 1)"
+    } else if let optional = T.self as? any OptionalNoneAccepting.Type {
+        expectation = "a \(optional.payloadTypeName) value or none"
+    }
+    return LayerKitError(.typeMismatch, "\(key): expected \(expectation), got \(describe(got))")
+}
+
+/// Lets messages say that an optional property also takes none.
+protocol OptionalNoneAccepting { static var payloadTypeName: String { get } }
+extension Optional: OptionalNoneAccepting where Wrapped: OptionalPropertyPayload {
+    static var payloadTypeName: String { Wrapped.payloadType.description }
+}
+
+/// A short description of a value for error messages.
+func describe(_ value: Value) -> String {
+    func n(_ d: Double) -> String {
+        if d.isNaN { return "nan" }
+        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
+        return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+    switch value {
+    case .none: return "none"
+    case .number(let d): return "the number \(n(d))"
+    case .bool(let b): return "the bool \(b)"
+    case .point(let p): return "the point (\(n(p.x)), \(n(p.y)))"
+    case .size(let s): return "the size (\(n(s.width)), \(n(s.height)))"
+    case .rect(let r): return "the rect (\(n(r.origin.x)), \(n(r.origin.y)), \(n(r.size.width)), \(n(r.size.height)))"
+    case .color(let c): return "the color (\(n(c.r)), \(n(c.g)), \(n(c.b)), \(n(c.a)))"
+    case .transform(let t): return "a transform [" + t.elements.map(n).joined(separator: " ") + "]"
+    case .image: return "an image"
+    case .path: return "a path"
+    case .string(let s): return "the string \"\(s)\""
+    case .layer: return "a layer"
+    }
+}

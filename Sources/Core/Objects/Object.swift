@@ -1,0 +1,104 @@
+import Synchronization
+
+/// The kinds of object a C handle can point at; named in error messages.
+public enum ObjectKind: String, Sendable {
+    case layer, image, path, display
+}
+
+/// Base of every object handed out through the C API as an opaque pointer.
+/// Each registers itself so that a stale, foreign or wrong-kind pointer is an
+/// error rather than a crash, and so that the references the program holds
+/// are counted apart from the library's own (over-releasing is an error).
+open class Object: @unchecked Sendable {
+    public let kind: ObjectKind
+
+    public init(kind: ObjectKind) {
+        self.kind = kind
+        HandleRegistry.shared.register(self)
+    }
+
+    deinit {
+        HandleRegistry.shared.unregister(self)
+    }
+
+    /// The C handle: the object's address.
+    public var handle: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+}
+
+/// The table of live objects, keyed by address. The table holds them weakly;
+/// `externalReferences` counts the references owned by the program.
+public final class HandleRegistry: Sendable {
+    public static let shared = HandleRegistry()
+
+    private struct Entry {
+        weak var object: Object?
+        var externalReferences: Int
+    }
+
+    private let entries = Mutex<[UInt: Entry]>([:])
+
+    func register(_ object: Object) {
+        let key = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        entries.withLock { $0[key] = Entry(object: object, externalReferences: 0) }
+    }
+
+    func unregister(_ object: Object) {
+        let key = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        entries.withLock { _ = $0.removeValue(forKey: key) }
+    }
+
+    /// A strong reference to the live object at `handle`, or nil.
+    public func object(at handle: UnsafeRawPointer?) -> Object? {
+        guard let handle else { return nil }
+        let key = UInt(bitPattern: handle)
+        return entries.withLock { $0[key]?.object }
+    }
+
+    /// Hands a new reference to the program (+1).
+    public func passRetained(_ object: Object) -> UnsafeMutableRawPointer {
+        let key = UInt(bitPattern: object.handle)
+        entries.withLock { table in
+            table[key, default: Entry(object: object, externalReferences: 0)].externalReferences += 1
+        }
+        return Unmanaged.passRetained(object).toOpaque()
+    }
+
+    /// lk_retain: one more program-owned reference.
+    public func retain(_ handle: UnsafeRawPointer) throws(LayerKitError) -> Object {
+        let key = UInt(bitPattern: handle)
+        let object: Object? = entries.withLock { table in
+            guard let live = table[key]?.object else { return nil }
+            table[key]!.externalReferences += 1
+            return live
+        }
+        guard let object else {
+            throw LayerKitError.invalid("object: \(handle) is not a live LayerKit object")
+        }
+        _ = Unmanaged.passUnretained(object).retain()
+        return object
+    }
+
+    /// lk_release: gives back one program-owned reference.
+    public func release(_ handle: UnsafeRawPointer) throws(LayerKitError) {
+        let key = UInt(bitPattern: handle)
+        enum Outcome { case unknown, overReleased(ObjectKind), released(Object) }
+        let outcome: Outcome = entries.withLock { table in
+            guard let live = table[key]?.object else { return .unknown }
+            guard table[key]!.externalReferences > 0 else { return .overReleased(live.kind) }
+            table[key]!.externalReferences -= 1
+            return .released(live)
+        }
+        switch outcome {
+        case .unknown:
+            throw LayerKitError.invalid("object: \(handle) is not a live LayerKit object (released already?)")
+        case .overReleased(let kind):
+            throw LayerKitError(.state, "object: the \(kind.rawValue) \(handle) has no reference left that the program owns (released once too often)")
+        case .released(let object):
+            // The registry's lookup gave a +1 of its own; drop both.
+            Unmanaged.passUnretained(object).release()
+        }
+    }
+
+    /// Live objects, for leak checks in tests.
+    public var liveCount: Int { entries.withLock { $0.values.filter { $0.object != nil }.count } }
+}
