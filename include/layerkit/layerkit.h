@@ -28,6 +28,8 @@ extern "C" {
 #define LK_VERSION_MINOR 1
 #define LK_VERSION_MICRO 0
 #define LK_VERSION_STRING "0.1.0"
+/* The version of the C ABI: the number in the SONAME (liblayerkit.so.0). */
+#define LK_ABI_VERSION 0
 
 /* ------------------------------------------------------------------------ */
 /* Status and objects                                                        */
@@ -60,7 +62,7 @@ typedef struct lk_emitter_cell lk_emitter_cell;
 /* Library                                                                   */
 
 const char *lk_version_string(void);
-uint32_t    lk_abi_version(void);
+uint32_t    lk_abi_version(void);   /* LK_ABI_VERSION of the library loaded */
 /* The message of the last failed call on this thread ("" if none). Valid until
    the next failing call on this thread. */
 const char *lk_last_error(void);

@@ -17,10 +17,8 @@ public final class Image: Object, @unchecked Sendable {
     public var id: UInt64 { descriptor.pointee.id }
 
     /// Copies `pixels` (rows of `stride` bytes) in the given format.
-    public init(width: Int, height: Int, stride: Int, format: PixelFormat, pixels source: UnsafeRawPointer) {
-        self.width = width
-        self.height = height
-        pixels = .allocate(capacity: max(1, width * height))
+    public convenience init(width: Int, height: Int, stride: Int, format: PixelFormat, pixels source: UnsafeRawPointer) {
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, width * height))
         switch format {
         case .rgba8:
             PixelConversion.rgbaToPremultiplied(width: width, height: height, source: source,
@@ -31,6 +29,14 @@ public final class Image: Object, @unchecked Sendable {
                                             count: width)
             }
         }
+        self.init(width: width, height: height, adopting: pixels)
+    }
+
+    /// Takes ownership of width * height premultiplied words.
+    init(width: Int, height: Int, adopting pixels: UnsafeMutablePointer<UInt32>) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
         descriptor = .allocate(capacity: 1)
         descriptor.initialize(to: lk_dl_image(
             id: Image.nextID.wrappingAdd(1, ordering: .relaxed).oldValue,
@@ -64,5 +70,25 @@ public final class Image: Object, @unchecked Sendable {
     public func readRGBA(into destination: UnsafeMutableRawPointer, stride: Int) {
         PixelConversion.premultipliedToRGBA(width: width, height: height, source: pixels,
                                             sourceStride: width * 4, into: destination, destinationStride: stride)
+    }
+}
+
+extension Image {
+    /// Decodes a PNG file (any PNG colour type; stored premultiplied).
+    public convenience init(pngFile file: String) throws(LayerKitError) {
+        let decoded = try PNG.read(file: file)
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: decoded.width * decoded.height)
+        decoded.rgba.withUnsafeBytes { raw in
+            PixelConversion.rgbaToPremultiplied(width: decoded.width, height: decoded.height, source: raw.baseAddress!,
+                                                sourceStride: decoded.width * 4, into: pixels)
+        }
+        self.init(width: decoded.width, height: decoded.height, adopting: pixels)
+    }
+
+    public func writePNG(to file: String) throws(LayerKitError) {
+        let rgba = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 16)
+        defer { rgba.deallocate() }
+        readRGBA(into: rgba, stride: width * 4)
+        try PNG.write(file: file, width: width, height: height, rgba: rgba, stride: width * 4)
     }
 }

@@ -32,6 +32,7 @@ public struct Rect: Equatable, Sendable {
     public var maxX: Double { max(origin.x, origin.x + size.width) }
     public var maxY: Double { max(origin.y, origin.y + size.height) }
     var isFinite: Bool { origin.isFinite && size.isFinite }
+    public var isFiniteRect: Bool { isFinite }
 
     /// Half-open containment, as CGRectContainsPoint: the max edges are outside.
     public func contains(_ p: Point) -> Bool {

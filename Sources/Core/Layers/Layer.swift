@@ -82,38 +82,44 @@ public class Layer: Object, @unchecked Sendable {
         }
     }
 
-    /// Inserts at `index` (clamped to the count, as Core Animation does),
-    /// moving the child from any superlayer it had.
+    /// Inserts at `index` of the sublayers as they are once the child has
+    /// left any superlayer it had (so moving within one superlayer works as
+    /// in Core Animation). An index past the end is an error.
     public func insertSublayer(_ child: Layer, at index: Int, argument: String = "child") throws(LayerKitError) {
         try checkCanAdopt(child, argument: argument)
-        var index = index
-        if child.superlayer === self, let current = sublayers.firstIndex(where: { $0 === child }) {
-            if current < index { index -= 1 }
+        let countAfterRemoval = sublayers.count - (child.superlayer === self ? 1 : 0)
+        guard index >= 0, index <= countAfterRemoval else {
+            throw .invalid("index: \(index) is beyond the sublayer count \(countAfterRemoval)")
         }
         child.removeFromSuperlayer()
-        sublayers.insert(child, at: min(max(index, 0), sublayers.count))
+        sublayers.insert(child, at: index)
         child.superlayer = self
         changeCount &+= 1
     }
 
     public func addSublayer(_ child: Layer) throws(LayerKitError) {
-        try insertSublayer(child, at: sublayers.count)
+        try insertSublayer(child, at: sublayers.count - (child.superlayer === self ? 1 : 0))
     }
 
     public func insertSublayer(_ child: Layer, below sibling: Layer) throws(LayerKitError) {
-        guard sibling.superlayer === self, let i = sublayers.firstIndex(where: { $0 === sibling }) else {
-            throw LayerKitError(.hierarchy, "sibling: is not a sublayer of parent")
-        }
-        if child === sibling { return }
-        try insertSublayer(child, at: i)
+        try insertSublayer(child, nextTo: sibling, after: false)
     }
 
     public func insertSublayer(_ child: Layer, above sibling: Layer) throws(LayerKitError) {
-        guard sibling.superlayer === self, let i = sublayers.firstIndex(where: { $0 === sibling }) else {
+        try insertSublayer(child, nextTo: sibling, after: true)
+    }
+
+    private func insertSublayer(_ child: Layer, nextTo sibling: Layer, after: Bool) throws(LayerKitError) {
+        guard sibling.superlayer === self, sublayers.contains(where: { $0 === sibling }) else {
             throw LayerKitError(.hierarchy, "sibling: is not a sublayer of parent")
         }
         if child === sibling { return }
-        try insertSublayer(child, at: i + 1)
+        try checkCanAdopt(child, argument: "child")
+        child.removeFromSuperlayer()
+        let i = sublayers.firstIndex(where: { $0 === sibling })!
+        sublayers.insert(child, at: after ? i + 1 : i)
+        child.superlayer = self
+        changeCount &+= 1
     }
 
     public func replaceSublayer(_ old: Layer, with new: Layer) throws(LayerKitError) {

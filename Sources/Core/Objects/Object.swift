@@ -17,9 +17,15 @@ open class Object: @unchecked Sendable {
         HandleRegistry.shared.register(self)
     }
 
+    /// Work to do when the object goes (the C boundary frees strings it handed out).
+    private var deinitActions: [() -> Void] = []
+
     deinit {
         HandleRegistry.shared.unregister(self)
+        for action in deinitActions { action() }
     }
+
+    public func onDeinit(_ action: @escaping () -> Void) { deinitActions.append(action) }
 
     /// The C handle: the object's address.
     public var handle: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

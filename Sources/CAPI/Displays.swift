@@ -1,0 +1,95 @@
+import CLayerKit
+import LayerKitCore
+
+// Displays with a manual clock (S5 arrives with the render thread).
+
+@c @implementation public func lk_display_open(_ options: UnsafePointer<lk_display_options>?) -> OpaquePointer? {
+    create {
+        var o = DisplayOptions()
+        if let options {
+            let c = options.pointee
+            guard c.struct_size >= UInt32(MemoryLayout<lk_display_options>.size) else {
+                throw LayerKitError(.invalidArgument,
+                    "options->struct_size: \(c.struct_size) is less than sizeof(lk_display_options) = \(MemoryLayout<lk_display_options>.size)")
+            }
+            o.backend = c.backend == nil ? nil : try string(c.backend, "options->backend")
+            o.device = c.device == nil ? nil : try string(c.device, "options->device")
+            o.connector = c.connector == nil ? nil : try string(c.connector, "options->connector")
+            o.width = Int(c.width)
+            o.height = Int(c.height)
+            o.rotation = Int(c.rotation)
+            o.manualClock = c.manual_clock
+        }
+        return try Display(options: o)
+    }
+}
+
+@c @implementation public func lk_display_get_backend_name(_ d: OpaquePointer?) -> UnsafePointer<CChar>? {
+    read(nil) {
+        let target = try display(d)
+        return CStringCache.shared.pointer(for: target.backendName, owner: target, key: "backend")
+    }
+}
+
+@c @implementation public func lk_display_get_size(_ d: OpaquePointer?) -> lk_size {
+    read(Size.zero.lk) { try display(d).size.lk }
+}
+
+@c @implementation public func lk_display_get_refresh_rate(_ d: OpaquePointer?) -> Double {
+    read(0) { try display(d).refreshRate }
+}
+
+@c @implementation public func lk_display_set_root_layer(_ d: OpaquePointer?, _ root: OpaquePointer?) -> lk_status {
+    run {
+        let target = try display(d)
+        try target.setRoot(try optionalLayer(root, "root"))
+    }
+}
+
+@c @implementation public func lk_display_get_root_layer(_ d: OpaquePointer?) -> OpaquePointer? {
+    read(nil) { borrowed(try display(d).root) }
+}
+
+@c @implementation public func lk_display_render_frame_at(_ d: OpaquePointer?, _ mediaTime: Double) -> lk_status {
+    run { try display(d).renderFrame(at: mediaTime) }
+}
+
+@c @implementation public func lk_display_read_pixels(_ d: OpaquePointer?, _ rgba8: UnsafeMutableRawPointer?, _ stride: Int) -> lk_status {
+    run {
+        let target = try display(d)
+        guard let rgba8 else { throw LayerKitError(.invalidArgument, "rgba8: NULL") }
+        try target.readPixels(into: rgba8, stride: stride)
+    }
+}
+
+@c @implementation public func lk_display_write_png(_ d: OpaquePointer?, _ fileName: UnsafePointer<CChar>?) -> lk_status {
+    run {
+        let target = try display(d)
+        try target.writePNG(to: try string(fileName, "file_name"))
+    }
+}
+
+@c @implementation public func lk_display_close(_ d: OpaquePointer?) {
+    guard d != nil else { return }
+    do {
+        let target = try display(d)
+        target.close()
+        try HandleRegistry.shared.release(UnsafeRawPointer(d!))
+    } catch {
+        setLastError(layerKitError(error))
+    }
+}
+
+@c @implementation public func lk_display_get_stats(_ d: OpaquePointer?, _ out: UnsafeMutablePointer<lk_display_stats>?) -> lk_status {
+    run {
+        let target = try display(d)
+        guard let out else { throw LayerKitError(.invalidArgument, "out: NULL") }
+        guard out.pointee.struct_size >= UInt32(MemoryLayout<lk_display_stats>.size) else {
+            throw LayerKitError(.invalidArgument,
+                "out->struct_size: \(out.pointee.struct_size) is less than sizeof(lk_display_stats) = \(MemoryLayout<lk_display_stats>.size)")
+        }
+        out.pointee.frames_presented = target.framesPresented
+        out.pointee.frames_missed = target.framesMissed
+        out.pointee.render_seconds_total = target.renderSecondsTotal
+    }
+}
