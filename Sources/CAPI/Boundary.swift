@@ -8,9 +8,14 @@ import LayerKitCore
 
 // MARK: - Last error (thread-local)
 
+/// One buffer per thread whose address never changes, so a pointer from
+/// lk_last_error() stays usable however calls are ordered; a message longer
+/// than the buffer is cut at a character boundary.
 private final class ErrorSlot {
-    var message: UnsafeMutablePointer<CChar> = strdup("")
-    deinit { free(message) }
+    static let capacity = 1024
+    let message: UnsafeMutablePointer<CChar> = .allocate(capacity: capacity)
+    init() { message.initialize(to: 0) }
+    deinit { message.deallocate() }
 }
 
 private let errorKey: pthread_key_t = {
@@ -32,8 +37,13 @@ private var errorSlot: ErrorSlot {
 
 func setLastError(_ error: LayerKitError) {
     let slot = errorSlot
-    free(slot.message)
-    slot.message = strdup(error.message)
+    let utf8 = Array(error.message.utf8)
+    var n = min(utf8.count, ErrorSlot.capacity - 1)
+    if n < utf8.count {
+        while n > 0 && utf8[n] & 0xC0 == 0x80 { n -= 1 } // cut before a whole character
+    }
+    for i in 0..<n { slot.message[i] = CChar(bitPattern: utf8[i]) }
+    slot.message[n] = 0
 }
 
 var lastErrorMessage: UnsafePointer<CChar> { UnsafePointer(errorSlot.message) }

@@ -1,0 +1,69 @@
+import Glibc
+import Testing
+@testable import LayerKitCore
+
+@Suite struct TransformTests {
+    @Test func rotationAboutZIsClockwiseOnScreenS1_0() {
+        let r = Transform3D.rotation(.pi / 2, 0, 0, 1)
+        #expect(near(r.m11, 0) && near(r.m12, 1) && near(r.m21, -1) && near(r.m22, 0))
+        // (1, 0) turns to (0, 1): down on a y-down screen, i.e. clockwise.
+        #expect(near(r.project(Point(x: 1, y: 0))!, Point(x: 0, y: 1)))
+    }
+
+    @Test func concatenationAppliesLeftFirst() {
+        let t = Transform3D.translation(10, 0, 0).concatenating(.scale(2, 2, 1))
+        #expect(near(t.project(Point(x: 1, y: 1))!, Point(x: 22, y: 2)))
+        let u = Transform3D.scale(2, 2, 1).concatenating(.translation(10, 0, 0))
+        #expect(near(u.project(Point(x: 1, y: 1))!, Point(x: 12, y: 2)))
+    }
+
+    @Test func inverseUndoes() throws {
+        var rng = SplitMix(state: 7)
+        for _ in 0..<200 {
+            let t = Transform3D.rotation(rng.uniform(-3, 3), rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1))
+                .concatenating(.scale(rng.uniform(0.2, 3), rng.uniform(0.2, 3), rng.uniform(0.2, 3)))
+                .concatenating(.translation(rng.uniform(-50, 50), rng.uniform(-50, 50), rng.uniform(-50, 50)))
+            let inverse = try #require(t.inverted)
+            #expect(near(t.concatenating(inverse), .identity, 1e-9))
+        }
+        #expect(Transform3D.scale(0, 1, 1).inverted == nil)
+    }
+
+    @Test func decompositionRecomposesS4_9() throws {
+        var rng = SplitMix(state: 42)
+        for _ in 0..<500 {
+            var t = Transform3D.scale(rng.uniform(0.3, 2), rng.uniform(0.3, 2), rng.uniform(0.3, 2))
+            t = t.concatenating(.rotation(rng.uniform(-3, 3), rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.1, 1)))
+            t = t.concatenating(.translation(rng.uniform(-100, 100), rng.uniform(-100, 100), rng.uniform(-10, 10)))
+            var skew = Transform3D.identity
+            skew.m21 = rng.uniform(-0.5, 0.5)
+            t = skew.concatenating(t)
+            if rng.next() % 2 == 0 { var p = Transform3D.identity; p.m34 = -1 / rng.uniform(200, 1000); t = t.concatenating(p) }
+            let d = try #require(DecomposedTransform(t))
+            // Homogeneous: the recomposition is t normalised to m44 = 1.
+            let normalised = Transform3D(t.elements.map { $0 / t.m44 })
+            #expect(near(d.transform, normalised, 1e-7), "\(t.elements)")
+        }
+    }
+
+    @Test func eulerAnglesOfPureRotations() throws {
+        let z = try #require(DecomposedTransform(.rotation(0.7, 0, 0, 1)))
+        #expect(near(z.eulerAngles.z, 0.7) && near(z.eulerAngles.x, 0) && near(z.eulerAngles.y, 0))
+        let x = try #require(DecomposedTransform(.rotation(-0.4, 1, 0, 0)))
+        #expect(near(x.eulerAngles.x, -0.4) && near(x.eulerAngles.z, 0))
+        let y = try #require(DecomposedTransform(.rotation(1.1, 0, 1, 0)))
+        #expect(near(y.eulerAngles.y, 1.1))
+        var d = DecomposedTransform()
+        d.eulerAngles = (0.3, -0.2, 1.3)
+        let back = d.eulerAngles
+        #expect(near(back.x, 0.3) && near(back.y, -0.2) && near(back.z, 1.3))
+    }
+
+    @Test func affineRoundTrip() {
+        let a = AffineTransform(a: 1, b: 2, c: 3, d: 4, tx: 5, ty: 6)
+        let t = Transform3D(affine: a)
+        #expect(t.isAffine && t.affine == a)
+        var p = t; p.m34 = -0.002
+        #expect(!p.isAffine)
+    }
+}
