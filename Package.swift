@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "layerkit", type: .dynamic, targets: ["LayerKitCAPI"]),
         .library(name: "layerkit-software", type: .dynamic, targets: ["LayerKitSoftware"]),
+        .executable(name: "layerkit-bench-displaylist", targets: ["BenchDisplayList"]),
     ],
     targets: [
         // The public headers (include/layerkit) as a Clang module for Swift.
@@ -23,6 +24,9 @@ let package = Package(
             name: "LayerKitCore",
             dependencies: ["CLayerKit", "CPNG", "CSupport"],
             path: "Sources/Core",
+            // The render side reads layer state in tight loops; dynamic
+            // exclusivity checks on class properties cost more than the work.
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))],
             linkerSettings: [.linkedLibrary("dl")]
         ),
         .target(
@@ -45,6 +49,11 @@ let package = Package(
             linkerSettings: [.unsafeFlags([
                 "-Xlinker", "--version-script=\(root)/Plugins/plugin.map",
             ])]
+        ),
+        .executableTarget(
+            name: "BenchDisplayList",
+            dependencies: ["LayerKitCore", "CSupport"],
+            path: "Benchmarks/DisplayList"
         ),
         .testTarget(
             name: "CoreTests",

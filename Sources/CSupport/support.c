@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
+#include <malloc.h>
 #include "layerkit_support.h"
 
 const char *layerkit_support_image_path(const void *address)
@@ -9,4 +10,10 @@ const char *layerkit_support_image_path(const void *address)
     if (dladdr(address, &info) == 0)
         return NULL;
     return info.dli_fname;
+}
+
+size_t layerkit_support_heap_bytes_in_use(void)
+{
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks;
 }

@@ -6,4 +6,9 @@
 /* The file name of the shared object containing address, or NULL. */
 const char *layerkit_support_image_path(const void *address);
 
+#include <stddef.h>
+
+/* Bytes of heap in use (mallinfo2), for the benchmarks' memory figures. */
+size_t layerkit_support_heap_bytes_in_use(void);
+
 #endif

@@ -2,8 +2,8 @@
 /// properties live in `state`; every change goes through `set`, which
 /// validates by the property table and ignores changes to the same value.
 public class Layer: Object, @unchecked Sendable {
-    public internal(set) var state = LayerState()
-    public private(set) var sublayers: [Layer] = []
+    public final internal(set) var state = LayerState()
+    public final private(set) var sublayers: [Layer] = []
     /// The superlayer retains this layer, so while it is set it is alive; it
     /// clears the reference when it lets go. Unowned-unsafe avoids a weak
     /// reference's side allocation on every layer.

@@ -33,49 +33,63 @@ public struct DisplayListBuilder: ~Copyable {
     public func op(_ i: Int) -> lk_dl_op { ops[i] }
 
     private mutating func visit(_ layer: Layer, world: Transform3D, parentOpacity: Double) {
-        let s = layer.state
-        guard !s.hidden else { return }
-        let opacity = parentOpacity * s.opacity
+        // Fields are read in place: copying the whole LayerState would retain
+        // and release its object references for every layer of every frame.
+        guard !layer.state.hidden else { return }
+        let opacity = parentOpacity * layer.state.opacity
         guard opacity > 0 else { return }
-        if !s.doubleSided && DisplayListBuilder.isBackFacing(world) { return }
+        if !layer.state.doubleSided && DisplayListBuilder.isBackFacing(world) { return }
+        let bounds = layer.state.bounds
+        let radius = layer.state.cornerRadius
+        let masks = layer.state.masksToBounds
 
-        if let color = s.backgroundColor, color.a > 0 {
-            append(.fill, world, s.bounds, radius: s.cornerRadius, color: color, opacity: opacity)
+        if let color = layer.state.backgroundColor, color.a > 0 {
+            append(.fill, world, bounds, radius: radius, color: color, opacity: opacity)
         }
-        if s.masksToBounds {
-            append(.pushClip, world, s.bounds, radius: s.cornerRadius)
+        if masks {
+            append(.pushClip, world, bounds, radius: radius)
         }
-        if let image = s.contents,
-           let placement = ContentsPlacement.place(imageWidth: image.width, imageHeight: image.height, in: s.bounds,
-                                                   contentsRect: s.contentsRect, gravity: s.contentsGravity,
-                                                   scale: s.contentsScale) {
-            images.append(image)
-            append(.image, world, placement.destination, opacity: opacity, image: image, source: placement.source)
+        if let image = layer.state.contents {
+            appendContents(image, of: layer, world: world, opacity: opacity)
         }
-        if !layer.sublayers.isEmpty {
-            let sublayerTransform = s.sublayerTransformAboutAnchor
-            for sublayer in layer.sublayersInDrawingOrder {
-                let c = sublayer.state
+        let sublayers = layer.sublayers
+        if !sublayers.isEmpty {
+            let sublayerTransform = layer.state.sublayerTransformAboutAnchor
+            let ordered = sublayers.contains(where: { $0.state.zPosition != 0 }) ? layer.sublayersInDrawingOrder : sublayers
+            for sublayer in ordered {
                 let childWorld: Transform3D
-                if c.transform.isIdentity && sublayerTransform == nil {
+                if sublayerTransform == nil && sublayer.state.transform.isIdentity {
                     // The common case: a plain offset in the superlayer's plane.
-                    let a = c.anchorInBounds
-                    childWorld = world.preTranslated(c.position.x - a.x, c.position.y - a.y)
+                    let b = sublayer.state.bounds, anchor = sublayer.state.anchorPoint, p = sublayer.state.position
+                    childWorld = world.preTranslated(p.x - b.origin.x - anchor.x * b.size.width,
+                                                     p.y - b.origin.y - anchor.y * b.size.height)
                 } else {
-                    var local = c.transformToSuperlayerPlane
+                    var local = sublayer.state.transformToSuperlayerPlane
                     if let st = sublayerTransform { local = local.concatenating(st) }
                     childWorld = local.flattened.concatenating(world)
                 }
                 visit(sublayer, world: childWorld, parentOpacity: opacity)
             }
         }
-        if s.masksToBounds {
-            append(.popClip, world, s.bounds)
+        if masks {
+            append(.popClip, world, bounds)
         }
-        if s.borderWidth > 0, s.borderColor.a > 0 {
-            append(.border, world, s.bounds, radius: s.cornerRadius, borderWidth: s.borderWidth,
-                   color: s.borderColor, opacity: opacity)
+        let borderWidth = layer.state.borderWidth
+        if borderWidth > 0 {
+            let color = layer.state.borderColor
+            if color.a > 0 {
+                append(.border, world, bounds, radius: radius, borderWidth: borderWidth, color: color, opacity: opacity)
+            }
         }
+    }
+
+    private mutating func appendContents(_ image: Image, of layer: Layer, world: Transform3D, opacity: Double) {
+        guard let placement = ContentsPlacement.place(imageWidth: image.width, imageHeight: image.height,
+                                                      in: layer.state.bounds, contentsRect: layer.state.contentsRect,
+                                                      gravity: layer.state.contentsGravity,
+                                                      scale: layer.state.contentsScale) else { return }
+        images.append(image)
+        append(.image, world, placement.destination, opacity: opacity, image: image, source: placement.source)
     }
 
     /// A layer faces away when its plane's map to the screen reverses
