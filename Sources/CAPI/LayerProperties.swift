@@ -51,14 +51,14 @@ private func get<T, R>(_ handle: OpaquePointer?, _ property: Property<T>, _ zero
     set(layer, LayerProperties.transform, Transform3D(v))
 }
 @c @implementation public func lk_layer_get_transform(_ layer: OpaquePointer?) -> lk_transform3d {
-    get(layer, LayerProperties.transform, Transform3D.identity.lk) { $0.lk }
+    get(layer, LayerProperties.transform, lk_transform3d()) { $0.lk }
 }
 
 @c @implementation public func lk_layer_set_sublayer_transform(_ layer: OpaquePointer?, _ v: lk_transform3d) -> lk_status {
     set(layer, LayerProperties.sublayerTransform, Transform3D(v))
 }
 @c @implementation public func lk_layer_get_sublayer_transform(_ layer: OpaquePointer?) -> lk_transform3d {
-    get(layer, LayerProperties.sublayerTransform, Transform3D.identity.lk) { $0.lk }
+    get(layer, LayerProperties.sublayerTransform, lk_transform3d()) { $0.lk }
 }
 
 @c @implementation public func lk_layer_set_opacity(_ layer: OpaquePointer?, _ v: Double) -> lk_status {
@@ -228,7 +228,7 @@ private func get<T, R>(_ handle: OpaquePointer?, _ property: Property<T>, _ zero
     set(layer, LayerProperties.transform, Transform3D(affine: AffineTransform(m)))
 }
 @c @implementation public func lk_layer_get_affine_transform(_ layer: OpaquePointer?) -> lk_affine {
-    get(layer, LayerProperties.transform, AffineTransform.identity.lk) { $0.affine.lk }
+    get(layer, LayerProperties.transform, lk_affine()) { $0.affine.lk }
 }
 
 @c @implementation public func lk_layer_set_shadow_path(_ l: OpaquePointer?, _ p: OpaquePointer?) -> lk_status {

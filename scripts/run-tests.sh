@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Runs every test against an installed LayerKit and prints one closing line,
+# `N passed, N failed`, that sums every C-level check. `make test` calls it
+# after installing into build/test-prefix.
+#
+# usage: scripts/run-tests.sh PREFIX
+#
+# Stages, each printing its own PASS/FAIL lines and a `stage: N passed, N
+# failed` line:
+#   swift test      Core's unit tests (debug build in $SWIFT_TEST_SCRATCH);
+#                   its own result lines are printed; if it fails, that counts
+#                   as one failure here so the closing line never hides it
+#   library         exports, SONAME, version node, no libswift (scripts/check-library.sh)
+#   headers         the public headers as C99/C11/C++17 (Tests/Headers/run.sh)
+#   c-tests         Tests/C/test_*.c and the symbol test (Tests/run-c-tests.sh)
+#   software        the software backend's own tests (Tests/Software/run.sh), if present
+#   noswift         the library runs with the toolchain hidden (Tests/NoSwift/run.sh)
+#   examples        README's example = Examples/hello.c; the examples build and run
+#
+# Environment: SWIFT (default swift), SWIFT_TEST_SCRATCH (default .build-test),
+# LK_SKIP_SWIFT_TEST=1 skips swift test, LK_STAGES="headers c-tests" runs only those.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -eq 1 ] || { echo "usage: $0 PREFIX" >&2; exit 2; }
+prefix=$(cd "$1" && pwd) || exit 2
+cd "$root" || exit 2
+
+SWIFT=${SWIFT:-swift}
+swift_scratch=${SWIFT_TEST_SCRATCH:-.build-test}
+logs=$root/build/test-logs
+mkdir -p "$logs"
+
+total_pass=0
+total_fail=0
+summary=()
+
+wanted() { [ -z "${LK_STAGES:-}" ] || [[ " $LK_STAGES " == *" $1 "* ]]; }
+
+# run_stage NAME COMMAND...: runs it, shows its output, adds its counts.
+run_stage() {
+    local name=$1 start end status line p f secs
+    shift
+    wanted "$name" || return 0
+    echo
+    echo "=== $name: $*"
+    start=$(date +%s)
+    "$@" 2>&1 | tee "$logs/$name.log"
+    status=${PIPESTATUS[0]}
+    end=$(date +%s)
+    secs=$((end - start))
+    # the stage's closing line: `[words: ]N passed, N failed[ ...]`
+    line=$(grep -E '^([A-Za-z][^:]*: )?[0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -1)
+    if [ -n "$line" ]; then
+        p=$(sed -E 's/^([A-Za-z][^:]*: )?([0-9]+) passed, ([0-9]+) failed.*/\2/' <<<"$line")
+        f=$(sed -E 's/^([A-Za-z][^:]*: )?([0-9]+) passed, ([0-9]+) failed.*/\3/' <<<"$line")
+    else
+        p=$(grep -c '^PASS ' "$logs/$name.log")
+        f=$(grep -c '^FAIL ' "$logs/$name.log")
+    fi
+    if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "FAIL $name: exited with status $status without reporting a failure"
+        f=1
+    fi
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+    summary+=("$(printf '%-10s %4d passed, %3d failed  (%ds)' "$name" "$p" "$f" "$secs")")
+}
+
+# --- swift test ---------------------------------------------------------------
+if wanted swift-test; then
+    echo "=== swift test --scratch-path $swift_scratch"
+    if [ "${LK_SKIP_SWIFT_TEST:-0}" = 1 ]; then
+        echo "skipped (LK_SKIP_SWIFT_TEST=1)"
+        summary+=("swift test skipped")
+    elif [ -z "$(find Tests/CoreTests -name '*.swift' 2>/dev/null | head -1)" ]; then
+        echo "skipped: Tests/CoreTests has no Swift tests yet"
+        summary+=("swift test skipped: no tests in Tests/CoreTests")
+    else
+        start=$(date +%s)
+        # SwiftPM would compile C with $CC (meant for the C tests): give it its clang
+        env -u CC -u CXX "$SWIFT" test --scratch-path "$swift_scratch" 2>&1 | tee "$logs/swift-test.log"
+        status=${PIPESTATUS[0]}
+        secs=$(($(date +%s) - start))
+        results=$(grep -E "^(Executed [0-9]+ tests?, with|.*Test run with [0-9]+ tests?)" "$logs/swift-test.log" |
+            sed -E 's/^[^A-Za-z]*//' | tail -3 | paste -sd';' -)
+        if [ "$status" -eq 0 ]; then
+            summary+=("swift test passed  (${secs}s): ${results:-no result line}")
+        else
+            echo "FAIL swift-test: swift test exited with status $status"
+            total_fail=$((total_fail + 1))
+            summary+=("swift test FAILED, status $status  (${secs}s): ${results:-no result line}")
+        fi
+    fi
+fi
+
+# --- C-level stages -----------------------------------------------------------
+run_stage library scripts/check-library.sh "$prefix"
+run_stage headers Tests/Headers/run.sh "$prefix"
+run_stage c-tests Tests/run-c-tests.sh "$prefix"
+if [ -f Tests/Software/run.sh ]; then
+    # the installed plugin and headers, not the build tree's
+    run_stage software env LKTEST_PLUGIN="$prefix/lib/layerkit/backends/liblayerkit-software.so" \
+        sh Tests/Software/run.sh "$prefix/include"
+elif wanted software; then
+    summary+=("software   skipped: no Tests/Software/run.sh yet")
+fi
+run_stage noswift Tests/NoSwift/run.sh "$prefix"
+run_stage examples scripts/check-examples.sh "$prefix"
+
+echo
+echo "=== summary (logs in build/test-logs)"
+printf '  %s\n' "${summary[@]}"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
