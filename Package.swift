@@ -46,7 +46,7 @@ let package = Package(
             path: "Plugins/Software",
             publicHeadersPath: "public",
             cSettings: [.headerSearchPath("../../include"), .unsafeFlags(["-O2", "-Wall", "-Wextra"])],
-            linkerSettings: [.unsafeFlags([
+            linkerSettings: [.linkedLibrary("m"), .unsafeFlags([
                 "-Xlinker", "--version-script=\(root)/Plugins/plugin.map",
             ])]
         ),

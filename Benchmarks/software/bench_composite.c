@@ -1,0 +1,440 @@
+/*
+ * The software backend's share of a frame, against the same work written
+ * by hand with pixman, at 1920x1080:
+ *   (a) 10 full-screen image layers at 50% opacity
+ *   (b) 100 image layers of 256x256 with varying alpha at scattered positions
+ * Raw pixman: clear + one pixman_image_composite32 per layer into an
+ * a8r8g8b8 buffer (a solid mask for the opacity). Plugin: render() of the
+ * equivalent display list. Both outputs are compared pixel for pixel. The
+ * goal is a plugin within 1.25x of raw pixman. Two more scenes time the
+ * mask path (rotated images, rounded translucent fills), which has no
+ * one-call pixman equivalent.
+ *
+ * usage: bench_composite [--smoke] [--frames N] [--plugin PATH]
+ * The plugin is --plugin, else $LKTEST_PLUGIN, else liblayerkit-software.so
+ * in $LAYERKIT_PLUGIN_PATH, else in <dir>/../layerkit/backends for each dir
+ * of $PKG_CONFIG_PATH (an installed prefix's lib/pkgconfig).
+ * Exits non-zero when rendering fails or the outputs differ; timings only
+ * inform.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dlfcn.h>
+#include <math.h>
+#include <pixman.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "layerkit/layerkit_backend.h"
+
+#define W 1920
+#define H 1080
+#define GOAL 1.25
+
+static uint32_t rng = 12345;
+static uint64_t next_image_id;
+
+static uint32_t next_random(void)
+{
+    rng = rng * 1103515245u + 12345u;
+    return rng >> 8;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *values, int n)
+{
+    qsort(values, (size_t)n, sizeof *values, compare_doubles);
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Plugin                                                                    */
+
+static char plugin_log[1024];
+
+static void host_log(void *data, uint32_t level, const char *message)
+{
+    (void)data;
+    (void)level;
+    snprintf(plugin_log, sizeof plugin_log, "%s", message);
+}
+
+static int readable(const char *path)
+{
+    return access(path, R_OK) == 0;
+}
+
+/* Looks for liblayerkit-software.so in each directory of a ':' list, with
+   suffix appended to the directory. */
+static int find_in_list(const char *list, const char *suffix, char *out, size_t size)
+{
+    if (!list) return 0;
+    const char *p = list;
+    while (*p) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n > 0) {
+            snprintf(out, size, "%.*s%s/liblayerkit-software.so", (int)n, p, suffix);
+            if (readable(out)) return 1;
+        }
+        if (!end) break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+static const lk_backend *load_plugin(const char *explicit_path, char *path, size_t size)
+{
+    if (explicit_path) snprintf(path, size, "%s", explicit_path);
+    else if (getenv("LKTEST_PLUGIN")) snprintf(path, size, "%s", getenv("LKTEST_PLUGIN"));
+    else if (!find_in_list(getenv("LAYERKIT_PLUGIN_PATH"), "", path, size) &&
+             !find_in_list(getenv("PKG_CONFIG_PATH"), "/../layerkit/backends", path, size)) {
+        fprintf(stderr, "bench_composite: no software plugin found; pass --plugin PATH\n");
+        return NULL;
+    }
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        fprintf(stderr, "bench_composite: dlopen %s: %s\n", path, dlerror());
+        return NULL;
+    }
+    void *symbol = dlsym(handle, LK_BACKEND_ENTRY_SYMBOL);
+    lk_backend_entry_fn entry;
+    if (!symbol) {
+        fprintf(stderr, "bench_composite: %s has no %s\n", path, LK_BACKEND_ENTRY_SYMBOL);
+        return NULL;
+    }
+    memcpy(&entry, &symbol, sizeof entry);
+    return entry(LK_BACKEND_ABI_VERSION);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scenes                                                                    */
+
+typedef struct scene {
+    const char     *name;
+    int             count;
+    int             has_raw;        /* a one-call-per-layer pixman equivalent exists */
+    uint32_t      **pixels;
+    lk_dl_image    *images;
+    pixman_image_t **raw_images;
+    int32_t        *x, *y;
+    lk_dl_op       *ops;
+    float           opacity;
+} scene;
+
+static uint32_t premultiply(uint32_t a, uint32_t r, uint32_t g, uint32_t b)
+{
+    return a << 24 | (r * a / 255) << 16 | (g * a / 255) << 8 | (b * a / 255);
+}
+
+static void identity(double m[16])
+{
+    memset(m, 0, 16 * sizeof m[0]);
+    m[0] = m[5] = m[10] = m[15] = 1.0;
+}
+
+/* Allocates count images of w x h, filled by fill(i, x, y). */
+static void make_images(scene *s, int count, int w, int h, uint32_t (*fill)(int, int, int))
+{
+    s->count = count;
+    s->pixels = calloc((size_t)count, sizeof *s->pixels);
+    s->images = calloc((size_t)count, sizeof *s->images);
+    s->raw_images = calloc((size_t)count, sizeof *s->raw_images);
+    s->x = calloc((size_t)count, sizeof *s->x);
+    s->y = calloc((size_t)count, sizeof *s->y);
+    s->ops = calloc((size_t)count, sizeof *s->ops);
+    for (int i = 0; i < count; i++) {
+        s->pixels[i] = malloc((size_t)w * h * 4);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) s->pixels[i][y * w + x] = fill(i, x, y);
+        lk_dl_image *img = &s->images[i];
+        img->id = ++next_image_id;
+        img->generation = 1;
+        img->width = (uint32_t)w;
+        img->height = (uint32_t)h;
+        img->stride = (uint32_t)w * 4;
+        img->format = LK_DL_FORMAT_ARGB32_PREMULTIPLIED;
+        img->pixels = s->pixels[i];
+        s->raw_images[i] = pixman_image_create_bits(PIXMAN_a8r8g8b8, w, h, s->pixels[i], w * 4);
+    }
+}
+
+static void image_ops(scene *s, float opacity)
+{
+    s->opacity = opacity;
+    for (int i = 0; i < s->count; i++) {
+        lk_dl_op *op = &s->ops[i];
+        memset(op, 0, sizeof *op);
+        op->kind = LK_DL_OP_IMAGE;
+        op->flags = LK_DL_FLAG_ANTIALIAS;
+        identity(op->transform);
+        op->rect.x = s->x[i];
+        op->rect.y = s->y[i];
+        op->rect.width = s->images[i].width;
+        op->rect.height = s->images[i].height;
+        op->opacity = opacity;
+        op->image = &s->images[i];
+        op->source.width = s->images[i].width;
+        op->source.height = s->images[i].height;
+    }
+}
+
+static uint32_t fill_fullscreen(int i, int x, int y)
+{
+    return premultiply(255, (uint32_t)(x / 8 + 37 * i) & 255, (uint32_t)(y / 4 + 11 * i) & 255,
+                       (uint32_t)((x ^ y) + i) & 255);
+}
+
+/* A soft round blob: alpha falls off from the centre, plus a ring. */
+static uint32_t fill_blob(int i, int x, int y)
+{
+    double dx = x - 127.5, dy = y - 127.5, r = sqrt(dx * dx + dy * dy) / 128.0;
+    double a = r >= 1.0 ? 0.0 : (1.0 - r * r) * (0.75 + 0.25 * cos(r * 12.0));
+    uint32_t alpha = (uint32_t)lrint(fmin(fmax(a, 0.0), 1.0) * 255.0);
+    return premultiply(alpha, (uint32_t)(40 + 2 * i) & 255, (uint32_t)(x + i), (uint32_t)(255 - y));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running                                                                   */
+
+static void raw_frame(const scene *s, pixman_image_t *fb, pixman_image_t *opacity_mask)
+{
+    pixman_color_t black = { 0, 0, 0, 0xffff };
+    pixman_box32_t all = { 0, 0, W, H };
+    pixman_image_fill_boxes(PIXMAN_OP_SRC, fb, &black, 1, &all);
+    for (int i = 0; i < s->count; i++)
+        pixman_image_composite32(PIXMAN_OP_OVER, s->raw_images[i], opacity_mask, fb, 0, 0, 0, 0,
+                                 s->x[i], s->y[i], (int)s->images[i].width, (int)s->images[i].height);
+}
+
+static int plugin_frame(const lk_backend *b, lk_backend_instance *inst, const scene *s, uint64_t number)
+{
+    lk_display_list list;
+    memset(&list, 0, sizeof list);
+    list.abi_version = LK_BACKEND_ABI_VERSION;
+    list.struct_size = sizeof list;
+    list.op_size = sizeof(lk_dl_op);
+    list.op_count = (uint32_t)s->count;
+    list.ops = s->ops;
+    list.clear_color.a = 1.0f;
+    list.damage.width = W;
+    list.damage.height = H;
+    list.frame_number = number;
+    char error[256];
+    if (!b->render(inst, &list, error, sizeof error)) {
+        fprintf(stderr, "bench_composite: %s: render failed: %s\n", s->name, error);
+        return 0;
+    }
+    return 1;
+}
+
+/* Times raw pixman and the plugin frame by frame, alternating which goes
+   first, so that load from elsewhere on the machine hits both alike.
+   Returns 0 when the plugin failed or its pixels differ from raw pixman's. */
+static int run_scene(const lk_backend *b, lk_backend_instance *inst, scene *s, int frames, int warmup,
+                     uint32_t *readback)
+{
+    double *raw_times = calloc((size_t)frames, sizeof *raw_times);
+    double *plugin_times = calloc((size_t)frames, sizeof *plugin_times);
+    double raw_ms = 0.0, plugin_ms;
+    int ok = 1;
+    pixman_image_t *fb = NULL, *mask = NULL;
+
+    if (s->has_raw) {
+        fb = pixman_image_create_bits(PIXMAN_a8r8g8b8, W, H, NULL, W * 4);
+        pixman_color_t alpha = { 0, 0, 0, (uint16_t)(lrintf(s->opacity * 255.0f) * 257) };
+        if (s->opacity < 1.0f) mask = pixman_image_create_solid_fill(&alpha);
+    }
+    for (int i = -warmup; i < frames && ok; i++) {
+        for (int turn = 0; turn < 2 && ok; turn++) {
+            int raw_turn = (turn == 0) == (i % 2 == 0);
+            double t0 = now_ms();
+            if (raw_turn) {
+                if (!s->has_raw) continue;
+                raw_frame(s, fb, mask);
+            } else {
+                ok = plugin_frame(b, inst, s, (uint64_t)(i + warmup));
+            }
+            double t = now_ms() - t0;
+            if (i >= 0) *(raw_turn ? &raw_times[i] : &plugin_times[i]) = t;
+        }
+    }
+    if (mask) pixman_image_unref(mask);
+    if (ok && s->has_raw) raw_ms = median(raw_times, frames);
+    plugin_ms = ok ? median(plugin_times, frames) : 0.0;
+    free(raw_times);
+    free(plugin_times);
+    if (!ok) {
+        if (fb) pixman_image_unref(fb);
+        return 0;
+    }
+
+    char verdict[160] = "";
+    if (s->has_raw) {
+        char error[256];
+        if (!b->read_pixels(inst, readback, W * 4, error, sizeof error)) {
+            fprintf(stderr, "bench_composite: read_pixels: %s\n", error);
+            ok = 0;
+        } else {
+            const uint32_t *raw = pixman_image_get_data(fb);
+            long differ = 0;
+            int worst = 0;
+            for (long k = 0; k < (long)W * H; k++) {
+                if (raw[k] == readback[k]) continue;
+                differ++;
+                for (int c = 0; c < 32; c += 8) {
+                    int d = abs((int)((raw[k] >> c) & 255) - (int)((readback[k] >> c) & 255));
+                    if (d > worst) worst = d;
+                }
+            }
+            if (differ) {
+                snprintf(verdict, sizeof verdict, "OUTPUT DIFFERS: %ld pixels, up to %d", differ, worst);
+                ok = 0;
+            } else {
+                snprintf(verdict, sizeof verdict, "output identical");
+            }
+        }
+        double ratio = plugin_ms / raw_ms;
+        printf("%-46s %8.3f ms %8.3f ms %6.2fx  %s, %s\n", s->name, raw_ms, plugin_ms, ratio,
+               ratio <= GOAL ? "within goal" : "ABOVE GOAL", verdict);
+        pixman_image_unref(fb);
+    } else {
+        printf("%-46s %11s %8.3f ms %7s  (mask path; no one-call pixman equivalent)\n", s->name, "-",
+               plugin_ms, "-");
+    }
+    fflush(stdout);
+    return ok;
+}
+
+static void free_scene(const lk_backend *b, lk_backend_instance *inst, scene *s)
+{
+    for (int i = 0; i < s->count; i++) {
+        b->image_released(inst, s->images[i].id);
+        if (s->raw_images) pixman_image_unref(s->raw_images[i]);
+        free(s->pixels[i]);
+    }
+    free(s->pixels);
+    free(s->images);
+    free(s->raw_images);
+    free(s->x);
+    free(s->y);
+    free(s->ops);
+}
+
+int main(int argc, char **argv)
+{
+    int smoke = 0, frames = 60;
+    const char *explicit_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--smoke") == 0) smoke = 1;
+        else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) frames = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--plugin") == 0 && i + 1 < argc) explicit_path = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--smoke] [--frames N] [--plugin PATH]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (smoke) frames = 2;
+    if (frames < 1) frames = 1;
+    int warmup = smoke ? 0 : 3;
+
+    char path[4096];
+    const lk_backend *b = load_plugin(explicit_path, path, sizeof path);
+    if (!b) return 2;
+    lk_backend_host host;
+    memset(&host, 0, sizeof host);
+    host.abi_version = LK_BACKEND_ABI_VERSION;
+    host.struct_size = sizeof host;
+    host.log = host_log;
+    lk_backend_open_options options;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.width = W;
+    options.height = H;
+    char error[256];
+    lk_backend_instance *inst = b->open(&host, &options, error, sizeof error);
+    if (!inst) {
+        fprintf(stderr, "bench_composite: open: %s\n", error);
+        return 2;
+    }
+    uint32_t *readback = malloc((size_t)W * H * 4);
+
+    printf("software backend vs raw pixman %s, %dx%d, median of %d frames%s\n", pixman_version_string(),
+           W, H, frames, smoke ? " (smoke run: timings mean nothing)" : "");
+    printf("plugin: %s\n", path);
+    printf("%-46s %11s %11s %7s\n", "scene", "raw pixman", "plugin", "ratio");
+
+    int ok = 1;
+    scene a;
+    memset(&a, 0, sizeof a);
+    a.name = "(a) 10 full-screen images at 50% opacity";
+    a.has_raw = 1;
+    make_images(&a, 10, W, H, fill_fullscreen);
+    image_ops(&a, 0.5f);
+    ok &= run_scene(b, inst, &a, frames, warmup, readback);
+    free_scene(b, inst, &a);
+
+    scene s;
+    memset(&s, 0, sizeof s);
+    s.name = "(b) 100 256x256 alpha images, scattered";
+    s.has_raw = 1;
+    make_images(&s, 100, 256, 256, fill_blob);
+    for (int i = 0; i < s.count; i++) {
+        s.x[i] = (int32_t)(next_random() % (W + 128)) - 128;
+        s.y[i] = (int32_t)(next_random() % (H + 128)) - 128;
+    }
+    image_ops(&s, 1.0f);
+    ok &= run_scene(b, inst, &s, frames, warmup, readback);
+
+    /* The same layers rotated by 15 degrees about their centres. */
+    s.name = "(c) the same 100 images rotated 15 degrees";
+    s.has_raw = 0;
+    for (int i = 0; i < s.count; i++) {
+        lk_dl_op *op = &s.ops[i];
+        double c = cos(15 * 3.14159265358979 / 180), sn = sin(15 * 3.14159265358979 / 180);
+        double cx = s.x[i] + 128.0, cy = s.y[i] + 128.0;
+        op->rect.x = -128;
+        op->rect.y = -128;
+        op->transform[0] = c; op->transform[1] = sn;
+        op->transform[4] = -sn; op->transform[5] = c;
+        op->transform[12] = cx; op->transform[13] = cy;
+    }
+    ok &= run_scene(b, inst, &s, frames, warmup, readback);
+
+    /* Rounded translucent fills: coverage masks, no image. */
+    s.name = "(d) 100 256x256 fills, radius 24, 50% opacity";
+    for (int i = 0; i < s.count; i++) {
+        lk_dl_op *op = &s.ops[i];
+        op->kind = LK_DL_OP_FILL;
+        identity(op->transform);
+        op->rect.x = s.x[i];
+        op->rect.y = s.y[i];
+        op->corner_radius = 24;
+        op->color.r = 0.2f; op->color.g = 0.4f; op->color.b = 0.6f; op->color.a = 1.0f;
+        op->opacity = 0.5f;
+        op->image = NULL;
+    }
+    ok &= run_scene(b, inst, &s, frames, warmup, readback);
+    free_scene(b, inst, &s);
+
+    b->close(inst);
+    if (plugin_log[0]) printf("plugin stats: %s\n", plugin_log);
+    free(readback);
+    printf("%s\n", ok ? "bench_composite: ok" : "bench_composite: FAILED");
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,521 @@
+/*
+ * Drawing one op into the framebuffer.
+ *
+ * Two ways to cover pixels:
+ *  - rect path: a shape that stays an axis-aligned rect in output space (no
+ *    rotation, perspective or radius) splits into at most 9 boxes of constant
+ *    coverage (an integer-aligned rect is one box). Each box is one
+ *    pixman_image_composite32 call, with the coverage folded into the solid
+ *    colour or a solid mask: what a hand-written pixman program does, and
+ *    exact area coverage at fractional edges.
+ *  - mask path: everything else is rasterized into an A8 coverage mask over
+ *    its bounding box, multiplied by the clip mask and the image opacity, and
+ *    composited through it.
+ * All compositing is premultiplied OVER.
+ */
+#include "software_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 0..1, with NaN as 0. */
+static float unit(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
+
+static uint32_t to_byte(float v) { return (uint32_t)lrintf(unit(v) * 255.0f); }
+
+static lk_dl_color scaled(lk_dl_color c, double f)
+{
+    lk_dl_color r = { (float)(c.r * f), (float)(c.g * f), (float)(c.b * f), (float)(c.a * f) };
+    return r;
+}
+
+/* Quantised to 8 bits first: pixman truncates 16-bit colours to 8 bits, and
+   rounding here keeps 50% at 128, not 127. Colour channels are clamped to
+   alpha so the value stays a valid premultiplied one. */
+static uint32_t quantise(lk_dl_color c)
+{
+    uint32_t a = to_byte(c.a), r = to_byte(c.r), g = to_byte(c.g), b = to_byte(c.b);
+    if (r > a) r = a;
+    if (g > a) g = a;
+    if (b > a) b = a;
+    return a << 24 | r << 16 | g << 8 | b;
+}
+
+static pixman_color_t pixman_color(uint32_t argb)
+{
+    pixman_color_t c;
+    c.alpha = (uint16_t)((argb >> 24) * 257);
+    c.red = (uint16_t)(((argb >> 16) & 0xff) * 257);
+    c.green = (uint16_t)(((argb >> 8) & 0xff) * 257);
+    c.blue = (uint16_t)((argb & 0xff) * 257);
+    return c;
+}
+
+pixman_color_t sw_pixman_color(lk_dl_color premultiplied)
+{
+    return pixman_color(quantise(premultiplied));
+}
+
+/* The cached solid image of a premultiplied colour, quantised to 8 bits. */
+static pixman_image_t *solid(lk_backend_instance *inst, lk_dl_color premultiplied)
+{
+    uint32_t argb = quantise(premultiplied);
+    for (int i = 0; i < SW_SOLID_CACHE; i++)
+        if (inst->solids[i].image && inst->solids[i].argb == argb) return inst->solids[i].image;
+    pixman_color_t color = pixman_color(argb);
+    pixman_image_t *image = pixman_image_create_solid_fill(&color);
+    if (!image) return NULL;
+    /* Round robin: a composite holds no reference beyond its own call. */
+    sw_solid_entry *slot = &inst->solids[inst->next_solid];
+    inst->next_solid = (inst->next_solid + 1) % SW_SOLID_CACHE;
+    if (slot->image) pixman_image_unref(slot->image);
+    slot->argb = argb;
+    slot->image = image;
+    return image;
+}
+
+void sw_solid_cache_free(lk_backend_instance *inst)
+{
+    for (int i = 0; i < SW_SOLID_CACHE; i++) {
+        if (inst->solids[i].image) pixman_image_unref(inst->solids[i].image);
+        inst->solids[i].image = NULL;
+    }
+}
+
+static pixman_image_t *solid_alpha(lk_backend_instance *inst, double alpha)
+{
+    lk_dl_color c = { 0.0f, 0.0f, 0.0f, (float)alpha };
+    return solid(inst, c);
+}
+
+/* A zeroed A8 image over box in the instance's scratch storage (grown, never
+   shrunk: the mask path reuses it op after op). */
+static pixman_image_t *scratch_mask(lk_backend_instance *inst, sw_box box)
+{
+    int width = box.x1 - box.x0, height = box.y1 - box.y0;
+    int stride = (width + 3) & ~3;
+    size_t size = (size_t)stride * (size_t)height;
+    if (size > inst->mask_capacity) {
+        free(inst->mask_bits);
+        inst->mask_bits = malloc(size);
+        inst->mask_capacity = inst->mask_bits ? size : 0;
+        if (!inst->mask_bits) return NULL;
+    }
+    memset(inst->mask_bits, 0, size);
+    return pixman_image_create_bits(PIXMAN_a8, width, height, (uint32_t *)inst->mask_bits, stride);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Geometry of an op                                                         */
+
+/* The op's rect (normalised) and clamped radius under its transform; false
+   when the op cannot be drawn: non-finite values or a degenerate transform. */
+static bool op_shape(const lk_dl_op *op, sw_shape *s)
+{
+    if (!sw_homography_from_transform(op->transform, &s->h)) return false;
+    double x = op->rect.x, y = op->rect.y, w = op->rect.width, h = op->rect.height;
+    if (!isfinite(x) || !isfinite(y) || !isfinite(w) || !isfinite(h)) return false;
+    if (w < 0) { x += w; w = -w; }
+    if (h < 0) { y += h; h = -h; }
+    s->rect.x0 = x; s->rect.x1 = x + w;
+    s->rect.y0 = y; s->rect.y1 = y + h;
+    if (!isfinite(s->rect.x1) || !isfinite(s->rect.y1)) return false;
+    double r = op->corner_radius;
+    s->radius = (isfinite(r) && r > 0.0) ? fmin(r, 0.5 * fmin(w, h)) : 0.0;
+    return w > 0.0 && h > 0.0;
+}
+
+/* The shape's output rect when the transform keeps it an axis-aligned rect. */
+static bool device_rect(const sw_shape *s, sw_rect *out)
+{
+    double sx, sy, tx, ty;
+    if (s->radius > 0.0 || !sw_homography_axis_aligned(&s->h, &sx, &sy, &tx, &ty)) return false;
+    double ax = sx * s->rect.x0 + tx, bx = sx * s->rect.x1 + tx;
+    double ay = sy * s->rect.y0 + ty, by = sy * s->rect.y1 + ty;
+    out->x0 = fmin(ax, bx); out->x1 = fmax(ax, bx);
+    out->y0 = fmin(ay, by); out->y1 = fmax(ay, by);
+    /* Non-finite here means the op is skipped: the pieces come out empty. */
+    if (!isfinite(out->x0) || !isfinite(out->x1) || !isfinite(out->y0) || !isfinite(out->y1))
+        out->x0 = out->x1 = out->y0 = out->y1 = 0.0;
+    return true;
+}
+
+static sw_shape inset_shape(const sw_shape *s, double inset)
+{
+    sw_shape r = *s;
+    r.rect.x0 += inset; r.rect.x1 -= inset;
+    r.rect.y0 += inset; r.rect.y1 -= inset;
+    r.radius = fmax(s->radius - inset, 0.0);
+    return r;
+}
+
+static sw_box pieces_bounds(const sw_piece *pieces, int n)
+{
+    sw_box b = pieces[0].box;
+    for (int i = 1; i < n; i++) {
+        if (pieces[i].box.x0 < b.x0) b.x0 = pieces[i].box.x0;
+        if (pieces[i].box.y0 < b.y0) b.y0 = pieces[i].box.y0;
+        if (pieces[i].box.x1 > b.x1) b.x1 = pieces[i].box.x1;
+        if (pieces[i].box.y1 > b.y1) b.y1 = pieces[i].box.y1;
+    }
+    return b;
+}
+
+/* Writes each piece's coverage into the A8 mask whose pixel (0,0) is output
+   pixel (origin.x0, origin.y0): SRC sets it, OUT_REVERSE takes it away. */
+static void fill_pieces(pixman_image_t *mask, sw_box origin, const sw_piece *pieces, int n,
+                        pixman_op_t op)
+{
+    for (int i = 0; i < n; i++) {
+        lk_dl_color c = { 0.0f, 0.0f, 0.0f, (float)pieces[i].coverage };
+        pixman_color_t color = sw_pixman_color(c);
+        pixman_box32_t b = { pieces[i].box.x0 - origin.x0, pieces[i].box.y0 - origin.y0,
+                             pieces[i].box.x1 - origin.x0, pieces[i].box.y1 - origin.y0 };
+        pixman_image_fill_boxes(op, mask, &color, 1, &b);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sources                                                                   */
+
+/* What an op paints with: a solid colour, or an image placed by the
+   homography image (pixel coordinates) -> output. */
+typedef struct sw_paint {
+    bool            is_image;
+    lk_dl_color     color;       /* solid: premultiplied colour x opacity */
+    pixman_image_t *image;
+    sw_homography   placement;   /* image -> output */
+    bool            nearest;
+    float           opacity;     /* image */
+    /* set by prepare_source */
+    bool            projective;  /* composited in tiles, see composite_mask */
+    sw_homography   inverse;     /* output -> image */
+    int32_t         src_dx, src_dy;  /* source coordinates = output coordinates + d */
+} sw_paint;
+
+/* Tile side for images under perspective (see composite_mask). */
+#define SW_PROJECTIVE_TILE 64
+
+/* Sets the image's transform for drawing over area. The source's coordinate
+   origin is put at the area's corner, so the matrix's translation stays the
+   size of an image coordinate and fits pixman's 16.16 fixed point. */
+static bool set_source_transform(sw_paint *p, sw_box area)
+{
+    sw_homography shift = { { { 1, 0, area.x0 }, { 0, 1, area.y0 }, { 0, 0, 1 } } };
+    sw_homography t = sw_homography_multiply(&p->inverse, &shift);
+    pixman_transform_t fixed;
+    if (!sw_homography_to_pixman(&t, area.x1 - area.x0, area.y1 - area.y0, &fixed)) return false;
+    pixman_image_set_transform(p->image, &fixed);
+    p->src_dx = -area.x0;
+    p->src_dy = -area.y0;
+    return true;
+}
+
+/* Prepares p's image for drawing over box. An integer translation needs no
+   transform at all: pixman's plain blits. */
+static bool prepare_source(sw_paint *p, sw_box box)
+{
+    if (!p->is_image) { p->src_dx = p->src_dy = 0; return true; }
+    double sx, sy, tx, ty;
+    if (sw_homography_axis_aligned(&p->placement, &sx, &sy, &tx, &ty) &&
+        fabs(sx - 1.0) < 1e-9 && fabs(sy - 1.0) < 1e-9 &&
+        fabs(tx - nearbyint(tx)) < 1e-6 && fabs(ty - nearbyint(ty)) < 1e-6 &&
+        fabs(tx) < SW_MAX_SIZE * 4.0 && fabs(ty) < SW_MAX_SIZE * 4.0) {
+        pixman_image_set_transform(p->image, NULL);
+        pixman_image_set_filter(p->image, PIXMAN_FILTER_NEAREST, NULL, 0);
+        p->src_dx = -(int32_t)nearbyint(tx);
+        p->src_dy = -(int32_t)nearbyint(ty);
+        return true;
+    }
+    if (!sw_homography_invert(&p->placement, &p->inverse)) return false;
+    pixman_image_set_filter(p->image, p->nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR,
+                            NULL, 0);
+    p->projective = !sw_homography_is_affine(&p->placement);
+    return p->projective || set_source_transform(p, box);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Compositing                                                               */
+
+/* The rect path can composite each box straight onto the framebuffer unless
+   an image needs both a clip mask and a coverage or opacity below 1: pixman
+   takes one mask per call. */
+static bool can_composite_pieces(const sw_paint *p, const sw_piece *pieces, int n,
+                                 const sw_clip *clip)
+{
+    if (!clip->mask || !p->is_image) return true;
+    for (int i = 0; i < n; i++)
+        if (to_byte((float)(pieces[i].coverage * p->opacity)) < 255) return false;
+    return true;
+}
+
+static bool composite_pieces(lk_backend_instance *inst, const sw_paint *p,
+                             const sw_piece *pieces, int n, const sw_clip *clip)
+{
+    for (int i = 0; i < n; i++) {
+        sw_box b = pieces[i].box;
+        pixman_image_t *src = p->image, *mask = NULL;
+        if (!p->is_image) {
+            src = solid(inst, scaled(p->color, pieces[i].coverage));
+            if (!src) return false;
+        } else if (!clip->mask) {
+            double alpha = pieces[i].coverage * p->opacity;
+            if (to_byte((float)alpha) < 255 && !(mask = solid_alpha(inst, alpha))) return false;
+        }
+        int32_t mx = 0, my = 0;
+        if (clip->mask) {
+            mask = clip->mask;
+            mx = b.x0 - clip->mask_x;
+            my = b.y0 - clip->mask_y;
+        }
+        pixman_image_composite32(PIXMAN_OP_OVER, src, mask, inst->framebuffer,
+                                 b.x0 + p->src_dx, b.y0 + p->src_dy, mx, my,
+                                 b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0);
+    }
+    inst->stats.rect_ops++;
+    return true;
+}
+
+/* Composites p through mask (A8 over box, consumed) after multiplying in the
+   clip mask and the image opacity. */
+static bool composite_mask(lk_backend_instance *inst, sw_paint *p, pixman_image_t *mask,
+                           sw_box box, const sw_clip *clip)
+{
+    int w = box.x1 - box.x0, h = box.y1 - box.y0;
+    bool ok = true;
+    if (clip->mask)
+        pixman_image_composite32(PIXMAN_OP_IN, clip->mask, NULL, mask, box.x0 - clip->mask_x,
+                                 box.y0 - clip->mask_y, 0, 0, 0, 0, w, h);
+    pixman_image_t *src = p->image;
+    if (p->is_image) {
+        if (to_byte(p->opacity) < 255) {
+            pixman_image_t *alpha = solid_alpha(inst, p->opacity);
+            if (alpha)
+                pixman_image_composite32(PIXMAN_OP_IN, alpha, NULL, mask, 0, 0, 0, 0, 0, 0, w, h);
+            else
+                ok = false;
+        }
+    } else if (!(src = solid(inst, p->color))) {
+        ok = false;
+    }
+    if (ok && p->projective) {
+        /* Under perspective the precision of pixman's fixed-point transform
+           falls with the size of the area it spans, so each tile gets its
+           own matrix (set_source_transform). */
+        for (int32_t y = box.y0; y < box.y1; y += SW_PROJECTIVE_TILE) {
+            for (int32_t x = box.x0; x < box.x1; x += SW_PROJECTIVE_TILE) {
+                sw_box t = { x, y, x + SW_PROJECTIVE_TILE, y + SW_PROJECTIVE_TILE };
+                t = sw_box_intersect(t, box);
+                if (!set_source_transform(p, t)) continue;
+                pixman_image_composite32(PIXMAN_OP_OVER, src, mask, inst->framebuffer, 0, 0,
+                                         t.x0 - box.x0, t.y0 - box.y0, t.x0, t.y0,
+                                         t.x1 - t.x0, t.y1 - t.y0);
+            }
+        }
+    } else if (ok) {
+        pixman_image_composite32(PIXMAN_OP_OVER, src, mask, inst->framebuffer,
+                                 box.x0 + p->src_dx, box.y0 + p->src_dy, 0, 0, box.x0, box.y0, w, h);
+    }
+    pixman_image_unref(mask);
+    inst->stats.mask_ops++;
+    return ok;
+}
+
+/* v clamped to [0, max], as an integer. */
+static int32_t clamp_int(double v, uint32_t max)
+{
+    return v <= 0.0 ? 0 : v >= (double)max ? (int32_t)max : (int32_t)v;
+}
+
+static bool skip(lk_backend_instance *inst)
+{
+    inst->stats.skipped_ops++;
+    return true;
+}
+
+/* Draws shape with p, minus hole when given (a border's inside). */
+static bool draw_shape(lk_backend_instance *inst, sw_paint *p, const sw_shape *shape,
+                       const sw_shape *hole, bool antialias, const sw_clip *clip)
+{
+    sw_rect outer, inner;
+    bool rect = device_rect(shape, &outer) && (!hole || device_rect(hole, &inner));
+    if (rect) {
+        sw_piece pieces[9], holes[9];
+        int n = sw_rect_pieces(outer, antialias, clip->box, pieces);
+        if (n == 0) return skip(inst);
+        sw_box box = pieces_bounds(pieces, n);
+        int nh = hole ? sw_rect_pieces(inner, antialias, box, holes) : 0;
+        if (!prepare_source(p, box)) return skip(inst);
+        if (nh == 0 && can_composite_pieces(p, pieces, n, clip))
+            return composite_pieces(inst, p, pieces, n, clip);
+        if (nh == 1 && n == 1 && holes[0].coverage == 1.0 && pieces[0].coverage == 1.0) {
+            /* A pixel-aligned frame: four boxes around the hole. */
+            sw_box o = pieces[0].box, i = holes[0].box;
+            sw_piece frame[4] = {
+                { { o.x0, o.y0, o.x1, i.y0 }, 1.0 }, { { o.x0, i.y1, o.x1, o.y1 }, 1.0 },
+                { { o.x0, i.y0, i.x0, i.y1 }, 1.0 }, { { i.x1, i.y0, o.x1, i.y1 }, 1.0 },
+            };
+            int count = 0;
+            for (int k = 0; k < 4; k++)
+                if (!sw_box_empty(frame[k].box)) frame[count++] = frame[k];
+            if (count == 0) return skip(inst);
+            if (can_composite_pieces(p, frame, count, clip))
+                return composite_pieces(inst, p, frame, count, clip);
+        }
+        pixman_image_t *mask = scratch_mask(inst, box);
+        if (!mask) return false;
+        fill_pieces(mask, box, pieces, n, PIXMAN_OP_SRC);
+        fill_pieces(mask, box, holes, nh, PIXMAN_OP_OUT_REVERSE);
+        return composite_mask(inst, p, mask, box, clip);
+    }
+
+    sw_raster_scratch *r = inst->raster;
+    int n = sw_shape_polygon(r, shape, clip->box);
+    sw_box box = sw_polygon_bounds(r->polygon, n, clip->box);
+    if (n == 0 || sw_box_empty(box)) return skip(inst);
+    if (!prepare_source(p, box)) return skip(inst);
+    pixman_image_t *mask = scratch_mask(inst, box);
+    if (!mask) return false;
+    sw_rasterize_polygon(r, mask, box, r->polygon, n, antialias, false, inst->white);
+    if (hole) {
+        int nh = sw_shape_polygon(r, hole, box);
+        if (nh > 0)
+            sw_rasterize_polygon(r, mask, box, r->polygon, nh, antialias, true, inst->white);
+    }
+    return composite_mask(inst, p, mask, box, clip);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Ops                                                                       */
+
+bool sw_paint_fill(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip)
+{
+    sw_shape shape;
+    float opacity = unit(op->opacity);
+    if (sw_box_empty(clip->box) || !op_shape(op, &shape) || to_byte(opacity * op->color.a) == 0)
+        return skip(inst);
+    sw_paint p;
+    memset(&p, 0, sizeof p);
+    p.color = scaled(op->color, opacity);
+    return draw_shape(inst, &p, &shape, NULL, (op->flags & LK_DL_FLAG_ANTIALIAS) != 0, clip);
+}
+
+bool sw_paint_border(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip)
+{
+    sw_shape shape;
+    float opacity = unit(op->opacity);
+    double width = op->border_width;
+    if (sw_box_empty(clip->box) || !op_shape(op, &shape) || to_byte(opacity * op->color.a) == 0 ||
+        !isfinite(width) || !(width > 0.0))
+        return skip(inst);
+    sw_paint p;
+    memset(&p, 0, sizeof p);
+    p.color = scaled(op->color, opacity);
+    /* A band as wide as half the smaller side leaves no inside. */
+    double half = 0.5 * fmin(shape.rect.x1 - shape.rect.x0, shape.rect.y1 - shape.rect.y0);
+    sw_shape hole = inset_shape(&shape, width);
+    return draw_shape(inst, &p, &shape, width < half ? &hole : NULL,
+                      (op->flags & LK_DL_FLAG_ANTIALIAS) != 0, clip);
+}
+
+bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip)
+{
+    const lk_dl_image *img = op->image;
+    const lk_dl_rect src = op->source;
+    sw_shape shape;
+    float opacity = unit(op->opacity);
+    if (sw_box_empty(clip->box) || img->width == 0 || img->height == 0 || to_byte(opacity) == 0 ||
+        !op_shape(op, &shape) || !isfinite(src.x) || !isfinite(src.y) ||
+        !isfinite(src.width) || !isfinite(src.height) || src.width == 0.0 || src.height == 0.0)
+        return skip(inst);
+    shape.radius = 0.0;   /* rounded contents come as a clip */
+
+    /* Sample only the pixels under the source rect (rounded out to whole
+       pixels): with PAD repeat, bilinear filtering at its edge then repeats
+       the edge instead of bleeding in the neighbouring slice of the image. */
+    double sx0 = fmin(src.x, src.x + src.width), sx1 = fmax(src.x, src.x + src.width);
+    double sy0 = fmin(src.y, src.y + src.height), sy1 = fmax(src.y, src.y + src.height);
+    int32_t ix0 = clamp_int(floor(sx0), img->width), ix1 = clamp_int(ceil(sx1), img->width);
+    int32_t iy0 = clamp_int(floor(sy0), img->height), iy1 = clamp_int(ceil(sy1), img->height);
+    if (ix1 <= ix0 || iy1 <= iy0) return skip(inst);
+
+    pixman_image_t *image = sw_image_lookup(inst, img), *sub = NULL;
+    if (!image) return false;
+    if (ix0 != 0 || iy0 != 0 || ix1 != (int32_t)img->width || iy1 != (int32_t)img->height) {
+        const uint8_t *pixels = (const uint8_t *)img->pixels + (size_t)iy0 * img->stride + (size_t)ix0 * 4;
+        sub = pixman_image_create_bits(PIXMAN_a8r8g8b8, ix1 - ix0, iy1 - iy0,
+                                       (uint32_t *)pixels, (int)img->stride);
+        if (!sub) return false;
+        pixman_image_set_repeat(sub, PIXMAN_REPEAT_PAD);
+        image = sub;
+    }
+
+    /* Image pixel (u, v) of the sub-image lies at local
+       rect.origin + (u + ix0 - source.origin) * rect.size / source.size. */
+    double ax = op->rect.width / src.width, ay = op->rect.height / src.height;
+    sw_homography local = { { { ax, 0, op->rect.x + (ix0 - src.x) * ax },
+                              { 0, ay, op->rect.y + (iy0 - src.y) * ay },
+                              { 0, 0, 1 } } };
+    sw_paint p;
+    memset(&p, 0, sizeof p);
+    p.is_image = true;
+    p.image = image;
+    p.placement = sw_homography_multiply(&shape.h, &local);
+    p.nearest = (op->flags & LK_DL_FLAG_FILTER_NEAREST) != 0;
+    p.opacity = opacity;
+    bool ok = draw_shape(inst, &p, &shape, NULL, (op->flags & LK_DL_FLAG_ANTIALIAS) != 0, clip);
+    if (sub) pixman_image_unref(sub);
+    return ok;
+}
+
+bool sw_paint_clip(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *parent,
+                   sw_clip *out)
+{
+    *out = *parent;
+    out->owns_mask = false;
+    /* A clip that cannot be evaluated (not finite, empty) hides what it clips. */
+    out->box.x1 = out->box.x0;
+    out->box.y1 = out->box.y0;
+
+    sw_shape shape;
+    if (sw_box_empty(parent->box) || !op_shape(op, &shape)) return true;
+    bool antialias = (op->flags & LK_DL_FLAG_ANTIALIAS) != 0;
+    sw_rect rect;
+    sw_piece pieces[9];
+    pixman_image_t *mask;
+    sw_box box;
+    if (device_rect(&shape, &rect)) {
+        int n = sw_rect_pieces(rect, antialias, parent->box, pieces);
+        if (n == 0) return true;
+        box = pieces_bounds(pieces, n);
+        if (n == 1 && pieces[0].coverage == 1.0) {
+            /* The common case: a pixel-aligned rect only narrows the box. */
+            out->box = box;
+            inst->stats.rect_clips++;
+            return true;
+        }
+        if (!(mask = pixman_image_create_bits(PIXMAN_a8, box.x1 - box.x0, box.y1 - box.y0, NULL, 0)))
+            return false;
+        fill_pieces(mask, box, pieces, n, PIXMAN_OP_SRC);
+    } else {
+        sw_raster_scratch *r = inst->raster;
+        int n = sw_shape_polygon(r, &shape, parent->box);
+        box = sw_polygon_bounds(r->polygon, n, parent->box);
+        if (n == 0 || sw_box_empty(box)) return true;
+        if (!(mask = pixman_image_create_bits(PIXMAN_a8, box.x1 - box.x0, box.y1 - box.y0, NULL, 0)))
+            return false;
+        sw_rasterize_polygon(r, mask, box, r->polygon, n, antialias, false, inst->white);
+    }
+    if (parent->mask)
+        pixman_image_composite32(PIXMAN_OP_IN, parent->mask, NULL, mask, box.x0 - parent->mask_x,
+                                 box.y0 - parent->mask_y, 0, 0, 0, 0, box.x1 - box.x0,
+                                 box.y1 - box.y0);
+    out->box = box;
+    out->mask = mask;
+    out->mask_x = box.x0;
+    out->mask_y = box.y0;
+    out->owns_mask = true;
+    inst->stats.mask_clips++;
+    return true;
+}

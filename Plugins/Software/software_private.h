@@ -1,0 +1,200 @@
+/*
+ * The software backend's private declarations, shared by its source files.
+ *
+ * software_backend.c  the plugin table, open/close, output, read_pixels
+ * software_images.c   the per-instance cache of pixman images for lk_dl_image
+ * software_render.c   display list validation, the op walk, the clip stack
+ * software_paint.c    drawing one op: the rect fast paths and the mask path
+ * software_raster.c   geometry: homographies, homogeneous clipping, outlines,
+ *                     rasterizing convex polygons into A8 masks
+ */
+#ifndef LAYERKIT_SOFTWARE_PRIVATE_H
+#define LAYERKIT_SOFTWARE_PRIVATE_H
+
+#include <pixman.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layerkit/layerkit_backend.h"
+
+/* The largest output side; keeps every coordinate we hand pixman well inside
+   its 16.16 fixed-point range. */
+#define SW_MAX_SIZE 16384
+
+/* Quarter-circle flattening: at most this many segments per corner. */
+#define SW_MAX_ARC_SEGMENTS 128
+/* Points of a flattened rounded rect, and of it after clipping to 5 planes. */
+#define SW_MAX_OUTLINE (4 * (SW_MAX_ARC_SEGMENTS + 1))
+#define SW_MAX_POLYGON (SW_MAX_OUTLINE + 8)
+
+/* ------------------------------------------------------------------------ */
+/* Geometry (software_raster.c)                                             */
+
+/* Integer pixel box, half open: [x0, x1) x [y0, y1). */
+typedef struct sw_box { int32_t x0, y0, x1, y1; } sw_box;
+
+typedef struct sw_point { double x, y; } sw_point;
+typedef struct sw_hpoint { double x, y, w; } sw_hpoint;
+
+/* A rect with x0 <= x1 and y0 <= y1. */
+typedef struct sw_rect { double x0, y0, x1, y1; } sw_rect;
+
+/* The op's transform restricted to the z = 0 plane, as a 3x3 matrix acting on
+   column vectors: [X Y W]^T = m [x y 1]^T, device point (X/W, Y/W). */
+typedef struct sw_homography { double m[3][3]; } sw_homography;
+
+/* A shape in an op's local space: rect rounded by radius, mapped by h. */
+typedef struct sw_shape {
+    sw_homography h;
+    sw_rect       rect;
+    double        radius;
+} sw_shape;
+
+/* Buffers for flattening, clipping and rasterizing one polygon; they live in
+   the instance so render() does not put tens of kilobytes on the stack. */
+typedef struct sw_raster_scratch {
+    sw_point           outline[SW_MAX_OUTLINE];
+    sw_hpoint          clip_a[SW_MAX_POLYGON], clip_b[SW_MAX_POLYGON];
+    sw_point           polygon[SW_MAX_POLYGON];
+    pixman_trapezoid_t traps[SW_MAX_POLYGON];
+} sw_raster_scratch;
+
+static inline bool sw_box_empty(sw_box b) { return b.x1 <= b.x0 || b.y1 <= b.y0; }
+sw_box sw_box_intersect(sw_box a, sw_box b);
+
+/* false when the transform has a non-finite entry */
+bool sw_homography_from_transform(const double t[16], sw_homography *out);
+/* a * b */
+sw_homography sw_homography_multiply(const sw_homography *a, const sw_homography *b);
+/* false when singular or not finite */
+bool sw_homography_invert(const sw_homography *h, sw_homography *out);
+/* true when h is x' = sx x + tx, y' = sy y + ty (no rotation, skew or
+   perspective); the factors are returned normalised by W */
+bool sw_homography_axis_aligned(const sw_homography *h, double *sx, double *sy,
+                                double *tx, double *ty);
+/* true when h has no perspective part */
+bool sw_homography_is_affine(const sw_homography *h);
+/* pixman's 16.16 matrix for h, used for source points in [0, width] x
+   [0, height]; false when it cannot be represented */
+bool sw_homography_to_pixman(const sw_homography *h, double width, double height,
+                             pixman_transform_t *out);
+
+/* Maps shape into output space, clipped to limit (homogeneously, so points
+   behind the eye never divide); writes the convex device polygon into
+   scratch->polygon and returns its point count (0: nothing visible). */
+int sw_shape_polygon(sw_raster_scratch *scratch, const sw_shape *shape, sw_box limit);
+/* Pixel bounds of a polygon, intersected with limit. */
+sw_box sw_polygon_bounds(const sw_point *points, int count, sw_box limit);
+/* Adds the polygon's coverage to the A8 mask (subtract: removes it, as
+   mask *= 1 - coverage). The mask's pixel (0,0) is output pixel origin.
+   Without antialias, pixels are sampled at their centres. */
+void sw_rasterize_polygon(sw_raster_scratch *scratch, pixman_image_t *mask, sw_box origin,
+                          const sw_point *points, int count, bool antialias, bool subtract,
+                          pixman_image_t *white);
+
+/* A span of pixels [start, end) with the fraction of each pixel covered. */
+typedef struct sw_span { int32_t start, end; double coverage; } sw_span;
+/* An output box with constant coverage. */
+typedef struct sw_piece { sw_box box; double coverage; } sw_piece;
+/* Splits the device rect r into at most 9 boxes of constant coverage inside
+   limit: exact area coverage when antialias, pixel-centre sampling (coverage 1)
+   otherwise. Returns the number of pieces. */
+int sw_rect_pieces(sw_rect r, bool antialias, sw_box limit, sw_piece out[9]);
+
+/* ------------------------------------------------------------------------ */
+/* Instance                                                                  */
+
+/* One level of the clip stack: everything drawn is limited to box, and, when
+   mask is set, multiplied by the A8 mask whose pixel (0,0) is output pixel
+   (mask_x, mask_y). Rect clips only shrink box, so the common case stays
+   mask-free. */
+typedef struct sw_clip {
+    sw_box          box;
+    pixman_image_t *mask;
+    int32_t         mask_x, mask_y;
+    bool            owns_mask;
+} sw_clip;
+
+typedef struct sw_image_entry {
+    uint64_t        id;          /* 0 = empty slot */
+    uint64_t        generation;
+    const void     *pixels;
+    uint32_t        width, height, stride;
+    pixman_image_t *image;
+} sw_image_entry;
+
+typedef struct sw_image_cache {
+    sw_image_entry *slots;       /* open addressing, linear probing */
+    size_t          capacity;    /* power of two, or 0 */
+    size_t          count;
+} sw_image_cache;
+
+/* Solid colours are created per distinct value; a few are kept because the
+   same opacities and colours recur op after op. */
+#define SW_SOLID_CACHE 8
+typedef struct sw_solid_entry { uint32_t argb; pixman_image_t *image; } sw_solid_entry;
+
+typedef struct sw_stats {
+    uint64_t frames;
+    uint64_t ops;
+    uint64_t rect_ops;      /* drawn by one composite per constant-coverage box */
+    uint64_t mask_ops;      /* drawn through an A8 coverage mask */
+    uint64_t skipped_ops;   /* invisible, clipped out or not finite */
+    uint64_t rect_clips;
+    uint64_t mask_clips;
+} sw_stats;
+
+struct lk_backend_instance {
+    lk_backend_host    host;          /* zeroed fields the host did not provide */
+    uint32_t           width, height;
+    pixman_image_t    *framebuffer;   /* a8r8g8b8, premultiplied */
+    bool               has_frame;
+
+    sw_clip           *clips;         /* clips[0] is the damage box */
+    size_t             clip_count, clip_capacity;
+
+    uint8_t           *mask_bits;     /* scratch A8 storage for one op's mask */
+    size_t             mask_capacity;
+
+    sw_image_cache     images;
+    sw_solid_entry     solids[SW_SOLID_CACHE];
+    unsigned           next_solid;
+    pixman_image_t    *white;
+
+    sw_raster_scratch *raster;
+    sw_stats           stats;
+};
+
+/* software_backend.c */
+void sw_set_error(char *error, size_t error_size, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* software_images.c */
+/* The pixman image wrapping img's pixels (no copy), re-created when the
+   generation or the pixel pointer changes. NULL on allocation failure. */
+pixman_image_t *sw_image_lookup(lk_backend_instance *inst, const lk_dl_image *img);
+void sw_image_forget(lk_backend_instance *inst, uint64_t id);
+void sw_image_cache_free(lk_backend_instance *inst);
+
+/* software_render.c */
+bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
+               char *error, size_t error_size);
+void sw_clip_stack_free(lk_backend_instance *inst);
+
+/* software_paint.c */
+/* Draw one op under clip; false only when memory runs out. */
+bool sw_paint_fill(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip);
+bool sw_paint_border(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip);
+bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip);
+/* The clip level op pushes on top of parent; false only when memory runs out. */
+bool sw_paint_clip(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *parent,
+                   sw_clip *out);
+/* A premultiplied colour as pixman wants it, rounded to 8 bits per channel. */
+pixman_color_t sw_pixman_color(lk_dl_color premultiplied);
+void sw_solid_cache_free(lk_backend_instance *inst);
+
+#endif /* LAYERKIT_SOFTWARE_PRIVATE_H */

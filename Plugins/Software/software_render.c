@@ -1,0 +1,217 @@
+/*
+ * One frame: check the display list, clear the damaged part of the
+ * framebuffer, walk the ops in order under the clip stack, report the frame.
+ *
+ * The whole list is validated before the first pixel changes, so a rejected
+ * list leaves the last presented frame intact for read_pixels.
+ */
+#include "software_private.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Ops sit op_size bytes apart, which need not keep doubles aligned; copy each
+   one out instead of pointing into the array. */
+static void load_op(const lk_display_list *list, uint32_t index, lk_dl_op *op)
+{
+    memcpy(op, (const char *)list->ops + (size_t)index * list->op_size, sizeof *op);
+}
+
+static bool validate_image(const lk_dl_op *op, uint32_t index, char *error, size_t error_size)
+{
+    const lk_dl_image *img = op->image;
+    if (!img) {
+        sw_set_error(error, error_size, "software backend: op %u: IMAGE without an image", index);
+        return false;
+    }
+    unsigned long long id = (unsigned long long)img->id;
+    if (img->id == 0) {
+        sw_set_error(error, error_size, "software backend: op %u: image id is 0", index);
+        return false;
+    }
+    if (img->format != LK_DL_FORMAT_ARGB32_PREMULTIPLIED) {
+        sw_set_error(error, error_size,
+                     "software backend: op %u: image %llu has unsupported pixel format %u "
+                     "(expected %u, ARGB32 premultiplied)",
+                     index, id, img->format, (unsigned)LK_DL_FORMAT_ARGB32_PREMULTIPLIED);
+        return false;
+    }
+    if (img->width == 0 || img->height == 0) return true;   /* draws nothing */
+    if (!img->pixels) {
+        sw_set_error(error, error_size, "software backend: op %u: image %llu has no pixels", index, id);
+        return false;
+    }
+    /* pixman addresses images with int strides and sizes. */
+    uint64_t row = (uint64_t)img->width * 4;
+    if (img->stride % 4 != 0 || img->stride < row) {
+        sw_set_error(error, error_size,
+                     "software backend: op %u: image %llu stride %u is invalid for width %u "
+                     "(a multiple of 4, at least %llu)",
+                     index, id, img->stride, img->width, (unsigned long long)row);
+        return false;
+    }
+    if ((uint64_t)img->stride * img->height > INT32_MAX) {
+        sw_set_error(error, error_size, "software backend: op %u: image %llu (%ux%u) is too large",
+                     index, id, img->width, img->height);
+        return false;
+    }
+    if ((uintptr_t)img->pixels % 4 != 0) {
+        sw_set_error(error, error_size,
+                     "software backend: op %u: image %llu pixels are not 4-byte aligned", index, id);
+        return false;
+    }
+    return true;
+}
+
+static bool validate(const lk_display_list *list, char *error, size_t error_size)
+{
+    if (!list) {
+        sw_set_error(error, error_size, "software backend: render called without a display list");
+        return false;
+    }
+    if (list->abi_version != LK_BACKEND_ABI_VERSION) {
+        sw_set_error(error, error_size,
+                     "software backend: display list abi_version %u is not supported (expected %u)",
+                     list->abi_version, LK_BACKEND_ABI_VERSION);
+        return false;
+    }
+    if (list->struct_size < sizeof(lk_display_list)) {
+        sw_set_error(error, error_size,
+                     "software backend: display list struct_size %u is smaller than "
+                     "lk_display_list (%zu bytes)",
+                     list->struct_size, sizeof(lk_display_list));
+        return false;
+    }
+    if (list->op_count > 0 && list->op_size < sizeof(lk_dl_op)) {
+        sw_set_error(error, error_size,
+                     "software backend: display list op_size %u is smaller than lk_dl_op (%zu bytes)",
+                     list->op_size, sizeof(lk_dl_op));
+        return false;
+    }
+    if (list->op_count > 0 && !list->ops) {
+        sw_set_error(error, error_size, "software backend: display list has %u ops but ops is NULL",
+                     list->op_count);
+        return false;
+    }
+    uint32_t depth = 0;
+    for (uint32_t i = 0; i < list->op_count; i++) {
+        lk_dl_op op;
+        load_op(list, i, &op);
+        switch (op.kind) {
+        case LK_DL_OP_FILL:
+        case LK_DL_OP_BORDER:
+            break;
+        case LK_DL_OP_IMAGE:
+            if (!validate_image(&op, i, error, error_size)) return false;
+            break;
+        case LK_DL_OP_PUSH_CLIP:
+            depth++;
+            break;
+        case LK_DL_OP_POP_CLIP:
+            if (depth == 0) {
+                sw_set_error(error, error_size,
+                             "software backend: op %u: POP_CLIP without a matching PUSH_CLIP", i);
+                return false;
+            }
+            depth--;
+            break;
+        default:
+            sw_set_error(error, error_size, "software backend: op %u: unknown op kind %u", i, op.kind);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Clip stack                                                                */
+
+static bool push_clip(lk_backend_instance *inst, const lk_dl_op *op)
+{
+    if (inst->clip_count == inst->clip_capacity) {
+        size_t capacity = inst->clip_capacity * 2;
+        sw_clip *clips = realloc(inst->clips, capacity * sizeof *clips);
+        if (!clips) return false;
+        inst->clips = clips;
+        inst->clip_capacity = capacity;
+    }
+    sw_clip next;
+    if (!sw_paint_clip(inst, op, &inst->clips[inst->clip_count - 1], &next)) return false;
+    inst->clips[inst->clip_count++] = next;
+    return true;
+}
+
+static void pop_clip(lk_backend_instance *inst)
+{
+    sw_clip *c = &inst->clips[--inst->clip_count];
+    if (c->owns_mask) pixman_image_unref(c->mask);
+}
+
+void sw_clip_stack_free(lk_backend_instance *inst)
+{
+    while (inst->clip_count > 0) pop_clip(inst);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The frame                                                                 */
+
+/* The damage box within the output; everything drawn this frame stays in it. */
+static sw_box damage_box(const lk_backend_instance *inst, lk_dl_box d)
+{
+    int64_t x1 = (int64_t)d.x + d.width, y1 = (int64_t)d.y + d.height;
+    sw_box b;
+    b.x0 = d.x < 0 ? 0 : d.x;
+    b.y0 = d.y < 0 ? 0 : d.y;
+    b.x1 = (int32_t)(x1 > (int64_t)inst->width ? (int64_t)inst->width : x1);
+    b.y1 = (int32_t)(y1 > (int64_t)inst->height ? (int64_t)inst->height : y1);
+    sw_box output = { 0, 0, (int32_t)inst->width, (int32_t)inst->height };
+    return sw_box_intersect(b, output);
+}
+
+bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
+               char *error, size_t error_size)
+{
+    if (!validate(list, error, error_size)) return false;
+
+    sw_box damage = damage_box(inst, list->damage);
+    if (!sw_box_empty(damage)) {
+        pixman_color_t clear = sw_pixman_color(list->clear_color);
+        pixman_box32_t box = { damage.x0, damage.y0, damage.x1, damage.y1 };
+        pixman_image_fill_boxes(PIXMAN_OP_SRC, inst->framebuffer, &clear, 1, &box);
+    }
+
+    sw_clip_stack_free(inst);
+    memset(&inst->clips[0], 0, sizeof inst->clips[0]);
+    inst->clips[0].box = damage;
+    inst->clip_count = 1;
+
+    for (uint32_t i = 0; i < list->op_count; i++) {
+        lk_dl_op op;
+        load_op(list, i, &op);
+        const sw_clip *clip = &inst->clips[inst->clip_count - 1];
+        bool ok = true;
+        inst->stats.ops++;
+        switch (op.kind) {
+        case LK_DL_OP_FILL: ok = sw_paint_fill(inst, &op, clip); break;
+        case LK_DL_OP_BORDER: ok = sw_paint_border(inst, &op, clip); break;
+        case LK_DL_OP_IMAGE: ok = sw_paint_image(inst, &op, clip); break;
+        case LK_DL_OP_PUSH_CLIP: ok = push_clip(inst, &op); break;
+        case LK_DL_OP_POP_CLIP: pop_clip(inst); break;
+        default: break;   /* rejected by validate() */
+        }
+        if (!ok) {
+            sw_clip_stack_free(inst);
+            sw_set_error(error, error_size, "software backend: out of memory drawing op %u", i);
+            return false;
+        }
+    }
+    /* Pushes left open at the end simply end with the frame. */
+    sw_clip_stack_free(inst);
+
+    inst->has_frame = true;
+    inst->stats.frames++;
+    if (inst->host.frame_done)
+        inst->host.frame_done(inst->host.host_data, list->frame_number, list->target_time);
+    return true;
+}
