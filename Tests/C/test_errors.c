@@ -1,0 +1,296 @@
+/*
+ * S8.1 and the header's conventions: bad input never crashes, a failed call
+ * returns an error (or NULL / the type's zero), leaves a message on this
+ * thread naming the argument, and changes nothing. NULL handles, NaN and
+ * infinite values, negative sizes and widths, enum values out of range,
+ * absurd sizes, and lk_last_error's per-thread message.
+ */
+#if !defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200809L
+#undef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "lktest.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A call on a NULL layer: LK_ERROR_INVALID_ARGUMENT naming "layer". */
+#define NULL_LAYER_SET(call, what)                                                   \
+    do {                                                                             \
+        lk_status s_;                                                                \
+        lkt_error_mark();                                                            \
+        s_ = call;                                                                   \
+        LKT_CHECK_ERROR("S8.1 " what " on a NULL layer", s_, LK_ERROR_INVALID_ARGUMENT, \
+                        "layer");                                                    \
+    } while (0)
+
+/* A getter of a plain value on a NULL layer: the type's zero and a message. */
+#define NULL_LAYER_GET(is_zero, what)                                                \
+    do {                                                                             \
+        int z_;                                                                      \
+        lkt_error_mark();                                                            \
+        z_ = (is_zero);                                                              \
+        LKT_CHECK(z_, "S8.1 " what " of a NULL layer is zero", "not the type's zero"); \
+        LKT_CHECK_ERROR_MESSAGE("S8.1 " what " of a NULL layer sets the message", "layer"); \
+    } while (0)
+
+static int color_zero(lk_color c) { return c.r == 0 && c.g == 0 && c.b == 0 && c.a == 0; }
+
+static int transform_zero(lk_transform3d t)
+{
+    lk_transform3d z;
+    memset(&z, 0, sizeof z);
+    return lkt_transform_near(t, z, 0);
+}
+
+static void check_first_message(void)
+{
+    const char *m = lk_last_error();
+    LKT_CHECK(m != NULL && m[0] == '\0', "lk_last_error is \"\" before any failure", "got \"%s\"",
+              m ? m : "(null)");
+}
+
+static void check_null_layer(void)
+{
+    lk_rect r0 = lk_rect_make(0, 0, 0, 0);
+    lk_value v;
+
+    NULL_LAYER_SET(lk_layer_set_bounds(NULL, lk_rect_make(0, 0, 1, 1)), "set bounds");
+    NULL_LAYER_SET(lk_layer_set_position(NULL, lk_point_make(1, 1)), "set position");
+    NULL_LAYER_SET(lk_layer_set_frame(NULL, lk_rect_make(0, 0, 1, 1)), "set frame");
+    NULL_LAYER_SET(lk_layer_set_anchor_point(NULL, lk_point_make(0, 0)), "set anchorPoint");
+    NULL_LAYER_SET(lk_layer_set_anchor_point_z(NULL, 1), "set anchorPointZ");
+    NULL_LAYER_SET(lk_layer_set_z_position(NULL, 1), "set zPosition");
+    NULL_LAYER_SET(lk_layer_set_transform(NULL, lkt_t_identity()), "set transform");
+    NULL_LAYER_SET(lk_layer_set_sublayer_transform(NULL, lkt_t_identity()), "set sublayerTransform");
+    NULL_LAYER_SET(lk_layer_set_opacity(NULL, 1), "set opacity");
+    NULL_LAYER_SET(lk_layer_set_hidden(NULL, true), "set hidden");
+    NULL_LAYER_SET(lk_layer_set_background_color(NULL, lk_color_make(1, 1, 1, 1)), "set backgroundColor");
+    NULL_LAYER_SET(lk_layer_set_border_color(NULL, lk_color_make(1, 1, 1, 1)), "set borderColor");
+    NULL_LAYER_SET(lk_layer_set_border_width(NULL, 1), "set borderWidth");
+    NULL_LAYER_SET(lk_layer_set_corner_radius(NULL, 1), "set cornerRadius");
+    NULL_LAYER_SET(lk_layer_set_masks_to_bounds(NULL, true), "set masksToBounds");
+    NULL_LAYER_SET(lk_layer_set_double_sided(NULL, false), "set doubleSided");
+    NULL_LAYER_SET(lk_layer_set_shadow_opacity(NULL, 1), "set shadowOpacity");
+    NULL_LAYER_SET(lk_layer_set_contents(NULL, NULL), "set contents");
+    NULL_LAYER_SET(lk_layer_set_contents_gravity(NULL, LK_GRAVITY_CENTER), "set contentsGravity");
+    NULL_LAYER_SET(lk_layer_set_mask(NULL, NULL), "set mask");
+    NULL_LAYER_SET(lk_layer_set_name(NULL, "x"), "set name");
+    NULL_LAYER_SET(lk_layer_set_speed(NULL, 2), "set speed");
+    NULL_LAYER_SET(lk_layer_set_fill_mode(NULL, LK_FILL_BOTH), "set fillMode");
+    NULL_LAYER_SET(lk_layer_set_value(NULL, "opacity", lk_value_number(1)), "set_value");
+    NULL_LAYER_SET(lk_layer_get_value(NULL, "opacity", &v), "get_value");
+    NULL_LAYER_SET(lk_layer_set_user_value(NULL, "k", lk_value_number(1)), "set_user_value");
+    NULL_LAYER_SET(lk_layer_remove_from_superlayer(NULL), "remove_from_superlayer");
+
+    NULL_LAYER_GET(lkt_rect_near(lk_layer_get_bounds(NULL), r0, 0), "bounds");
+    NULL_LAYER_GET(lkt_rect_near(lk_layer_get_frame(NULL), r0, 0), "frame");
+    NULL_LAYER_GET(lkt_point_near(lk_layer_get_anchor_point(NULL), lk_point_make(0, 0), 0),
+                   "anchorPoint");
+    NULL_LAYER_GET(lk_layer_get_opacity(NULL) == 0, "opacity");
+    NULL_LAYER_GET(lk_layer_get_double_sided(NULL) == false, "doubleSided");
+    NULL_LAYER_GET(color_zero(lk_layer_get_border_color(NULL)), "borderColor");
+    NULL_LAYER_GET(transform_zero(lk_layer_get_transform(NULL)), "transform");
+    NULL_LAYER_GET(transform_zero(lk_layer_get_sublayer_transform(NULL)), "sublayerTransform");
+    {
+        lk_affine m0;
+        memset(&m0, 0, sizeof m0);
+        NULL_LAYER_GET(lkt_affine_near(lk_layer_get_affine_transform(NULL), m0, 0),
+                       "affineTransform");
+    }
+    NULL_LAYER_GET(lk_layer_get_contents_scale(NULL) == 0, "contentsScale");
+    NULL_LAYER_GET(lk_layer_get_speed(NULL) == 0, "speed");
+    NULL_LAYER_GET(lkt_size_near(lk_layer_get_shadow_offset(NULL), lk_size_make(0, 0), 0),
+                   "shadowOffset");
+    NULL_LAYER_GET(lk_layer_get_name(NULL) == NULL, "name");
+    NULL_LAYER_GET(lk_layer_get_superlayer(NULL) == NULL, "superlayer");
+    NULL_LAYER_GET(lk_layer_get_sublayer_count(NULL) == 0, "sublayer count");
+    NULL_LAYER_GET(lk_layer_get_value_type(NULL, "opacity") == LK_VALUE_NONE, "value type");
+
+    {
+        lk_layer *c = lk_layer_create();
+        lk_status s;
+        lkt_error_mark();
+        s = lk_layer_add_sublayer(NULL, c);
+        LKT_CHECK_ERROR("S8.1 add_sublayer to a NULL parent names it", s,
+                        LK_ERROR_INVALID_ARGUMENT, "parent");
+        lkt_error_mark();
+        s = lk_layer_add_sublayer(c, NULL);
+        LKT_CHECK_ERROR("S8.1 add_sublayer of a NULL child names it", s,
+                        LK_ERROR_INVALID_ARGUMENT, "child");
+        lk_layer *k = lk_layer_create();
+        lkt_error_mark();
+        s = lk_layer_insert_sublayer_below(c, k, NULL);
+        LKT_CHECK(s != LK_OK && lkt_error_since_mark() && lk_layer_get_superlayer(k) == NULL,
+                  "S8.1 insert below a NULL sibling is an error", "%s", lkt_status_name(s));
+        lk_release(k);
+        lk_release(c);
+    }
+}
+
+/* A setter given a bad value: an error naming it, the property unchanged. */
+#define BAD_VALUE(layer, call, want_status, mentions, unchanged, what)               \
+    do {                                                                             \
+        lk_status s_;                                                                \
+        lkt_error_mark();                                                            \
+        s_ = call;                                                                   \
+        LKT_CHECK_ERROR("S8.1 " what, s_, want_status, mentions);                    \
+        LKT_CHECK(unchanged, "S8.1 " what ", nothing changes", "the property changed"); \
+    } while (0)
+
+static void check_bad_values(void)
+{
+    lk_layer *l = lk_layer_create();
+    lk_rect b = lk_rect_make(1, 2, 30, 40);
+    lk_point p = lk_point_make(5, 6);
+    lk_transform3d t;
+
+    lk_layer_set_bounds(l, b);
+    lk_layer_set_position(l, p);
+    lk_layer_set_border_width(l, 2);
+    lk_layer_set_corner_radius(l, 3);
+    lk_layer_set_opacity(l, 0.5);
+
+    BAD_VALUE(l, lk_layer_set_position(l, lk_point_make(NAN, 0)), LK_ERROR_INVALID_ARGUMENT,
+              "position|p", lkt_point_near(lk_layer_get_position(l), p, 0), "position NaN");
+    BAD_VALUE(l, lk_layer_set_position(l, lk_point_make(0, INFINITY)), LK_ERROR_INVALID_ARGUMENT,
+              "position|p", lkt_point_near(lk_layer_get_position(l), p, 0), "position infinite");
+    BAD_VALUE(l, lk_layer_set_bounds(l, lk_rect_make(0, 0, NAN, 1)), LK_ERROR_INVALID_ARGUMENT,
+              "bounds|r", lkt_rect_near(lk_layer_get_bounds(l), b, 0), "bounds NaN");
+    BAD_VALUE(l, lk_layer_set_bounds(l, lk_rect_make(0, 0, -10, 5)), LK_ERROR_INVALID_ARGUMENT,
+              "bounds|r|width|negative", lkt_rect_near(lk_layer_get_bounds(l), b, 0),
+              "bounds with a negative width");
+    BAD_VALUE(l, lk_layer_set_bounds(l, lk_rect_make(0, 0, 5, -1)), LK_ERROR_INVALID_ARGUMENT,
+              "bounds|r|height|negative", lkt_rect_near(lk_layer_get_bounds(l), b, 0),
+              "bounds with a negative height");
+    BAD_VALUE(l, lk_layer_set_frame(l, lk_rect_make(0, 0, -10, 5)), LK_ERROR_INVALID_ARGUMENT,
+              "frame|r|width|negative",
+              lkt_rect_near(lk_layer_get_bounds(l), b, 0) &&
+                  lkt_point_near(lk_layer_get_position(l), p, 0),
+              "frame with a negative width");
+    BAD_VALUE(l, lk_layer_set_frame(l, lk_rect_make(INFINITY, 0, 10, 5)), LK_ERROR_INVALID_ARGUMENT,
+              "frame|r", lkt_point_near(lk_layer_get_position(l), p, 0), "frame infinite");
+    BAD_VALUE(l, lk_layer_set_anchor_point(l, lk_point_make(NAN, 0.5)), LK_ERROR_INVALID_ARGUMENT,
+              "anchor|p", lkt_point_near(lk_layer_get_anchor_point(l), lk_point_make(0.5, 0.5), 0),
+              "anchorPoint NaN");
+    BAD_VALUE(l, lk_layer_set_z_position(l, INFINITY), LK_ERROR_INVALID_ARGUMENT, "zposition|z",
+              lk_layer_get_z_position(l) == 0, "zPosition infinite");
+    BAD_VALUE(l, lk_layer_set_opacity(l, NAN), LK_ERROR_INVALID_ARGUMENT, "opacity",
+              lk_layer_get_opacity(l) == 0.5, "opacity NaN");
+    BAD_VALUE(l, lk_layer_set_border_width(l, -1), LK_ERROR_INVALID_ARGUMENT, "border|width",
+              lk_layer_get_border_width(l) == 2, "negative borderWidth");
+    BAD_VALUE(l, lk_layer_set_border_width(l, NAN), LK_ERROR_INVALID_ARGUMENT, "border|width",
+              lk_layer_get_border_width(l) == 2, "borderWidth NaN");
+    BAD_VALUE(l, lk_layer_set_corner_radius(l, -1), LK_ERROR_INVALID_ARGUMENT, "corner|radius",
+              lk_layer_get_corner_radius(l) == 3, "negative cornerRadius");
+    BAD_VALUE(l, lk_layer_set_shadow_radius(l, -2), LK_ERROR_INVALID_ARGUMENT, "shadow|radius",
+              lk_layer_get_shadow_radius(l) == 3, "negative shadowRadius");
+    BAD_VALUE(l, lk_layer_set_contents_scale(l, 0), LK_ERROR_INVALID_ARGUMENT,
+              "contents|scale", lk_layer_get_contents_scale(l) == 1, "contentsScale 0");
+    BAD_VALUE(l, lk_layer_set_contents_scale(l, -2), LK_ERROR_INVALID_ARGUMENT,
+              "contents|scale", lk_layer_get_contents_scale(l) == 1, "negative contentsScale");
+    BAD_VALUE(l, lk_layer_set_background_color(l, lk_color_make(NAN, 0, 0, 1)),
+              LK_ERROR_INVALID_ARGUMENT, "color|colour|background|c",
+              lk_layer_get_background_color(l).a == 0, "backgroundColor NaN");
+    BAD_VALUE(l, lk_layer_set_shadow_offset(l, lk_size_make(INFINITY, 0)),
+              LK_ERROR_INVALID_ARGUMENT, "shadow|offset",
+              lkt_size_near(lk_layer_get_shadow_offset(l), lk_size_make(0, -3), 0),
+              "shadowOffset infinite");
+    BAD_VALUE(l, lk_layer_set_speed(l, NAN), LK_ERROR_INVALID_ARGUMENT, "speed",
+              lk_layer_get_speed(l) == 1, "speed NaN");
+    BAD_VALUE(l, lk_layer_set_begin_time(l, NAN), LK_ERROR_INVALID_ARGUMENT, "begin|time|t",
+              lk_layer_get_begin_time(l) == 0, "beginTime NaN");
+    t = lkt_t_identity();
+    t.m22 = NAN;
+    BAD_VALUE(l, lk_layer_set_transform(l, t), LK_ERROR_INVALID_ARGUMENT, "transform|t",
+              lkt_transform_near(lk_layer_get_transform(l), lkt_t_identity(), 0),
+              "transform with NaN");
+    t = lkt_t_identity();
+    t.m41 = INFINITY;
+    BAD_VALUE(l, lk_layer_set_sublayer_transform(l, t), LK_ERROR_INVALID_ARGUMENT,
+              "transform|t", lkt_transform_near(lk_layer_get_sublayer_transform(l), lkt_t_identity(), 0),
+              "sublayerTransform infinite");
+    BAD_VALUE(l, lk_layer_set_contents_gravity(l, (lk_contents_gravity)99),
+              LK_ERROR_INVALID_ARGUMENT, "gravity|g",
+              lk_layer_get_contents_gravity(l) == LK_GRAVITY_RESIZE, "contentsGravity out of range");
+    BAD_VALUE(l, lk_layer_set_fill_mode(l, (lk_fill_mode)17), LK_ERROR_INVALID_ARGUMENT,
+              "fill|mode", lk_layer_get_fill_mode(l) == LK_FILL_REMOVED, "fillMode out of range");
+    lk_release(l);
+}
+
+static void check_absurd_sizes(void)
+{
+    lk_display_options o;
+    lk_display *d;
+    lk_layer *root = lk_layer_create(), *far_away;
+    uint8_t *px;
+    int ok = 1;
+    size_t i;
+
+    /* a 10^6 x 10^6 layer covering a small display */
+    lk_layer_set_anchor_point(root, lk_point_make(0, 0));
+    lk_layer_set_bounds(root, lk_rect_make(0, 0, 1e6, 1e6));
+    lk_layer_set_position(root, lk_point_make(-1000, -1000));
+    lk_layer_set_background_color(root, lk_color_make(1, 0, 0, 1));
+    lk_layer_set_corner_radius(root, 50);
+    far_away = lkt_layer_new(root, 1e9, 1e9, 10, 10, lk_color_make(0, 1, 0, 1));
+    (void)far_away;
+
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.backend = "software";
+    o.width = 32;
+    o.height = 32;
+    o.manual_clock = true;
+    d = lk_display_open(&o);
+    if (!LKT_CHECK(d != NULL, "S8.1 open a display for absurd sizes", "%s", lk_last_error())) {
+        lk_release(root);
+        return;
+    }
+    lk_display_set_root_layer(d, root);
+    px = lkt_render_and_read(d, "S8.1 a 10^6 x 10^6 layer renders");
+    if (px) {
+        for (i = 0; i < 32 * 32; i++)
+            if (px[i * 4] < 250 || px[i * 4 + 1] > 5 || px[i * 4 + 3] != 255) ok = 0;
+        LKT_CHECK(ok, "S8.1 a 10^6 x 10^6 layer renders (the display shows its inside)",
+                  "not every pixel is red");
+        free(px);
+    }
+    lk_display_close(d);
+    lk_release(root);
+}
+
+static void *other_thread(void *arg)
+{
+    char *out = (char *)arg;
+    const char *m = lk_last_error();
+    snprintf(out, 256, "%s", m ? m : "(null)");
+    return NULL;
+}
+
+static void check_thread_local(void)
+{
+    pthread_t th;
+    char seen[256] = "unset";
+    lkt_error_mark(); /* a failure on this thread */
+    if (pthread_create(&th, NULL, other_thread, seen) == 0) {
+        pthread_join(th, NULL);
+        LKT_CHECK(seen[0] == '\0', "C-API lk_last_error is per thread",
+                  "another thread sees \"%s\"", seen);
+    }
+    LKT_CHECK(lk_last_error()[0] != '\0', "C-API this thread keeps its own message", "empty");
+}
+
+int main(void)
+{
+    check_first_message();
+    check_null_layer();
+    check_bad_values();
+    check_absurd_sizes();
+    check_thread_local();
+    return lkt_finish();
+}

@@ -1,0 +1,324 @@
+/*
+ * S1.2 frame and S1.4 coordinate conversion.
+ *
+ * A point p of layer L maps into its superlayer S as
+ *     p -> (p - L.bounds.origin - L.anchorPoint * L.bounds.size) * L.transform + L.position
+ * and then through S's sublayerTransform about S's anchor point, which in
+ * S's own coordinates is S.bounds.origin + S.anchorPoint * S.bounds.size;
+ * a projective result is divided by w (perspective, S6.3). Expected values
+ * are worked out by hand in the comments (or with the test's own row-vector
+ * arithmetic for the 3D case).
+ */
+#include "lktest.h"
+
+#include <math.h>
+#include <string.h>
+
+#define EPS 1e-9
+
+/* ---- S1.2 frame ----------------------------------------------------------- */
+
+static void check_frame(void)
+{
+    lk_layer *l = lk_layer_create();
+    lk_status s;
+
+    s = lk_layer_set_frame(l, lk_rect_make(10, 20, 100, 50));
+    LKT_CHECK_STATUS("S1.2 set frame", s, LK_OK);
+    LKT_CHECK_RECT("S1.2 identity transform, frame reads back as set", lk_layer_get_frame(l),
+                   lk_rect_make(10, 20, 100, 50), EPS);
+    LKT_CHECK_POINT("S1.2 set frame, position = origin + anchorPoint * size",
+                    lk_layer_get_position(l), lk_point_make(60, 45), EPS);
+    LKT_CHECK_RECT("S1.2 set frame, bounds.size = frame size", lk_layer_get_bounds(l),
+                   lk_rect_make(0, 0, 100, 50), EPS);
+    lk_release(l);
+
+    l = lk_layer_create();
+    lk_layer_set_bounds(l, lk_rect_make(5, 7, 1, 1));
+    lk_layer_set_frame(l, lk_rect_make(10, 20, 100, 50));
+    LKT_CHECK_RECT("S1.2 set frame keeps bounds.origin", lk_layer_get_bounds(l),
+                   lk_rect_make(5, 7, 100, 50), EPS);
+    LKT_CHECK_RECT("S1.2 bounds.origin does not move the frame", lk_layer_get_frame(l),
+                   lk_rect_make(10, 20, 100, 50), EPS);
+    lk_release(l);
+
+    l = lk_layer_create();
+    lk_layer_set_anchor_point(l, lk_point_make(0, 0));
+    lk_layer_set_frame(l, lk_rect_make(10, 20, 100, 50));
+    LKT_CHECK_POINT("S1.2 anchorPoint (0,0), position is the frame's origin",
+                    lk_layer_get_position(l), lk_point_make(10, 20), EPS);
+    lk_layer_set_anchor_point(l, lk_point_make(1, 1));
+    LKT_CHECK_RECT("S1.2 changing anchorPoint keeps position, moves the frame",
+                   lk_layer_get_frame(l), lk_rect_make(-90, -30, 100, 50), EPS);
+    lk_layer_set_frame(l, lk_rect_make(10, 20, 100, 50));
+    LKT_CHECK_POINT("S1.2 anchorPoint (1,1), position is the frame's far corner",
+                    lk_layer_get_position(l), lk_point_make(110, 70), EPS);
+    lk_layer_set_anchor_point(l, lk_point_make(0.25, 0.75));
+    lk_layer_set_frame(l, lk_rect_make(10, 20, 100, 50));
+    LKT_CHECK_POINT("S1.2 anchorPoint (0.25,0.75), position (35, 57.5)",
+                    lk_layer_get_position(l), lk_point_make(35, 57.5), EPS);
+    LKT_CHECK_RECT("S1.2 anchorPoint (0.25,0.75), frame reads back", lk_layer_get_frame(l),
+                   lk_rect_make(10, 20, 100, 50), EPS);
+    lk_release(l);
+
+    /* derived from bounds, anchor and position */
+    l = lk_layer_create();
+    lk_layer_set_bounds(l, lk_rect_make(50, 50, 100, 100));
+    lk_layer_set_position(l, lk_point_make(100, 100));
+    LKT_CHECK_RECT("S1.2 frame from bounds and position", lk_layer_get_frame(l),
+                   lk_rect_make(50, 50, 100, 100), EPS);
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, 0, 0));
+    LKT_CHECK_RECT("S1.2 frame of an empty layer is its position", lk_layer_get_frame(l),
+                   lk_rect_make(100, 100, 0, 0), EPS);
+    lk_release(l);
+
+    /* with a transform: the bounding box in the superlayer */
+    l = lk_layer_create();
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, 100, 50));
+    lk_layer_set_position(l, lk_point_make(200, 100));
+    lk_layer_set_transform(l, lkt_t_rotation_z(LKT_PI / 2));
+    /* 100 x 50 turned a quarter about its centre: 50 x 100 about (200, 100) */
+    LKT_CHECK_RECT("S1.2 frame with rotation 90 is the bounding box", lk_layer_get_frame(l),
+                   lk_rect_make(175, 50, 50, 100), EPS);
+    lk_layer_set_anchor_point(l, lk_point_make(0, 0));
+    /* corners (0,0) (100,0) (0,50) (100,50) -> (0,0) (0,100) (-50,0) (-50,100), + (200,100) */
+    LKT_CHECK_RECT("S1.2 frame with rotation 90 about anchorPoint (0,0)", lk_layer_get_frame(l),
+                   lk_rect_make(150, 100, 50, 100), EPS);
+    lk_layer_set_anchor_point(l, lk_point_make(0.5, 0.5));
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, 100, 100));
+    lk_layer_set_transform(l, lkt_t_rotation_z(LKT_PI / 4));
+    LKT_CHECK_RECT("S1.2 frame with rotation 45 is the bounding box", lk_layer_get_frame(l),
+                   lk_rect_make(200 - 50 * sqrt(2.0), 100 - 50 * sqrt(2.0), 100 * sqrt(2.0),
+                                100 * sqrt(2.0)),
+                   1e-9);
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, 100, 50));
+    lk_layer_set_transform(l, lkt_t_scale(2, 0.5, 1));
+    LKT_CHECK_RECT("S1.2 frame with scale (2, 0.5)", lk_layer_get_frame(l),
+                   lk_rect_make(100, 87.5, 200, 25), EPS);
+    lk_layer_set_transform(l, lkt_t_translation(10, -5, 0));
+    LKT_CHECK_RECT("S1.2 frame with a translation", lk_layer_get_frame(l),
+                   lk_rect_make(160, 70, 100, 50), EPS);
+    lk_layer_set_transform(l, lkt_t_rotation_y(LKT_PI / 3));
+    /* flattened: x shrinks by cos 60 = 0.5 */
+    LKT_CHECK_RECT("S1.2 frame with rotation 60 about y (no perspective)", lk_layer_get_frame(l),
+                   lk_rect_make(175, 75, 50, 50), EPS);
+    lk_release(l);
+}
+
+/* ---- S1.4 conversion ------------------------------------------------------- */
+
+static void check_convert(void)
+{
+    lk_layer *r = lk_layer_create(), *a = lk_layer_create(), *b = lk_layer_create();
+    lk_layer *c = lk_layer_create(), *d = lk_layer_create(), *other = lk_layer_create();
+    lk_point p;
+    lk_rect rr;
+
+    /* R: frame (0, 0, 200, 200) in display pixels */
+    lk_layer_set_bounds(r, lk_rect_make(0, 0, 200, 200));
+    lk_layer_set_position(r, lk_point_make(100, 100));
+    /* A: bounds origin (10, 20), anchorPoint (0, 0) at (30, 40): p -> p + (20, 20) in R */
+    lk_layer_set_bounds(a, lk_rect_make(10, 20, 100, 50));
+    lk_layer_set_anchor_point(a, lk_point_make(0, 0));
+    lk_layer_set_position(a, lk_point_make(30, 40));
+    lk_layer_add_sublayer(r, a);
+    /* B in A: 40 x 40 turned +90 about its centre at (60, 45):
+       q -> rotate(q - (20, 20)) + (60, 45), rotate(x, y) = (-y, x) */
+    lk_layer_set_bounds(b, lk_rect_make(0, 0, 40, 40));
+    lk_layer_set_position(b, lk_point_make(60, 45));
+    lk_layer_set_transform(b, lkt_t_rotation_z(LKT_PI / 2));
+    lk_layer_add_sublayer(a, b);
+    /* C in R: 50 x 50 scaled 2 about its centre at (150, 150): c -> (c - 25) * 2 + 150 */
+    lk_layer_set_bounds(c, lk_rect_make(0, 0, 50, 50));
+    lk_layer_set_position(c, lk_point_make(150, 150));
+    lk_layer_set_transform(c, lkt_t_scale(2, 2, 1));
+    lk_layer_add_sublayer(r, c);
+    /* D in R: 40 x 40 turned 45 degrees at (50, 150) */
+    lk_layer_set_bounds(d, lk_rect_make(0, 0, 40, 40));
+    lk_layer_set_position(d, lk_point_make(50, 150));
+    lk_layer_set_transform(d, lkt_t_rotation_z(LKT_PI / 4));
+    lk_layer_add_sublayer(r, d);
+
+    p = lk_layer_convert_point(a, lk_point_make(10, 20), r);
+    LKT_CHECK_POINT("S1.4 child to parent applies bounds origin, anchorPoint, position", p,
+                    lk_point_make(30, 40), EPS);
+    p = lk_layer_convert_point(a, lk_point_make(60, 45), r);
+    LKT_CHECK_POINT("S1.4 child to parent, another point", p, lk_point_make(80, 65), EPS);
+    p = lk_layer_convert_point(r, lk_point_make(30, 40), a);
+    LKT_CHECK_POINT("S1.4 parent to child", p, lk_point_make(10, 20), EPS);
+    p = lk_layer_convert_point(b, lk_point_make(40, 20), r);
+    /* (40,20) - (20,20) = (20,0) -> (0,20) -> A (60,65) -> R (80,85) */
+    LKT_CHECK_POINT("S1.4 grandchild with rotation to root", p, lk_point_make(80, 85), EPS);
+    p = lk_layer_convert_point(b, lk_point_make(0, 0), r);
+    /* (-20,-20) -> (20,-20) -> A (80,25) -> R (100,45) */
+    LKT_CHECK_POINT("S1.4 grandchild origin to root", p, lk_point_make(100, 45), EPS);
+    p = lk_layer_convert_point(r, lk_point_make(80, 85), b);
+    LKT_CHECK_POINT("S1.4 root to rotated grandchild", p, lk_point_make(40, 20), EPS);
+    p = lk_layer_convert_point(b, lk_point_make(40, 20), c);
+    /* R (80,85) -> C: (p - 150) / 2 + 25 */
+    LKT_CHECK_POINT("S1.4 between cousins (rotated to scaled)", p, lk_point_make(-10, -7.5), EPS);
+    p = lk_layer_convert_point(c, lk_point_make(-10, -7.5), b);
+    LKT_CHECK_POINT("S1.4 between cousins (scaled to rotated)", p, lk_point_make(40, 20), EPS);
+    p = lk_layer_convert_point(c, lk_point_make(10, 20), r);
+    LKT_CHECK_POINT("S1.4 scaled child to parent", p, lk_point_make(120, 140), EPS);
+    p = lk_layer_convert_point(b, lk_point_make(3, 4), b);
+    LKT_CHECK_POINT("S1.4 a layer to itself is the identity", p, lk_point_make(3, 4), EPS);
+
+    rr = lk_layer_convert_rect(b, lk_rect_make(0, 0, 40, 40), r);
+    LKT_CHECK_RECT("S1.4 convert rect, bounding box of the rotated rect", rr,
+                   lk_rect_make(60, 45, 40, 40), EPS);
+    rr = lk_layer_convert_rect(d, lk_rect_make(0, 0, 40, 40), r);
+    LKT_CHECK_RECT("S1.4 convert rect turned 45 degrees, bounding box", rr,
+                   lk_rect_make(50 - 20 * sqrt(2.0), 150 - 20 * sqrt(2.0), 40 * sqrt(2.0),
+                                40 * sqrt(2.0)),
+                   1e-9);
+    rr = lk_layer_convert_rect(r, lk_rect_make(30, 40, 10, 5), a);
+    LKT_CHECK_RECT("S1.4 convert rect parent to child", rr, lk_rect_make(10, 20, 10, 5), EPS);
+
+    /* NULL: the space the root is placed in (display pixels) */
+    p = lk_layer_convert_point(b, lk_point_make(40, 20), NULL);
+    LKT_CHECK_POINT("S1.4 to NULL is the root's superlayer space", p, lk_point_make(80, 85), EPS);
+    p = lk_layer_convert_point(NULL, lk_point_make(100, 45), b);
+    LKT_CHECK_POINT("S1.4 from NULL is the root's superlayer space", p, lk_point_make(0, 0), EPS);
+
+    /* across trees: an error and the zero value */
+    lkt_error_mark();
+    p = lk_layer_convert_point(a, lk_point_make(1, 1), other);
+    LKT_CHECK_POINT("S1.4 converting across trees returns zero", p, lk_point_make(0, 0), 0);
+    LKT_CHECK_ERROR_MESSAGE("S1.4 converting across trees is an error", NULL);
+    lkt_error_mark();
+    rr = lk_layer_convert_rect(other, lk_rect_make(1, 1, 2, 2), b);
+    LKT_CHECK_RECT("S1.4 converting a rect across trees returns zero", rr,
+                   lk_rect_make(0, 0, 0, 0), 0);
+    LKT_CHECK_ERROR_MESSAGE("S1.4 converting a rect across trees is an error", NULL);
+
+    lk_release(a);
+    lk_release(b);
+    lk_release(c);
+    lk_release(d);
+    lk_release(other);
+    lk_release(r);
+}
+
+static void check_convert_root_placement(void)
+{
+    lk_layer *root = lk_layer_create(), *e = lk_layer_create();
+    lk_point p;
+    /* root (0,0,100,100) at (300, 200) scaled 0.5: p -> (p - 50) * 0.5 + (300, 200) */
+    lk_layer_set_bounds(root, lk_rect_make(0, 0, 100, 100));
+    lk_layer_set_position(root, lk_point_make(300, 200));
+    lk_layer_set_transform(root, lkt_t_scale(0.5, 0.5, 1));
+    lkt_layer_place(e, 0, 0, 10, 10);
+    lk_layer_add_sublayer(root, e);
+    p = lk_layer_convert_point(e, lk_point_make(0, 0), NULL);
+    LKT_CHECK_POINT("S1.4 to NULL applies the root's own transform and position", p,
+                    lk_point_make(275, 175), EPS);
+    p = lk_layer_convert_point(root, lk_point_make(100, 100), NULL);
+    LKT_CHECK_POINT("S1.4 root to NULL", p, lk_point_make(325, 225), EPS);
+    p = lk_layer_convert_point(NULL, lk_point_make(275, 175), e);
+    LKT_CHECK_POINT("S1.4 NULL to a sublayer of a transformed root", p, lk_point_make(0, 0), EPS);
+    lk_release(e);
+    lk_release(root);
+}
+
+static void check_convert_sublayer_transform(void)
+{
+    lk_layer *r = lk_layer_create(), *f = lk_layer_create();
+    lk_point p;
+
+    /* R (0,0,200,200), anchor at (100,100); F (0,0,20,20) anchorPoint (0,0) at (110,120) */
+    lk_layer_set_bounds(r, lk_rect_make(0, 0, 200, 200));
+    lk_layer_set_position(r, lk_point_make(100, 100));
+    lk_layer_set_bounds(f, lk_rect_make(0, 0, 20, 20));
+    lk_layer_set_anchor_point(f, lk_point_make(0, 0));
+    lk_layer_set_position(f, lk_point_make(110, 120));
+    lk_layer_add_sublayer(r, f);
+
+    lk_layer_set_sublayer_transform(r, lkt_t_scale(2, 2, 1));
+    p = lk_layer_convert_point(f, lk_point_make(0, 0), r);
+    /* (110,120) -> ((110,120) - (100,100)) * 2 + (100,100) */
+    LKT_CHECK_POINT("S1.4 sublayerTransform scale about the superlayer's anchor point", p,
+                    lk_point_make(120, 140), EPS);
+    p = lk_layer_convert_point(r, lk_point_make(140, 160), f);
+    LKT_CHECK_POINT("S1.4 sublayerTransform scale, parent to child", p, lk_point_make(10, 10),
+                    EPS);
+    lk_layer_set_sublayer_transform(r, lkt_t_rotation_z(LKT_PI / 2));
+    p = lk_layer_convert_point(f, lk_point_make(0, 0), r);
+    /* rel (10, 20) -> (-20, 10) -> (80, 110) */
+    LKT_CHECK_POINT("S1.4 sublayerTransform rotation about the superlayer's anchor point", p,
+                    lk_point_make(80, 110), EPS);
+    lk_layer_set_sublayer_transform(r, lkt_t_translation(5, 7, 0));
+    p = lk_layer_convert_point(f, lk_point_make(0, 0), r);
+    LKT_CHECK_POINT("S1.4 sublayerTransform translation", p, lk_point_make(115, 127), EPS);
+
+    /* anchorPoint (0,0): the pivot is the top left corner */
+    lk_layer_set_anchor_point(r, lk_point_make(0, 0));
+    lk_layer_set_position(r, lk_point_make(0, 0));
+    lk_layer_set_sublayer_transform(r, lkt_t_scale(2, 2, 1));
+    p = lk_layer_convert_point(f, lk_point_make(0, 0), r);
+    LKT_CHECK_POINT("S1.4 sublayerTransform about anchorPoint (0,0)", p, lk_point_make(220, 240),
+                    EPS);
+
+    /* bounds origin and sublayerTransform: R bounds (20,10,100,100) at (70,70),
+       pivot (20,10) + (50,50) = (70,60); F at (20,10): (20-70, 10-60) * 0.5 + (70,60)
+       = (45,35); to display: p - (20,10) - (50,50) + (70,70) = (45,45) */
+    lk_layer_set_anchor_point(r, lk_point_make(0.5, 0.5));
+    lk_layer_set_bounds(r, lk_rect_make(20, 10, 100, 100));
+    lk_layer_set_position(r, lk_point_make(70, 70));
+    lk_layer_set_sublayer_transform(r, lkt_t_scale(0.5, 0.5, 1));
+    lk_layer_set_position(f, lk_point_make(20, 10));
+    p = lk_layer_convert_point(f, lk_point_make(0, 0), r);
+    LKT_CHECK_POINT("S1.4 sublayerTransform pivot includes the bounds origin", p,
+                    lk_point_make(45, 35), EPS);
+    p = lk_layer_convert_point(f, lk_point_make(0, 0), NULL);
+    LKT_CHECK_POINT("S1.4 bounds origin, sublayerTransform, then the root's placement", p,
+                    lk_point_make(45, 45), EPS);
+    lk_release(f);
+    lk_release(r);
+}
+
+/* S1.4 with S6.3: perspective in the superlayer's sublayerTransform. */
+static void check_convert_perspective(void)
+{
+    lk_layer *r = lk_layer_create(), *h = lk_layer_create();
+    lk_transform3d m;
+    lk_point p;
+    double x, y;
+
+    lk_layer_set_bounds(r, lk_rect_make(0, 0, 300, 300));
+    lk_layer_set_position(r, lk_point_make(150, 150));
+    lk_layer_set_sublayer_transform(r, lkt_t_perspective(500));
+    lk_layer_set_bounds(h, lk_rect_make(0, 0, 100, 100));
+    lk_layer_set_position(h, lk_point_make(150, 150));
+    lk_layer_set_transform(h, lkt_t_rotation_y(LKT_PI / 3));
+    lk_layer_add_sublayer(r, h);
+
+    /* H -> R: -(50,50), rotate about y, +(150,150), then -(150,150),
+       perspective, /w, +(150,150) */
+    m = lkt_t_mul(lkt_t_translation(-50, -50, 0), lkt_t_rotation_y(LKT_PI / 3));
+    m = lkt_t_mul(m, lkt_t_perspective(500));
+    m = lkt_t_mul(m, lkt_t_translation(150, 150, 0));
+    lkt_t_apply(m, 100, 50, 0, &x, &y, NULL); /* (173.007, 150) */
+    p = lk_layer_convert_point(h, lk_point_make(100, 50), r);
+    LKT_CHECK_POINT("S1.4 perspective, point projected into the superlayer", p,
+                    lk_point_make(x, y), 1e-6);
+    lkt_t_apply(m, 0, 0, 0, &x, &y, NULL); /* (122.63, 95.26) */
+    p = lk_layer_convert_point(h, lk_point_make(0, 0), r);
+    LKT_CHECK_POINT("S1.4 perspective, near corner projected larger", p, lk_point_make(x, y),
+                    1e-6);
+    p = lk_layer_convert_point(r, lk_point_make(x, y), h);
+    LKT_CHECK_POINT("S1.4 perspective, superlayer point back onto the layer's plane", p,
+                    lk_point_make(0, 0), 1e-6);
+    lk_release(h);
+    lk_release(r);
+}
+
+int main(void)
+{
+    check_frame();
+    check_convert();
+    check_convert_root_placement();
+    check_convert_sublayer_transform();
+    check_convert_perspective();
+    return lkt_finish();
+}

@@ -1,0 +1,347 @@
+/*
+ * S1.3 the layer tree: add, insert at an index, above and below a sibling,
+ * replace, remove; moving a layer that already has a superlayer; refusing a
+ * cycle (LK_ERROR_HIERARCHY, nothing changed); and the reference counting of
+ * C-API.md (a superlayer retains its sublayers).
+ */
+#include "lktest.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* "a,b,c": the sublayers of parent by name */
+static const char *order(const lk_layer *parent)
+{
+    static char buf[256];
+    size_t i, n = lk_layer_get_sublayer_count(parent);
+    buf[0] = '\0';
+    for (i = 0; i < n; i++) {
+        const lk_layer *c = lk_layer_get_sublayer(parent, i);
+        const char *name = c ? lk_layer_get_name(c) : NULL;
+        if (i) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
+        strncat(buf, name ? name : "?", sizeof buf - strlen(buf) - 1);
+    }
+    return buf;
+}
+
+static lk_layer *named(const char *name)
+{
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_name(l, name);
+    return l;
+}
+
+static void check_order(const char *check, const lk_layer *parent, const char *want)
+{
+    const char *got = order(parent);
+    LKT_CHECK(strcmp(got, want) == 0, check, "sublayers [%s], expected [%s]", got, want);
+}
+
+static void check_building(void)
+{
+    lk_layer *p = named("p"), *a = named("a"), *b = named("b"), *c = named("c");
+    lk_layer *d = named("d"), *e = named("e"), *f = named("f");
+    lk_status s;
+
+    LKT_CHECK(lk_layer_get_sublayer_count(p) == 0 && lk_layer_get_superlayer(a) == NULL,
+              "S1.3 a new layer has no sublayers and no superlayer", "count %zu",
+              lk_layer_get_sublayer_count(p));
+    s = lk_layer_add_sublayer(p, a);
+    LKT_CHECK(s == LK_OK && lk_layer_get_sublayer_count(p) == 1 && lk_layer_get_sublayer(p, 0) == a &&
+                  lk_layer_get_superlayer(a) == p,
+              "S1.3 add sublayer", "%s, count %zu, superlayer %p", lkt_status_name(s),
+              lk_layer_get_sublayer_count(p), (void *)lk_layer_get_superlayer(a));
+    lk_layer_add_sublayer(p, b);
+    check_order("S1.3 add appends at the end", p, "a,b");
+
+    s = lk_layer_insert_sublayer(p, c, 1);
+    LKT_CHECK_STATUS("S1.3 insert at index", s, LK_OK);
+    check_order("S1.3 insert at index 1", p, "a,c,b");
+    lk_layer_insert_sublayer(p, d, 0);
+    check_order("S1.3 insert at index 0", p, "d,a,c,b");
+    lk_layer_insert_sublayer(p, e, 4);
+    check_order("S1.3 insert at index count appends", p, "d,a,c,b,e");
+
+    s = lk_layer_insert_sublayer_below(p, f, c);
+    LKT_CHECK_STATUS("S1.3 insert below a sibling", s, LK_OK);
+    check_order("S1.3 insert below c", p, "d,a,f,c,b,e");
+    lk_layer_remove_from_superlayer(f);
+    s = lk_layer_insert_sublayer_above(p, f, c);
+    LKT_CHECK_STATUS("S1.3 insert above a sibling", s, LK_OK);
+    check_order("S1.3 insert above c", p, "d,a,c,f,b,e");
+    lk_layer_remove_from_superlayer(f);
+    lk_layer_insert_sublayer_above(p, f, e);
+    check_order("S1.3 insert above the last", p, "d,a,c,b,e,f");
+    lk_layer_remove_from_superlayer(f);
+    lk_layer_insert_sublayer_below(p, f, d);
+    check_order("S1.3 insert below the first", p, "f,d,a,c,b,e");
+
+    s = lk_layer_remove_from_superlayer(c);
+    LKT_CHECK(s == LK_OK && lk_layer_get_superlayer(c) == NULL, "S1.3 remove from superlayer",
+              "%s, superlayer %p", lkt_status_name(s), (void *)lk_layer_get_superlayer(c));
+    check_order("S1.3 remove keeps the others' order", p, "f,d,a,b,e");
+
+    s = lk_layer_replace_sublayer(p, a, c);
+    LKT_CHECK(s == LK_OK && lk_layer_get_superlayer(a) == NULL && lk_layer_get_superlayer(c) == p,
+              "S1.3 replace sublayer", "%s, old superlayer %p, new superlayer %p",
+              lkt_status_name(s), (void *)lk_layer_get_superlayer(a),
+              (void *)lk_layer_get_superlayer(c));
+    check_order("S1.3 replace keeps the index", p, "f,d,c,b,e");
+
+    /* moving within one superlayer: to the end */
+    lk_layer_add_sublayer(p, f);
+    check_order("S1.3 adding a sublayer again moves it to the end", p, "d,c,b,e,f");
+
+    lk_release(p);
+    lk_release(a);
+    lk_release(b);
+    lk_release(c);
+    lk_release(d);
+    lk_release(e);
+    lk_release(f);
+}
+
+static void check_moving(void)
+{
+    lk_layer *p1 = named("p1"), *p2 = named("p2"), *x = named("x"), *y = named("y");
+    lk_layer *z = named("z");
+    lk_status s;
+
+    lk_layer_add_sublayer(p1, x);
+    lk_layer_add_sublayer(p1, y);
+    lk_layer_set_position(x, lk_point_make(5, 6));
+    s = lk_layer_add_sublayer(p2, x);
+    LKT_CHECK(s == LK_OK && lk_layer_get_superlayer(x) == p2, "S1.3 adding moves a layer",
+              "%s, superlayer %p", lkt_status_name(s), (void *)lk_layer_get_superlayer(x));
+    check_order("S1.3 moving removes it from the old superlayer", p1, "y");
+    check_order("S1.3 moving adds it to the new superlayer", p2, "x");
+    LKT_CHECK_POINT("S1.3 moving keeps the layer's properties", lk_layer_get_position(x),
+                    lk_point_make(5, 6), 0);
+
+    lk_layer_add_sublayer(p2, z);
+    s = lk_layer_insert_sublayer(p1, z, 0);
+    LKT_CHECK(s == LK_OK && lk_layer_get_superlayer(z) == p1, "S1.3 insert moves a layer",
+              "%s", lkt_status_name(s));
+    check_order("S1.3 insert moved z into p1", p1, "z,y");
+    check_order("S1.3 insert moved z out of p2", p2, "x");
+    s = lk_layer_insert_sublayer_above(p2, y, x);
+    LKT_CHECK(s == LK_OK && lk_layer_get_superlayer(y) == p2,
+              "S1.3 insert above moves a layer", "%s", lkt_status_name(s));
+    check_order("S1.3 insert above moved y", p2, "x,y");
+    check_order("S1.3 insert above moved y out of p1", p1, "z");
+    s = lk_layer_replace_sublayer(p1, z, x);
+    check_order("S1.3 replace with a layer of another superlayer moves it", p1, "x");
+    check_order("S1.3 replace took x out of p2", p2, "y");
+    LKT_CHECK(s == LK_OK && lk_layer_get_superlayer(z) == NULL, "S1.3 replaced layer is detached",
+              "%s, superlayer %p", lkt_status_name(s), (void *)lk_layer_get_superlayer(z));
+
+    lk_release(p1);
+    lk_release(p2);
+    lk_release(x);
+    lk_release(y);
+    lk_release(z);
+}
+
+static void check_refused(void)
+{
+    lk_layer *p = named("p"), *c = named("c"), *g = named("g"), *q = named("q");
+    lk_layer *stranger = named("s"), *m = named("m"), *host = named("host");
+    lk_status s;
+
+    lk_layer_add_sublayer(p, c);
+    lk_layer_add_sublayer(c, g);
+    lk_layer_add_sublayer(p, q);
+
+    lkt_error_mark();
+    s = lk_layer_add_sublayer(p, p);
+    LKT_CHECK_ERROR("S1.3 adding a layer to itself is refused", s, LK_ERROR_HIERARCHY, NULL);
+    lkt_error_mark();
+    s = lk_layer_add_sublayer(c, p);
+    LKT_CHECK_ERROR("S1.3 adding a layer to its child is refused", s, LK_ERROR_HIERARCHY, NULL);
+    lkt_error_mark();
+    s = lk_layer_add_sublayer(g, p);
+    LKT_CHECK_ERROR("S1.3 adding a layer to its grandchild is refused", s, LK_ERROR_HIERARCHY, NULL);
+    lkt_error_mark();
+    s = lk_layer_insert_sublayer(g, c, 0);
+    LKT_CHECK_ERROR("S1.3 inserting a layer into its child is refused", s, LK_ERROR_HIERARCHY, NULL);
+    lkt_error_mark();
+    s = lk_layer_insert_sublayer_above(c, p, g);
+    LKT_CHECK_ERROR("S1.3 inserting a layer above its grandchild is refused", s,
+                    LK_ERROR_HIERARCHY, NULL);
+    lkt_error_mark();
+    s = lk_layer_replace_sublayer(c, g, p);
+    LKT_CHECK_ERROR("S1.3 replacing with an ancestor is refused", s, LK_ERROR_HIERARCHY, NULL);
+    LKT_CHECK(lk_layer_get_superlayer(p) == NULL && lk_layer_get_superlayer(c) == p &&
+                  lk_layer_get_superlayer(g) == c && lk_layer_get_superlayer(q) == p,
+              "S1.3 refused cycles change nothing (superlayers)",
+              "superlayers: p %p c %p g %p q %p", (void *)lk_layer_get_superlayer(p),
+              (void *)lk_layer_get_superlayer(c), (void *)lk_layer_get_superlayer(g),
+              (void *)lk_layer_get_superlayer(q));
+    check_order("S1.3 refused cycles change nothing (p)", p, "c,q");
+    check_order("S1.3 refused cycles change nothing (c)", c, "g");
+    check_order("S1.3 refused cycles change nothing (g)", g, "");
+
+    /* siblings that are not sublayers */
+    lkt_error_mark();
+    s = lk_layer_insert_sublayer_below(p, stranger, g);
+    LKT_CHECK_ERROR("S1.3 insert below a layer that is not a sublayer is refused", s,
+                    LK_ERROR_HIERARCHY, NULL);
+    lkt_error_mark();
+    s = lk_layer_insert_sublayer_above(p, stranger, stranger);
+    LKT_CHECK(s != LK_OK, "S1.3 insert above itself (not a sublayer) is refused", "got %s",
+              lkt_status_name(s));
+    lkt_error_mark();
+    s = lk_layer_replace_sublayer(p, g, stranger);
+    LKT_CHECK_ERROR("S1.3 replacing a layer that is not a sublayer is refused", s,
+                    LK_ERROR_HIERARCHY, NULL);
+    LKT_CHECK(lk_layer_get_superlayer(stranger) == NULL && lk_layer_get_superlayer(g) == c,
+              "S1.3 refused inserts and replaces change nothing", "stranger's superlayer %p",
+              (void *)lk_layer_get_superlayer(stranger));
+    check_order("S1.3 refused inserts and replaces keep the order", p, "c,q");
+
+    /* index out of range */
+    lkt_error_mark();
+    s = lk_layer_insert_sublayer(p, stranger, 3);
+    LKT_CHECK_ERROR("S8.1 insert at an index past the end is an invalid argument", s,
+                    LK_ERROR_INVALID_ARGUMENT, "index");
+    check_order("S8.1 insert past the end changes nothing", p, "c,q");
+    lkt_error_mark();
+    LKT_CHECK(lk_layer_get_sublayer(p, 2) == NULL, "S8.1 sublayer index past the end is NULL",
+              "got a layer");
+    LKT_CHECK_ERROR_MESSAGE("S8.1 sublayer index past the end sets the message", "index");
+
+    /* masks have no superlayer (layerkit.h) */
+    lk_layer_set_mask(host, m);
+    lkt_error_mark();
+    s = lk_layer_add_sublayer(p, m);
+    LKT_CHECK(s != LK_OK && lkt_error_since_mark() && lk_layer_get_superlayer(m) == NULL &&
+                  lk_layer_get_mask(host) == m,
+              "S1.3 a mask cannot become a sublayer", "%s, superlayer %p", lkt_status_name(s),
+              (void *)lk_layer_get_superlayer(m));
+    lkt_error_mark();
+    s = lk_layer_set_mask(stranger, c);
+    LKT_CHECK(s != LK_OK && lkt_error_since_mark() && lk_layer_get_mask(stranger) == NULL &&
+                  lk_layer_get_superlayer(c) == p,
+              "S1.3 a layer with a superlayer cannot become a mask", "%s", lkt_status_name(s));
+    lkt_error_mark();
+    s = lk_layer_set_mask(stranger, m);
+    LKT_CHECK(s != LK_OK && lkt_error_since_mark() && lk_layer_get_mask(stranger) == NULL &&
+                  lk_layer_get_mask(host) == m,
+              "S1.3 a layer cannot be the mask of two layers", "%s", lkt_status_name(s));
+    lkt_error_mark();
+    s = lk_layer_set_mask(host, host);
+    LKT_CHECK(s != LK_OK && lk_layer_get_mask(host) == m, "S1.3 a layer cannot be its own mask",
+              "%s", lkt_status_name(s));
+
+    /* removing a layer that has no superlayer: nothing to do */
+    s = lk_layer_remove_from_superlayer(stranger);
+    LKT_CHECK((s == LK_OK || s == LK_ERROR_HIERARCHY) && lk_layer_get_superlayer(stranger) == NULL,
+              "S1.3 removing a layer without superlayer changes nothing", "%s",
+              lkt_status_name(s));
+
+    lk_release(p);
+    lk_release(c);
+    lk_release(g);
+    lk_release(q);
+    lk_release(stranger);
+    lk_release(m);
+    lk_release(host);
+}
+
+static void check_reference_counting(void)
+{
+    lk_layer *p = named("p"), *c = named("kept"), *g = named("grandchild");
+    lk_layer *r;
+
+    lk_layer_add_sublayer(p, c);
+    lk_layer_add_sublayer(c, g);
+    lk_release(g);
+    lk_release(c); /* the superlayer keeps them */
+    c = lk_layer_get_sublayer(p, 0);
+    LKT_CHECK(c != NULL && lk_layer_get_name(c) && strcmp(lk_layer_get_name(c), "kept") == 0 &&
+                  lk_layer_get_superlayer(c) == p,
+              "C-API a released sublayer stays alive while its superlayer holds it",
+              "sublayer %p", (void *)c);
+    g = c ? lk_layer_get_sublayer(c, 0) : NULL;
+    LKT_CHECK(g != NULL && lk_layer_get_name(g) && strcmp(lk_layer_get_name(g), "grandchild") == 0,
+              "C-API a released grandchild stays alive", "grandchild %p", (void *)g);
+
+    /* removing it from its superlayer would drop the last reference: take one first */
+    r = (lk_layer *)lk_retain(c);
+    LKT_CHECK(r == c, "C-API lk_retain returns its argument", "got %p for %p", (void *)r, (void *)c);
+    lk_layer_remove_from_superlayer(c);
+    LKT_CHECK(lk_layer_get_sublayer_count(p) == 0 && lk_layer_get_name(c) &&
+                  strcmp(lk_layer_get_name(c), "kept") == 0 && lk_layer_get_sublayer_count(c) == 1,
+              "C-API a retained layer survives removal with its sublayers", "count %zu",
+              lk_layer_get_sublayer_count(p));
+    lk_release(c);
+    lk_release(p);
+}
+
+/* The superlayer link is not a reference: when the last reference to a
+   superlayer goes, its sublayers are detached, not left pointing at it. */
+static void check_superlayer_released(void)
+{
+    lk_layer *p = named("p"), *c = named("c"), *host = named("host"), *m = named("m");
+    lk_layer *other = named("other");
+    lk_status s;
+
+    lk_layer_add_sublayer(p, c);
+    lk_release(p); /* the last reference to p */
+    LKT_CHECK(lk_layer_get_superlayer(c) == NULL,
+              "C-API releasing the last reference to a superlayer detaches its sublayers",
+              "superlayer still %p", (void *)lk_layer_get_superlayer(c));
+    s = lk_layer_add_sublayer(other, c);
+    LKT_CHECK(s == LK_OK && lk_layer_get_superlayer(c) == other,
+              "C-API the detached sublayer can join another tree", "%s", lkt_status_name(s));
+
+    lk_layer_set_mask(host, m);
+    lk_layer_set_mask(host, NULL);
+    s = lk_layer_add_sublayer(other, m);
+    LKT_CHECK(s == LK_OK, "S1.3 a mask removed from its layer can become a sublayer", "%s: %s",
+              lkt_status_name(s), lk_last_error());
+    lk_layer_remove_from_superlayer(m);
+    lk_layer_set_mask(host, m);
+    lk_release(host); /* the last reference to the masked layer */
+    s = lk_layer_add_sublayer(other, m);
+    LKT_CHECK(s == LK_OK, "S1.3 the mask of a released layer can become a sublayer", "%s: %s",
+              lkt_status_name(s), lk_last_error());
+    lk_release(c);
+    lk_release(m);
+    lk_release(other);
+}
+
+static void check_many(void)
+{
+    lk_layer *p = lk_layer_create();
+    lk_layer *kids[100];
+    size_t i;
+    int ok = 1;
+    for (i = 0; i < 100; i++) {
+        kids[i] = lk_layer_create();
+        lk_layer_add_sublayer(p, kids[i]);
+    }
+    for (i = 0; i < 100; i++)
+        if (lk_layer_get_sublayer(p, i) != kids[i]) ok = 0;
+    LKT_CHECK(ok && lk_layer_get_sublayer_count(p) == 100, "S1.3 a hundred sublayers in order",
+              "count %zu", lk_layer_get_sublayer_count(p));
+    for (i = 0; i < 100; i += 2) lk_layer_remove_from_superlayer(kids[i]);
+    ok = 1;
+    for (i = 0; i < 50; i++)
+        if (lk_layer_get_sublayer(p, i) != kids[2 * i + 1]) ok = 0;
+    LKT_CHECK(ok && lk_layer_get_sublayer_count(p) == 50, "S1.3 removing every other one",
+              "count %zu", lk_layer_get_sublayer_count(p));
+    for (i = 0; i < 100; i++) lk_release(kids[i]);
+    lk_release(p);
+}
+
+int main(void)
+{
+    check_building();
+    check_moving();
+    check_refused();
+    check_reference_counting();
+    check_superlayer_released();
+    check_many();
+    return lkt_finish();
+}

@@ -1,0 +1,385 @@
+/*
+ * S6.1, S6.3 3D rendering of the software backend, checked analytically:
+ * cairo has no projective transform, so instead of a reference image this
+ * test projects each layer's corners with its own 4x4 row-vector arithmetic
+ * (support/lktest.c) and checks every pixel whose centre is at least 1.5 px
+ * inside or outside the projected quads: inside, the layer's flat colour;
+ * outside, what is under it. Tolerance: every channel within 3 (colour
+ * rounding); pixels within 1.5 px of a projected edge are not checked.
+ *
+ * A layer L in superlayer S maps its point p as
+ *   [p - bounds.origin - anchorPoint * size, -anchorPointZ, 1] * L.transform
+ *   + position, then S's sublayerTransform about S's anchor point, then
+ *   divided by w (perspective), flattened into S's plane (S6.3).
+ */
+#include "lktest.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct quad {
+    double x[4], y[4];
+    int rgb[3];
+} quad;
+
+#define MAX_QUADS 8
+
+typedef struct expectation {
+    int background[3];
+    int count;
+    quad quads[MAX_QUADS]; /* in drawing order */
+} expectation;
+
+static int to8(double c) { return (int)floor(c * 255 + 0.5); }
+
+/* The matrix taking a layer's bounds coordinates into its superlayer's,
+   before the superlayer's sublayerTransform. */
+static lk_transform3d layer_matrix(lk_rect bounds, lk_point anchor, lk_point position,
+                                   lk_transform3d transform)
+{
+    lk_transform3d m = lkt_t_translation(-bounds.origin.x - anchor.x * bounds.size.width,
+                                         -bounds.origin.y - anchor.y * bounds.size.height, 0);
+    m = lkt_t_mul(m, transform);
+    return lkt_t_mul(m, lkt_t_translation(position.x, position.y, 0));
+}
+
+/* A superlayer's sublayerTransform about its anchor point. */
+static lk_transform3d sublayer_matrix(lk_rect bounds, lk_point anchor, lk_transform3d sub)
+{
+    double ax = bounds.origin.x + anchor.x * bounds.size.width;
+    double ay = bounds.origin.y + anchor.y * bounds.size.height;
+    lk_transform3d m = lkt_t_mul(lkt_t_translation(-ax, -ay, 0), sub);
+    return lkt_t_mul(m, lkt_t_translation(ax, ay, 0));
+}
+
+static void add_quad(expectation *e, lk_transform3d m, lk_rect b, lk_color c)
+{
+    quad *q = &e->quads[e->count++];
+    double xs[4] = {b.origin.x, b.origin.x + b.size.width, b.origin.x + b.size.width, b.origin.x};
+    double ys[4] = {b.origin.y, b.origin.y, b.origin.y + b.size.height, b.origin.y + b.size.height};
+    int i;
+    for (i = 0; i < 4; i++) lkt_t_apply(m, xs[i], ys[i], 0, &q->x[i], &q->y[i], NULL);
+    q->rgb[0] = to8(c.r);
+    q->rgb[1] = to8(c.g);
+    q->rgb[2] = to8(c.b);
+}
+
+/* Signed distance of (px, py) inside the convex quad (negative outside). */
+static double inside_margin(const quad *q, double px, double py)
+{
+    double area = 0, margin = 1e300;
+    int i;
+    for (i = 0; i < 4; i++) {
+        int j = (i + 1) % 4;
+        area += q->x[i] * q->y[j] - q->x[j] * q->y[i];
+    }
+    for (i = 0; i < 4; i++) {
+        int j = (i + 1) % 4;
+        double ex = q->x[j] - q->x[i], ey = q->y[j] - q->y[i];
+        double len = sqrt(ex * ex + ey * ey);
+        double d = (ex * (py - q->y[i]) - ey * (px - q->x[i])) / len;
+        if (area < 0) d = -d;
+        if (d < margin) margin = d;
+    }
+    return margin;
+}
+
+/* Checks every pixel that is clearly inside or outside; one check. */
+static void check_pixels(const char *name, const char *file_stem, const uint8_t *px, uint32_t w,
+                         uint32_t h, const expectation *e)
+{
+    uint32_t x, y;
+    long checked = 0, wrong = 0;
+    char first[256] = "";
+    for (y = 0; y < h; y++) {
+        for (x = 0; x < w; x++) {
+            const int *want = e->background;
+            int ambiguous = 0, i, c, bad = 0;
+            const uint8_t *p = px + ((size_t)y * w + x) * 4;
+            for (i = 0; i < e->count; i++) {
+                double m = inside_margin(&e->quads[i], x + 0.5, y + 0.5);
+                if (m > 1.5) want = e->quads[i].rgb;
+                else if (m > -1.5) ambiguous = 1;
+            }
+            if (ambiguous) continue;
+            checked++;
+            for (c = 0; c < 3; c++)
+                if (abs((int)p[c] - want[c]) > 3) bad = 1;
+            if (p[3] != 255) bad = 1;
+            if (bad) {
+                if (!wrong)
+                    snprintf(first, sizeof first, "first at (%u,%u): %u,%u,%u,%u, expected %d,%d,%d,255",
+                             (unsigned)x, (unsigned)y, p[0], p[1], p[2], p[3], want[0], want[1],
+                             want[2]);
+                wrong++;
+            }
+        }
+    }
+    if (wrong) {
+        char path[1024], file[256];
+        snprintf(file, sizeof file, "%s.actual.png", file_stem);
+        lkt_output_path(path, sizeof path, file);
+        lkt_png_write(path, px, w, h, (size_t)w * 4);
+        LKT_CHECK(0, name, "%ld of %ld checked pixels wrong; %s; actual image in %s", wrong,
+                  checked, first, path);
+    } else {
+        LKT_CHECK(checked > (long)(w * h) / 2, name, "only %ld pixels could be checked", checked);
+    }
+}
+
+static lk_layer *layer(lk_layer *parent, lk_rect bounds, lk_point position, lk_transform3d t,
+                       lk_color bg)
+{
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_bounds(l, bounds);
+    lk_layer_set_position(l, position);
+    lk_layer_set_transform(l, t);
+    lk_layer_set_background_color(l, bg);
+    if (parent) {
+        lk_layer_add_sublayer(parent, l);
+        lk_release(l);
+    }
+    return l;
+}
+
+/* The root fills the display (W x H) with an identity transform: its
+   bounds coordinates are display pixels. */
+static lk_transform3d root_matrix(uint32_t w, uint32_t h)
+{
+    return layer_matrix(lk_rect_make(0, 0, w, h), lk_point_make(0.5, 0.5),
+                        lk_point_make(w / 2.0, h / 2.0), lkt_t_identity());
+}
+
+static lk_layer *root_layer(uint32_t w, uint32_t h, lk_color bg, lk_transform3d sub)
+{
+    lk_layer *root = layer(NULL, lk_rect_make(0, 0, w, h), lk_point_make(w / 2.0, h / 2.0),
+                           lkt_t_identity(), bg);
+    lk_layer_set_sublayer_transform(root, sub);
+    return root;
+}
+
+/* S6.3: perspective from the root's sublayerTransform, a card turned 60
+   degrees about y: its right edge recedes (shorter), its left edge comes
+   closer (taller than the unprojected 160). */
+static void check_perspective(void)
+{
+    const uint32_t W = 300, H = 240;
+    lk_color grey = lk_color_make(0.1, 0.1, 0.1, 1), red = lk_color_make(0.9, 0.1, 0.1, 1);
+    lk_rect cb = lk_rect_make(0, 0, 160, 160);
+    lk_point center = lk_point_make(0.5, 0.5), cp = lk_point_make(150, 120);
+    lk_transform3d ct = lkt_t_rotation_y(LKT_PI / 3), sub = lkt_t_perspective(500), m;
+    const char *name = "S6.3 perspective (m34 = -1/500), rotation 60 about y, matches the projection";
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root;
+    uint8_t *px;
+    expectation e;
+
+    if (!d) return;
+    root = root_layer(W, H, grey, sub);
+    layer(root, cb, cp, ct, red);
+    lk_display_set_root_layer(d, root);
+
+    memset(&e, 0, sizeof e);
+    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
+    m = lkt_t_mul(layer_matrix(cb, center, cp, ct),
+                  sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub));
+    m = lkt_t_mul(m, root_matrix(W, H));
+    add_quad(&e, m, cb, red);
+    {
+        const quad *q = &e.quads[0];
+        double left = q->y[3] - q->y[0], right = q->y[2] - q->y[1];
+        LKT_CHECK(left > 170 && right < 150, "S6.3 (the test's own projection) near edge taller",
+                  "left edge %.2f, right edge %.2f", left, right);
+    }
+    px = lkt_render_and_read(d, name);
+    if (px) {
+        check_pixels(name, "s6_3_perspective", px, W, H, &e);
+        free(px);
+    }
+    lk_release(root);
+    lk_display_close(d);
+}
+
+/* S6.3: without perspective a 3D rotation flattens: 100 wide turned 60
+   degrees about y is 50 wide. */
+static void check_flattening(void)
+{
+    const uint32_t W = 200, H = 140;
+    lk_color grey = lk_color_make(0.1, 0.1, 0.1, 1), green = lk_color_make(0.2, 0.8, 0.3, 1);
+    lk_rect cb = lk_rect_make(0, 0, 100, 80);
+    lk_point center = lk_point_make(0.5, 0.5), cp = lk_point_make(100, 70);
+    lk_transform3d ct = lkt_t_rotation_y(LKT_PI / 3);
+    const char *name = "S6.3 rotation 60 about y without perspective flattens to half width";
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root;
+    uint8_t *px;
+    expectation e;
+
+    if (!d) return;
+    root = root_layer(W, H, grey, lkt_t_identity());
+    layer(root, cb, cp, ct, green);
+    lk_display_set_root_layer(d, root);
+    memset(&e, 0, sizeof e);
+    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
+    add_quad(&e, lkt_t_mul(layer_matrix(cb, center, cp, ct), root_matrix(W, H)), cb, green);
+    px = lkt_render_and_read(d, name);
+    if (px) {
+        check_pixels(name, "s6_3_flattening", px, W, H, &e);
+        free(px);
+    }
+    lk_release(root);
+    lk_display_close(d);
+}
+
+/* S6.1: back faces of doubleSided = false layers are culled. Under
+   perspective: a layer turned 180 degrees about y with doubleSided false
+   draws nothing; with doubleSided true it shows, mirrored (its sublayer on
+   its left half appears on the right); a doubleSided = false layer turned
+   60 degrees still faces the viewer and draws. */
+static void check_double_sided(void)
+{
+    const uint32_t W = 300, H = 140;
+    lk_color grey = lk_color_make(0.1, 0.1, 0.1, 1), red = lk_color_make(0.9, 0.1, 0.1, 1);
+    lk_color green = lk_color_make(0.2, 0.8, 0.3, 1), blue = lk_color_make(0.2, 0.3, 0.9, 1);
+    lk_color yellow = lk_color_make(0.95, 0.85, 0.2, 1);
+    lk_rect b80 = lk_rect_make(0, 0, 80, 80), b60 = lk_rect_make(0, 0, 60, 60);
+    lk_rect half = lk_rect_make(0, 0, 40, 80);
+    lk_point center = lk_point_make(0.5, 0.5);
+    lk_point p1 = lk_point_make(60, 70), p2 = lk_point_make(160, 70), p3 = lk_point_make(255, 70);
+    lk_point ph = lk_point_make(20, 40);
+    lk_transform3d flip = lkt_t_rotation_y(LKT_PI), turn = lkt_t_rotation_y(LKT_PI / 3);
+    lk_transform3d sub = lkt_t_perspective(500), to_root, m2;
+    const char *name = "S6.1 doubleSided false culls back faces, true shows them mirrored";
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root, *l1, *l2, *l3;
+    uint8_t *px;
+    expectation e;
+
+    if (!d) return;
+    root = root_layer(W, H, grey, sub);
+    l1 = layer(root, b80, p1, flip, red);
+    lk_layer_set_double_sided(l1, false);
+    l2 = layer(root, b80, p2, flip, green);
+    lk_layer_set_double_sided(l2, true);
+    layer(l2, half, ph, lkt_t_identity(), blue);
+    l3 = layer(root, b60, p3, turn, yellow);
+    lk_layer_set_double_sided(l3, false);
+    lk_display_set_root_layer(d, root);
+
+    memset(&e, 0, sizeof e);
+    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
+    to_root = lkt_t_mul(sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub), root_matrix(W, H));
+    /* l1: culled, not drawn */
+    m2 = lkt_t_mul(layer_matrix(b80, center, p2, flip), to_root);
+    add_quad(&e, m2, b80, green);
+    add_quad(&e, lkt_t_mul(layer_matrix(half, center, ph, lkt_t_identity()), m2), half, blue);
+    add_quad(&e, lkt_t_mul(layer_matrix(b60, center, p3, turn), to_root), b60, yellow);
+    {
+        const quad *q = &e.quads[1];
+        LKT_CHECK(q->x[0] > 190 && q->x[1] < 170,
+                  "S6.1 (the test's own projection) the flipped layer's left half lands on the right",
+                  "sublayer corners at x %.2f and %.2f", q->x[0], q->x[1]);
+    }
+    px = lkt_render_and_read(d, name);
+    if (px) {
+        check_pixels(name, "s6_1_double_sided", px, W, H, &e);
+        free(px);
+    }
+    lk_release(root);
+    lk_display_close(d);
+}
+
+/* S6.3: siblings do not share a depth buffer: two cards crossing in depth
+   (turned +45 and -45 degrees about y) are drawn in order, the later one
+   covering the earlier one everywhere, also where the earlier is nearer. */
+static void check_no_shared_depth(void)
+{
+    const uint32_t W = 300, H = 200;
+    lk_color grey = lk_color_make(0.1, 0.1, 0.1, 1), red = lk_color_make(0.9, 0.1, 0.1, 1);
+    lk_color blue = lk_color_make(0.2, 0.3, 0.9, 1);
+    lk_rect cb = lk_rect_make(0, 0, 160, 100);
+    lk_point center = lk_point_make(0.5, 0.5), cp = lk_point_make(150, 100);
+    lk_transform3d ta = lkt_t_rotation_y(LKT_PI / 4), tb = lkt_t_rotation_y(-LKT_PI / 4);
+    lk_transform3d sub = lkt_t_perspective(500), to_root;
+    const char *name = "S6.3 siblings crossing in depth draw in order (no shared depth buffer)";
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root;
+    uint8_t *px;
+    expectation e;
+
+    if (!d) return;
+    root = root_layer(W, H, grey, sub);
+    layer(root, cb, cp, ta, red);
+    layer(root, cb, cp, tb, blue);
+    lk_display_set_root_layer(d, root);
+    memset(&e, 0, sizeof e);
+    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
+    to_root = lkt_t_mul(sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub), root_matrix(W, H));
+    add_quad(&e, lkt_t_mul(layer_matrix(cb, center, cp, ta), to_root), cb, red);
+    add_quad(&e, lkt_t_mul(layer_matrix(cb, center, cp, tb), to_root), cb, blue);
+    px = lkt_render_and_read(d, name);
+    if (px) {
+        check_pixels(name, "s6_3_no_shared_depth", px, W, H, &e);
+        free(px);
+    }
+    lk_release(root);
+    lk_display_close(d);
+}
+
+/* S1.3, S6.3: zPosition is a translation in z: under perspective
+   (m34 = -1/500) a layer at zPosition 100 is nearer, so 1.25 times larger
+   (w = 1 - 100/500); and it draws over a sibling added after it. */
+static void check_z_position(void)
+{
+    const uint32_t W = 300, H = 240;
+    lk_color grey = lk_color_make(0.1, 0.1, 0.1, 1), red = lk_color_make(0.9, 0.1, 0.1, 1);
+    lk_color blue = lk_color_make(0.2, 0.3, 0.9, 1);
+    lk_rect b1 = lk_rect_make(0, 0, 80, 80), b2 = lk_rect_make(0, 0, 160, 40);
+    lk_point center = lk_point_make(0.5, 0.5), cp = lk_point_make(150, 120);
+    lk_transform3d sub = lkt_t_perspective(500), to_root;
+    const char *name = "S6.3 zPosition under perspective is nearer, larger, drawn on top";
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root, *near_layer;
+    uint8_t *px;
+    expectation e;
+
+    if (!d) return;
+    root = root_layer(W, H, grey, sub);
+    near_layer = layer(root, b1, cp, lkt_t_identity(), red);
+    lk_layer_set_z_position(near_layer, 100);
+    layer(root, b2, cp, lkt_t_identity(), blue);
+    lk_display_set_root_layer(d, root);
+    memset(&e, 0, sizeof e);
+    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
+    to_root = lkt_t_mul(sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub), root_matrix(W, H));
+    add_quad(&e, lkt_t_mul(layer_matrix(b2, center, cp, lkt_t_identity()), to_root), b2, blue);
+    add_quad(&e, lkt_t_mul(lkt_t_mul(layer_matrix(b1, center, cp, lkt_t_identity()),
+                                     lkt_t_translation(0, 0, 100)),
+                           to_root),
+             b1, red);
+    {
+        const quad *q = &e.quads[1];
+        LKT_CHECK(fabs(q->x[1] - q->x[0] - 100) < 1e-6,
+                  "S6.3 (the test's own projection) zPosition 100 at d = 500 scales 1.25",
+                  "projected width %.4f", q->x[1] - q->x[0]);
+    }
+    px = lkt_render_and_read(d, name);
+    if (px) {
+        check_pixels(name, "s6_3_z_position", px, W, H, &e);
+        free(px);
+    }
+    lk_release(root);
+    lk_display_close(d);
+}
+
+int main(void)
+{
+    check_perspective();
+    check_flattening();
+    check_double_sided();
+    check_no_shared_depth();
+    check_z_position();
+    return lkt_finish();
+}
