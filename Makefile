@@ -25,7 +25,7 @@ endif
 
 # Debian packages the build, the tests and the demo need (README says why each).
 DEB_PACKAGES := pkg-config libpng-dev libpixman-1-dev libcairo2-dev \
-                gcc g++ make binutils python3 util-linux
+                gcc g++ make binutils python3 util-linux valgrind
 
 VERSION := $(shell sed -n 's/.*define LK_VERSION_STRING "\(.*\)".*/\1/p' include/layerkit/layerkit.h)
 SOVERSION := $(firstword $(subst ., ,$(VERSION)))
@@ -116,7 +116,7 @@ uninstall:
 test: deps build
 	@rm -rf "$(TEST_PREFIX)"
 	@$(MAKE) --no-print-directory install PREFIX="$(TEST_PREFIX)" DESTDIR=
-	@SWIFT="$(SWIFT)" SWIFT_TEST_SCRATCH="$(SCRATCH)-test" CC="$(CC)" CXX="$(CXX)" \
+	@SWIFT="$(SWIFT)" SWIFT_TEST_SCRATCH="$(SCRATCH)-test" SCRATCH="$(SCRATCH)" CC="$(CC)" CXX="$(CXX)" \
 	    scripts/run-tests.sh "$(TEST_PREFIX)"
 
 demo: deps build

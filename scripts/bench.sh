@@ -100,5 +100,5 @@ done
 if [ $ran -eq 0 ] && [ $failed -eq 0 ]; then
     echo "bench: no benchmark programs in Benchmarks/ yet: nothing to run"
 fi
-echo "bench: $ran run, $failed failed"
+echo "bench: $((ran - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

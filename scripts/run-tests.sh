@@ -16,6 +16,9 @@
 #   software        the software backend's own tests (Tests/Software/run.sh), if present
 #   noswift         the library runs with the toolchain hidden (Tests/NoSwift/run.sh)
 #   examples        README's example = Examples/hello.c; the examples build and run
+#   leaks           the C tests again under valgrind: no leak, no invalid access
+#   plugins         S8.2: broken plugins are reported by name, path and reason; auto falls back
+#   bench-smoke     every program in Benchmarks/ builds and runs briefly (--smoke)
 #
 # Environment: SWIFT (default swift), SWIFT_TEST_SCRATCH (default .build-test),
 # LK_SKIP_SWIFT_TEST=1 skips swift test, LK_STAGES="headers c-tests" runs only those.
@@ -97,6 +100,7 @@ fi
 run_stage library scripts/check-library.sh "$prefix"
 run_stage headers Tests/Headers/run.sh "$prefix"
 run_stage c-tests Tests/run-c-tests.sh "$prefix"
+run_stage leaks Tests/Leaks/run.sh
 if [ -f Tests/Software/run.sh ]; then
     # the installed plugin and headers, not the build tree's
     run_stage software env LKTEST_PLUGIN="$prefix/lib/layerkit/backends/liblayerkit-software.so" \
@@ -104,8 +108,12 @@ if [ -f Tests/Software/run.sh ]; then
 elif wanted software; then
     summary+=("software   skipped: no Tests/Software/run.sh yet")
 fi
+run_stage plugins Tests/Plugins/run.sh "$prefix"
 run_stage noswift Tests/NoSwift/run.sh "$prefix"
 run_stage examples scripts/check-examples.sh "$prefix"
+# Benchmarks are not timed tests: here they only run in smoke mode, to prove
+# they build and work.
+run_stage bench-smoke scripts/bench.sh "$prefix" --smoke
 
 echo
 echo "=== summary (logs in build/test-logs)"

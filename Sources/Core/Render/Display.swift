@@ -12,7 +12,8 @@ public final class Display: Object, @unchecked Sendable {
 
     private var backend: Backend?
     private var builder = DisplayListBuilder()
-    private let list = UnsafeMutablePointer<lk_display_list>.allocate(capacity: 1)
+    /// Allocated last in init: a raw allocation is not undone when init throws.
+    private let list: UnsafeMutablePointer<lk_display_list>
     private var frameNumber: UInt64 = 0
     private var hasFrame = false
 
@@ -52,6 +53,7 @@ public final class Display: Object, @unchecked Sendable {
         size = Size(width: Double(backend.output.width), height: Double(backend.output.height))
         refreshRate = backend.output.refreshRate
         manualClock = options.manualClock
+        list = .allocate(capacity: 1)
         super.init(kind: .display)
         backend.onFrameDone = { [unowned self] _, _ in self.framesPresented += 1 }
         DisplayRegistry.shared.add(self)

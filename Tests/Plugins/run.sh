@@ -1,0 +1,38 @@
+#!/bin/sh
+# S8.2 plugin failures: builds broken plugins into a temporary folder, puts it
+# first on LAYERKIT_PLUGIN_PATH and checks what lk_display_open reports.
+# usage: Tests/Plugins/run.sh PREFIX       (an installed LayerKit)
+set -u
+prefix=$1
+here=$(cd "$(dirname "$0")" && pwd)
+CC=${CC:-cc}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+build() { # build NAME FLAGS
+    if ! "$CC" -std=c99 -shared -fPIC -Wall -Wextra -Werror -I"$prefix/include" $2 \
+        "$here/bad_plugin.c" -o "$dir/liblayerkit-$1.so"; then
+        echo "FAIL build plugin $1"; fail=1
+    fi
+}
+build wrongabi -DWRONG_ABI
+build refuse -DREFUSE
+build nullentry -DNULL_ENTRY
+build failopen -DFAIL_OPEN
+build noentry -DNO_ENTRY
+echo "this is not a shared object" > "$dir/liblayerkit-garbage.so"
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+# shellcheck disable=SC2046
+if ! "$CC" -std=c99 -Wall -Wextra -Werror -pedantic "$here/test_plugin_errors.c" \
+    $(pkg-config --cflags --libs layerkit) -Wl,-rpath,"$prefix/lib" -o "$dir/test_plugin_errors"; then
+    echo "FAIL build test_plugin_errors"; echo "0 passed, 1 failed"; exit 1
+fi
+out=$(LAYERKIT_PLUGIN_PATH="$dir" LKTEST_PLUGIN_DIR="$dir" "$dir/test_plugin_errors" 2>&1)
+status=$?
+echo "$out"
+passed=$(echo "$out" | grep -c '^PASS')
+failed=$(echo "$out" | grep -c '^FAIL')
+if [ $status -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; echo "FAIL test_plugin_errors: exited with $status"; fi
+[ $fail -eq 0 ] || failed=$((failed + 1))
+echo "plugins: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
