@@ -102,27 +102,32 @@ public struct Transform3D: Equatable, Sendable {
         return r
     }
 
-    public var determinant: Double {
+    /// The 2x2 minors of the top two rows (s) and the bottom two rows (c),
+    /// from which both the determinant and the inverse are built.
+    private var minors: (s: [Double], c: [Double]) {
         let a = self
-        let s0 = a.m11 * a.m22 - a.m21 * a.m12, s1 = a.m11 * a.m23 - a.m21 * a.m13
-        let s2 = a.m11 * a.m24 - a.m21 * a.m14, s3 = a.m12 * a.m23 - a.m22 * a.m13
-        let s4 = a.m12 * a.m24 - a.m22 * a.m14, s5 = a.m13 * a.m24 - a.m23 * a.m14
-        let c5 = a.m33 * a.m44 - a.m43 * a.m34, c4 = a.m32 * a.m44 - a.m42 * a.m34
-        let c3 = a.m32 * a.m43 - a.m42 * a.m33, c2 = a.m31 * a.m44 - a.m41 * a.m34
-        let c1 = a.m31 * a.m43 - a.m41 * a.m33, c0 = a.m31 * a.m42 - a.m41 * a.m32
-        return s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+        return ([a.m11 * a.m22 - a.m21 * a.m12, a.m11 * a.m23 - a.m21 * a.m13, a.m11 * a.m24 - a.m21 * a.m14,
+                 a.m12 * a.m23 - a.m22 * a.m13, a.m12 * a.m24 - a.m22 * a.m14, a.m13 * a.m24 - a.m23 * a.m14],
+                [a.m31 * a.m42 - a.m41 * a.m32, a.m31 * a.m43 - a.m41 * a.m33, a.m31 * a.m44 - a.m41 * a.m34,
+                 a.m32 * a.m43 - a.m42 * a.m33, a.m32 * a.m44 - a.m42 * a.m34, a.m33 * a.m44 - a.m43 * a.m34])
+    }
+
+    private static func determinant(_ s: [Double], _ c: [Double]) -> Double {
+        s[0] * c[5] - s[1] * c[4] + s[2] * c[3] + s[3] * c[2] - s[4] * c[1] + s[5] * c[0]
+    }
+
+    public var determinant: Double {
+        let (s, c) = minors
+        return Transform3D.determinant(s, c)
     }
 
     /// The inverse, or nil when the transform is singular.
     public var inverted: Transform3D? {
         let a = self
-        let s0 = a.m11 * a.m22 - a.m21 * a.m12, s1 = a.m11 * a.m23 - a.m21 * a.m13
-        let s2 = a.m11 * a.m24 - a.m21 * a.m14, s3 = a.m12 * a.m23 - a.m22 * a.m13
-        let s4 = a.m12 * a.m24 - a.m22 * a.m14, s5 = a.m13 * a.m24 - a.m23 * a.m14
-        let c5 = a.m33 * a.m44 - a.m43 * a.m34, c4 = a.m32 * a.m44 - a.m42 * a.m34
-        let c3 = a.m32 * a.m43 - a.m42 * a.m33, c2 = a.m31 * a.m44 - a.m41 * a.m34
-        let c1 = a.m31 * a.m43 - a.m41 * a.m33, c0 = a.m31 * a.m42 - a.m41 * a.m32
-        let det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+        let (s, c) = minors
+        let (s0, s1, s2, s3, s4, s5) = (s[0], s[1], s[2], s[3], s[4], s[5])
+        let (c0, c1, c2, c3, c4, c5) = (c[0], c[1], c[2], c[3], c[4], c[5])
+        let det = Transform3D.determinant(s, c)
         guard det != 0, det.isFinite else { return nil }
         let k = 1 / det
         var r = Transform3D()
