@@ -3,6 +3,7 @@ import Synchronization
 /// The kinds of object a C handle can point at; named in error messages.
 public enum ObjectKind: String, Sendable {
     case layer, image, path, display
+    case animation, timingFunction = "timing function", action, displayLink = "display link"
 }
 
 /// Base of every object handed out through the C API as an opaque pointer.
