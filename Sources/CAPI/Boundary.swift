@@ -52,11 +52,12 @@ var lastErrorMessage: UnsafePointer<CChar> { UnsafePointer(errorSlot.message) }
 
 func status(_ s: Status) -> lk_status { lk_status(rawValue: UInt32(s.rawValue)) }
 
-/// Runs a fallible call: LK_OK, or the error's status with lk_last_error set.
+/// Runs a fallible call under the model lock (calls may come from any
+/// thread): LK_OK, or the error's status with lk_last_error set.
 @inline(__always)
 func run(_ body: () throws -> Void) -> lk_status {
     do {
-        try body()
+        try ModelLock.shared.withLock { try body() }
         return LK_OK
     } catch {
         let e = layerKitError(error)
@@ -75,7 +76,7 @@ func layerKitError(_ error: any Error) -> LayerKitError {
 @inline(__always)
 func read<T>(_ zero: T, _ body: () throws -> T) -> T {
     do {
-        return try body()
+        return try ModelLock.shared.withLock { try body() }
     } catch {
         setLastError(layerKitError(error))
         return zero
@@ -86,7 +87,7 @@ func read<T>(_ zero: T, _ body: () throws -> T) -> T {
 @inline(__always)
 func create(_ body: () throws -> Object) -> OpaquePointer? {
     do {
-        return OpaquePointer(HandleRegistry.shared.passRetained(try body()))
+        return OpaquePointer(HandleRegistry.shared.passRetained(try ModelLock.shared.withLock { try body() }))
     } catch {
         setLastError(layerKitError(error))
         return nil

@@ -89,7 +89,7 @@ import Testing
         let d = Layer()
         try root.replaceSublayer(b, with: d)
         #expect(b.superlayer == nil && d.superlayer === root && root.sublayers.last === d)
-        c.removeFromSuperlayer()
+        try c.removeFromSuperlayer()
         #expect(c.superlayer == nil && a.sublayers.isEmpty)
     }
 

@@ -11,4 +11,7 @@ const char *layerkit_support_image_path(const void *address);
 /* Bytes of heap in use (mallinfo2), for the benchmarks' memory figures. */
 size_t layerkit_support_heap_bytes_in_use(void);
 
+/* A non-blocking, close-on-exec eventfd (Swift does not import eventfd.h), or -1. */
+int layerkit_support_eventfd(void);
+
 #endif

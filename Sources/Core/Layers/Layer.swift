@@ -1,37 +1,76 @@
+import Synchronization
+
 /// A layer of the model tree: what the program sets (S5.1). Its stored
 /// properties live in `state`; every change goes through `set`, which
 /// validates by the property table and ignores changes to the same value.
 public class Layer: Object, @unchecked Sendable {
     public final internal(set) var state = LayerState()
-    public final private(set) var sublayers: [Layer] = []
+    public final internal(set) var sublayers: [Layer] = []
     /// The superlayer retains this layer, so while it is set it is alive; it
     /// clears the reference when it lets go. Unowned-unsafe avoids a weak
     /// reference's side allocation on every layer.
-    public private(set) unowned(unsafe) var superlayer: Layer?
+    public internal(set) unowned(unsafe) var superlayer: Layer?
     /// The layer whose mask this layer is, if any (same lifetime rule).
     public internal(set) unowned(unsafe) var maskOwner: Layer?
     /// Extra values stored by the program (S1.6).
     public private(set) var userValues: [String: Value] = [:]
     /// Bumped on every change to this layer; damage tracking compares it.
     public private(set) var changeCount: UInt64 = 0
+    /// Unique for the process's life: the render side's name for this layer.
+    public let id: UInt64
+    /// Animations in the order added (S4.14).
+    final var animationRecords: [AnimationRecord] = []
+    /// The actions dictionary and the style's (S3.1 steps 2 and 3).
+    public internal(set) var actions: [String: Action] = [:]
+    public internal(set) var styleActions: [String: Action] = [:]
+    public var delegate: LayerDelegate?
+    /// A presentation copy (S5.1) is read-only and names its model layer.
+    public private(set) var modelLayer: Layer?
+    public var isPresentationCopy: Bool { modelLayer != nil }
+
+    private static let nextID = Atomic<UInt64>(1)
 
     public init() {
+        id = Layer.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         super.init(kind: .layer)
+    }
+
+    /// A read-only copy of `model` showing `state` (S5.1).
+    init(presentationOf model: Layer, state: LayerState) {
+        id = Layer.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        modelLayer = model
+        super.init(kind: .layer)
+        self.state = state
     }
 
     deinit {
         for sublayer in sublayers { sublayer.superlayer = nil }
         state.mask?.maskOwner = nil
+        if modelLayer == nil { RenderTree.shared.layerDied(id) }
+    }
+
+    func checkWritable() throws(LayerKitError) {
+        if modelLayer != nil {
+            throw LayerKitError(.state, "layer: a presentation layer is read-only; change its model layer")
+        }
+    }
+
+    /// Records a change for the commit (S2).
+    func changed() {
+        changeCount &+= 1
+        Transaction.recordChange(self)
     }
 
     // MARK: Properties
 
     /// Sets a property through its table row: validates, stores, records the change.
     public func set<T>(_ property: Property<T>, _ newValue: T) throws(LayerKitError) {
+        try checkWritable()
         let value = try property.validated(newValue, in: state)
-        guard state[keyPath: property.keyPath] != value else { return } // S3.6: no change
+        guard state[keyPath: property.keyPath] != value else { return } // S3.6: no change, no action
         state[keyPath: property.keyPath] = value
-        changeCount &+= 1
+        changed()
+        if property.effect != .timing { runAction(forKey: property.key, animatable: property.animatable) }
     }
 
     public func get<T>(_ property: Property<T>) -> T { state[keyPath: property.keyPath] }
@@ -55,7 +94,8 @@ public class Layer: Object, @unchecked Sendable {
         }
     }
 
-    public func setUserValue(_ value: Value, forKey key: String) {
+    public func setUserValue(_ value: Value, forKey key: String) throws(LayerKitError) {
+        try checkWritable()
         if case .none = value { userValues.removeValue(forKey: key) } else { userValues[key] = value }
     }
 
@@ -86,15 +126,25 @@ public class Layer: Object, @unchecked Sendable {
     /// left any superlayer it had (so moving within one superlayer works as
     /// in Core Animation). An index past the end is an error.
     public func insertSublayer(_ child: Layer, at index: Int, argument: String = "child") throws(LayerKitError) {
+        try checkWritable()
+        try child.checkWritable()
         try checkCanAdopt(child, argument: argument)
         let countAfterRemoval = sublayers.count - (child.superlayer === self ? 1 : 0)
         guard index >= 0, index <= countAfterRemoval else {
             throw .invalid("index: \(index) is beyond the sublayer count \(countAfterRemoval)")
         }
-        child.removeFromSuperlayer()
+        child.detachFromSuperlayer()
         sublayers.insert(child, at: index)
         child.superlayer = self
-        changeCount &+= 1
+        sublayersChanged(added: child)
+    }
+
+    /// S3.4: "sublayers" on the superlayer, "onOrderIn" on the layer added.
+    private func sublayersChanged(added: Layer? = nil, removed: Layer? = nil) {
+        changed()
+        runAction(forKey: "sublayers", animatable: false)
+        if let removed { removed.changed(); removed.runAction(forKey: "onOrderOut", animatable: false) }
+        if let added { added.changed(); added.runAction(forKey: "onOrderIn", animatable: false) }
     }
 
     public func addSublayer(_ child: Layer) throws(LayerKitError) {
@@ -114,12 +164,14 @@ public class Layer: Object, @unchecked Sendable {
             throw LayerKitError(.hierarchy, "sibling: is not a sublayer of parent")
         }
         if child === sibling { return }
+        try checkWritable()
+        try child.checkWritable()
         try checkCanAdopt(child, argument: "child")
-        child.removeFromSuperlayer()
+        child.detachFromSuperlayer()
         let i = sublayers.firstIndex(where: { $0 === sibling })!
         sublayers.insert(child, at: after ? i + 1 : i)
         child.superlayer = self
-        changeCount &+= 1
+        sublayersChanged(added: child)
     }
 
     public func replaceSublayer(_ old: Layer, with new: Layer) throws(LayerKitError) {
@@ -127,21 +179,31 @@ public class Layer: Object, @unchecked Sendable {
             throw LayerKitError(.hierarchy, "old_child: is not a sublayer of parent")
         }
         if old === new { return }
+        try checkWritable()
+        try new.checkWritable()
         try checkCanAdopt(new, argument: "new_child")
-        new.removeFromSuperlayer()
+        new.detachFromSuperlayer()
         // Removing `new` may have shifted `old`.
         let at = sublayers.firstIndex(where: { $0 === old }) ?? i
         old.superlayer = nil
         new.superlayer = self
         sublayers[at] = new
-        changeCount &+= 1
+        sublayersChanged(added: new, removed: old)
     }
 
-    public func removeFromSuperlayer() {
+    public func removeFromSuperlayer() throws(LayerKitError) {
+        try checkWritable()
+        guard let parent = superlayer else { return }
+        detachFromSuperlayer()
+        parent.sublayersChanged(removed: self)
+    }
+
+    /// Leaves the superlayer without events (a move reports its own).
+    private func detachFromSuperlayer() {
         guard let parent = superlayer else { return }
         if let i = parent.sublayers.firstIndex(where: { $0 === self }) {
             parent.sublayers.remove(at: i)
-            parent.changeCount &+= 1
+            parent.changed()
         }
         superlayer = nil
     }

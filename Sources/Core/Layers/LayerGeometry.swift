@@ -18,6 +18,23 @@ extension LayerState {
             .thenTranslating(position.x, position.y, zPosition)
     }
 
+    /// S1.2: the bounding box, in superlayer coordinates, of bounds after
+    /// anchorPoint, position and transform.
+    var frame: Rect {
+        let b = bounds
+        if transform.isIdentity {
+            let a = anchorInBounds
+            return Rect(x: position.x - a.x + b.origin.x, y: position.y - a.y + b.origin.y,
+                        width: b.size.width, height: b.size.height)
+        }
+        let m = transformToSuperlayerPlane.flattened
+        let corners = [Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY),
+                       Point(x: b.maxX, y: b.maxY), Point(x: b.minX, y: b.maxY)]
+        let projected = corners.compactMap { m.project($0) }
+        guard projected.count == 4 else { return .zero }
+        return Rect.bounding(projected)
+    }
+
     /// The superlayer's sublayerTransform, applied about its anchor point.
     var sublayerTransformAboutAnchor: Transform3D? {
         guard !sublayerTransform.isIdentity else { return nil }
@@ -51,20 +68,7 @@ extension Layer {
 
     /// S1.2: the bounding box, in superlayer coordinates, of bounds after
     /// anchorPoint, position and transform.
-    public var frame: Rect {
-        let m = state.transformToSuperlayerPlane
-        let b = state.bounds
-        if state.transform.isIdentity {
-            let a = state.anchorInBounds
-            return Rect(x: state.position.x - a.x + b.origin.x, y: state.position.y - a.y + b.origin.y,
-                        width: b.size.width, height: b.size.height)
-        }
-        let corners = [Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY),
-                       Point(x: b.maxX, y: b.maxY), Point(x: b.minX, y: b.maxY)]
-        let projected = corners.compactMap { m.flattened.project($0) }
-        guard projected.count == 4 else { return .zero }
-        return Rect.bounding(projected)
-    }
+    public var frame: Rect { state.frame }
 
     /// Setting frame sets position and bounds.size (bounds.origin is kept) so
     /// that, with an identity transform, the frame reads back equal (S1.2).

@@ -5,9 +5,7 @@ import Glibc
 /// virtual transform paths ("transform.rotation.z", "transform.scale", ...).
 extension Layer {
     public func value(forKeyPath keyPath: String) throws(LayerKitError) -> Value {
-        let (property, rest) = try resolve(keyPath)
-        let whole = property.get(self)
-        return try KeyPathParts.component(of: whole, path: rest, keyPath: keyPath)
+        try state.value(forKeyPath: keyPath)
     }
 
     public func setValue(_ value: Value, forKeyPath keyPath: String) throws(LayerKitError) {
@@ -21,7 +19,7 @@ extension Layer {
             try property.set(self, value)
             return
         }
-        let updated = try KeyPathParts.replacing(in: property.get(self), path: rest, with: value, keyPath: keyPath)
+        let updated = try KeyPathParts.replacing(in: property.get(state), path: rest, with: value, keyPath: keyPath)
         try property.set(self, updated)
     }
 
@@ -29,15 +27,32 @@ extension Layer {
     public func valueType(forKeyPath keyPath: String) throws(LayerKitError) -> ValueType {
         let (property, rest) = try resolve(keyPath)
         if rest.isEmpty { return property.type }
-        return try KeyPathParts.component(of: property.get(self), path: rest, keyPath: keyPath).type
+        return try KeyPathParts.component(of: property.get(state), path: rest, keyPath: keyPath).type
+    }
+}
+
+/// Splits a key path into its property row and the rest.
+func resolve(_ keyPath: String) throws(LayerKitError) -> (AnyProperty, [Substring]) {
+    let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+    guard let first = parts.first, !first.isEmpty, let property = LayerProperties.named(String(first)) else {
+        throw LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\" is not a property of a layer")
+    }
+    return (property, Array(parts.dropFirst()))
+}
+
+/// Key paths on a bare state: what the render side and presentation use.
+extension LayerState {
+    func value(forKeyPath keyPath: String) throws(LayerKitError) -> Value {
+        let (property, rest) = try resolve(keyPath)
+        return try KeyPathParts.component(of: property.get(self), path: rest, keyPath: keyPath)
     }
 
-    private func resolve(_ keyPath: String) throws(LayerKitError) -> (AnyProperty, [Substring]) {
-        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-        guard let first = parts.first, !first.isEmpty, let property = LayerProperties.named(String(first)) else {
-            throw LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\" is not a property of a layer")
-        }
-        return (property, Array(parts.dropFirst()))
+    /// No validation or actions: for applying animated values.
+    mutating func setValue(_ value: Value, forKeyPath keyPath: String) throws(LayerKitError) {
+        let (property, rest) = try resolve(keyPath)
+        let whole = rest.isEmpty ? value
+            : try KeyPathParts.replacing(in: property.get(self), path: rest, with: value, keyPath: keyPath)
+        _ = property.setState(&self, whole)
     }
 }
 

@@ -109,6 +109,13 @@ public enum LayerProperties {
         set: { (layer, value) throws(LayerKitError) in
             guard let r = Rect.from(value) else { throw mismatch("frame", .rect, value, Rect.self) }
             try layer.setFrame(r)
+        },
+        setState: { state, value in
+            guard let r = Rect.from(value) else { return false }
+            state.bounds.size = r.size
+            state.position = Point(x: r.origin.x + state.anchorPoint.x * r.size.width,
+                                   y: r.origin.y + state.anchorPoint.y * r.size.height)
+            return true
         })
 
     static let byKey: [String: AnyProperty] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })

@@ -46,10 +46,15 @@ public struct Property<T: PropertyValue>: @unchecked Sendable {
 
     var erased: AnyProperty {
         AnyProperty(key: key, type: T.valueType, animatable: animatable, effect: effect,
-                    get: { layer in layer.state[keyPath: keyPath].value },
+                    get: { state in state[keyPath: keyPath].value },
                     set: { (layer, value) throws(LayerKitError) in
                         guard let typed = T.from(value) else { throw mismatch(key, T.valueType, value, T.self) }
                         try layer.set(self, typed)
+                    },
+                    setState: { state, value in
+                        guard let typed = T.from(value) else { return false }
+                        state[keyPath: keyPath] = typed
+                        return true
                     })
     }
 }
@@ -60,8 +65,12 @@ public struct AnyProperty: @unchecked Sendable {
     public let type: ValueType
     public let animatable: Bool
     public let effect: PropertyEffect
-    let get: (Layer) -> Value
+    /// Reads the value from a state (the model's or a presentation).
+    let get: (LayerState) -> Value
+    /// Sets it on a layer: validation, change tracking, actions.
     let set: (Layer, Value) throws(LayerKitError) -> Void
+    /// Sets it in a state with no checks: how animations apply their values.
+    let setState: (inout LayerState, Value) -> Bool
 }
 
 func mismatch<T>(_ key: String, _ expected: ValueType, _ got: Value, _: T.Type) -> LayerKitError {

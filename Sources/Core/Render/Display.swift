@@ -74,12 +74,19 @@ public final class Display: Object, @unchecked Sendable {
         root = layer
     }
 
-    /// Renders the tree as it is at `time` and presents it.
+    /// Renders the committed tree with its animations at `time` and
+    /// presents it. The calling thread's implicit transaction is committed
+    /// first, as a run loop iteration would (S2.2).
     public func renderFrame(at time: Double) throws(LayerKitError) {
         guard time.isFinite else { throw .invalid("media_time: \(time) is not finite") }
         let backend = try openBackend()
+        ModelLock.shared.withLock { Transaction.flush() }
         let start = mediaTime()
-        builder.build(root: root)
+        var events: [AnimationEvaluator.Event] = []
+        let rootID = root?.id
+        RenderTree.shared.withLock {
+            builder.build(root: rootID.flatMap { RenderTree.shared.node($0) }, at: time, events: &events)
+        }
         frameNumber += 1
         list.initialize(to: lk_display_list(
             abi_version: LK_BACKEND_ABI_VERSION,
@@ -94,6 +101,7 @@ public final class Display: Object, @unchecked Sendable {
         try backend.render(list)
         hasFrame = true
         renderSecondsTotal += mediaTime() - start
+        AnimationEvents.deliver(events)
     }
 
     /// The last frame as RGBA8 straight alpha.

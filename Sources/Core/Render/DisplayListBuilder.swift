@@ -20,74 +20,116 @@ public struct DisplayListBuilder: ~Copyable {
 
     public var opsPointer: UnsafePointer<lk_dl_op> { UnsafePointer(ops) }
 
-    /// Builds the list for `root` placed in output space (S1.0).
+    /// Builds the list for a model tree as it is, ignoring animations (a
+    /// tree that was never committed: tests, snapshots).
     public mutating func build(root: Layer?) {
+        build(root: root.map { RenderNode.snapshot(of: $0) }, at: 0, events: nil)
+    }
+
+    /// Builds the list for the committed tree under `root` at media time
+    /// `time`, animations applied (S5); with `events`, notes which
+    /// animations started or stopped. The render tree's lock is held.
+    mutating func build(root: RenderNode?, at time: Double, events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         count = 0
         images.removeAll(keepingCapacity: true)
         guard let root else { return }
         let world = root.state.transformToSuperlayerPlane.flattened
-        visit(root, world: world, parentOpacity: 1)
+        visit(root, world: world, parentOpacity: 1, parentTime: time, events: events)
     }
 
     /// Op i, for tests and tools.
     public func op(_ i: Int) -> lk_dl_op { ops[i] }
 
-    private mutating func visit(_ layer: Layer, world: Transform3D, parentOpacity: Double) {
-        // Fields are read in place: copying the whole LayerState would retain
-        // and release its object references for every layer of every frame.
-        guard !layer.state.hidden else { return }
-        let opacity = parentOpacity * layer.state.opacity
-        guard opacity > 0 else { return }
-        if !layer.state.doubleSided && DisplayListBuilder.isBackFacing(world) { return }
-        let bounds = layer.state.bounds
-        let radius = layer.state.cornerRadius
-        let masks = layer.state.masksToBounds
+    private mutating func visit(_ node: RenderNode, world: Transform3D, parentOpacity: Double, parentTime: Double,
+                                events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
+        let time = TimingModel.localTime(parentTime, node.state.timing)
+        if node.animations.isEmpty {
+            // Fields are read in place: copying the whole LayerState would
+            // retain and release its object references for every layer.
+            withUnsafeMutablePointer(to: &node.state) { s in
+                visit(node, s, world: world, parentOpacity: parentOpacity, time: time, events: events)
+            }
+        } else {
+            var presented = node.state
+            AnimationEvaluator.apply(node.animations, to: &presented, layerTime: time, events: events)
+            withUnsafeMutablePointer(to: &presented) { s in
+                visit(node, s, world: world, parentOpacity: parentOpacity, time: time, events: events)
+            }
+        }
+    }
 
-        if let color = layer.state.backgroundColor, color.a > 0 {
+    private mutating func visit(_ node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, world: Transform3D,
+                                parentOpacity: Double, time: Double,
+                                events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
+        guard !s.pointee.hidden else { return }
+        let opacity = parentOpacity * s.pointee.opacity
+        guard opacity > 0 else { return }
+        if !s.pointee.doubleSided && DisplayListBuilder.isBackFacing(world) { return }
+        let bounds = s.pointee.bounds
+        let radius = s.pointee.cornerRadius
+        let masks = s.pointee.masksToBounds
+
+        if let color = s.pointee.backgroundColor, color.a > 0 {
             append(.fill, world, bounds, radius: radius, color: color, opacity: opacity)
         }
         if masks {
             append(.pushClip, world, bounds, radius: radius)
         }
-        if let image = layer.state.contents {
-            appendContents(image, of: layer, world: world, opacity: opacity)
+        if let image = s.pointee.contents {
+            appendContents(image, of: s, world: world, opacity: opacity)
         }
-        let sublayers = layer.sublayers
-        if !sublayers.isEmpty {
-            let sublayerTransform = layer.state.sublayerTransformAboutAnchor
-            let ordered = sublayers.contains(where: { $0.state.zPosition != 0 }) ? layer.sublayersInDrawingOrder : sublayers
-            for sublayer in ordered {
+        let children = node.children
+        if !children.isEmpty {
+            let sublayerTransform = s.pointee.sublayerTransformAboutAnchor
+            let ordered = children.contains(where: { $0.state.zPosition != 0 })
+                ? children.enumerated().sorted {
+                    ($0.element.state.zPosition, $0.offset) < ($1.element.state.zPosition, $1.offset)
+                }.map(\.element)
+                : children
+            for child in ordered {
                 let childWorld: Transform3D
-                if sublayerTransform == nil && sublayer.state.transform.isIdentity {
+                if sublayerTransform == nil && child.animations.isEmpty && child.state.transform.isIdentity {
                     // The common case: a plain offset in the superlayer's plane.
-                    let b = sublayer.state.bounds, anchor = sublayer.state.anchorPoint, p = sublayer.state.position
+                    let b = child.state.bounds, anchor = child.state.anchorPoint, p = child.state.position
                     childWorld = world.preTranslated(p.x - b.origin.x - anchor.x * b.size.width,
                                                      p.y - b.origin.y - anchor.y * b.size.height)
                 } else {
-                    var local = sublayer.state.transformToSuperlayerPlane
+                    var local = presentedGeometry(of: child, parentTime: time)
                     if let st = sublayerTransform { local = local.concatenating(st) }
                     childWorld = local.flattened.concatenating(world)
                 }
-                visit(sublayer, world: childWorld, parentOpacity: opacity)
+                visit(child, world: childWorld, parentOpacity: opacity, parentTime: time, events: events)
             }
         }
         if masks {
             append(.popClip, world, bounds)
         }
-        let borderWidth = layer.state.borderWidth
+        let borderWidth = s.pointee.borderWidth
         if borderWidth > 0 {
-            let color = layer.state.borderColor
+            let color = s.pointee.borderColor
             if color.a > 0 {
                 append(.border, world, bounds, radius: radius, borderWidth: borderWidth, color: color, opacity: opacity)
             }
         }
     }
 
-    private mutating func appendContents(_ image: Image, of layer: Layer, world: Transform3D, opacity: Double) {
+    /// A child's transform to its superlayer's plane with its animations
+    /// applied (geometry is animated too); no events here, the child's own
+    /// visit reports them.
+    private func presentedGeometry(of child: RenderNode, parentTime: Double) -> Transform3D {
+        if child.animations.isEmpty { return child.state.transformToSuperlayerPlane }
+        var presented = child.state
+        AnimationEvaluator.apply(child.animations, to: &presented,
+                                 layerTime: TimingModel.localTime(parentTime, child.state.timing), events: nil)
+        return presented.transformToSuperlayerPlane
+    }
+
+    private mutating func appendContents(_ image: Image, of s: UnsafeMutablePointer<LayerState>, world: Transform3D,
+                                         opacity: Double) {
         guard let placement = ContentsPlacement.place(imageWidth: image.width, imageHeight: image.height,
-                                                      in: layer.state.bounds, contentsRect: layer.state.contentsRect,
-                                                      gravity: layer.state.contentsGravity,
-                                                      scale: layer.state.contentsScale) else { return }
+                                                      in: s.pointee.bounds, contentsRect: s.pointee.contentsRect,
+                                                      gravity: s.pointee.contentsGravity,
+                                                      scale: s.pointee.contentsScale) else { return }
         images.append(image)
         append(.image, world, placement.destination, opacity: opacity, image: image, source: placement.source)
     }

@@ -1,0 +1,60 @@
+/// The action search (S3.1) and running actions (S3.5).
+extension Layer {
+    /// S3.1: delegate, actions, style, then the built-in implicit action. A
+    /// null action anywhere stops the search with no action. Runs whether or
+    /// not actions are disabled (S3.2): that is checked by the caller.
+    public func action(forKey event: String) -> Action? {
+        if let ask = delegate?.actionForKey {
+            switch ask(self, event) {
+            case .continueSearch: break
+            case .action(let action): return action.isNull ? nil : action
+            }
+        }
+        if let action = actions[event] { return action.isNull ? nil : action }
+        if let action = styleActions[event] { return action.isNull ? nil : action }
+        return builtInAction(forKey: event)
+    }
+
+    /// S3.3: a basic animation of the property from its presentation value
+    /// to the new model value, over the transaction's duration, with its
+    /// timing function or the default curve. `contents` (a fade transition)
+    /// has none until transitions exist; non-animatable properties have none.
+    func builtInAction(forKey key: String) -> Action? {
+        guard key != "contents", let property = LayerProperties.named(key), property.animatable else { return nil }
+        let animation = Animation(kind: .basic, keyPath: key)
+        animation.timingFunction = Transaction.animationTimingFunction ?? TimingFunction.named(.default)
+        return Action(.animation(animation))
+    }
+
+    /// Called after a property or the hierarchy changed: searches and runs
+    /// the action, unless actions are disabled (S3.2) or the layer has never
+    /// been committed (it has no presentation to animate from, S5.1).
+    func runAction(forKey event: String, animatable: Bool) {
+        guard !isPresentationCopy, !Transaction.disableActions else { return }
+        guard RenderTree.shared.isCommitted(self) else { return }
+        guard let action = action(forKey: event) else { return }
+        run(action, forKey: event)
+    }
+
+    /// S3.5: an animation is added under the event's key; a custom action runs.
+    func run(_ action: Action, forKey event: String) {
+        switch action.behaviour {
+        case .null: break
+        case .custom(let body): body(event, self)
+        case .animation(let animation):
+            let copy = animation.copy()
+            if copy.keyPath == nil { copy.keyPath = event }
+            try? addAnimation(copy, forKey: event)
+        }
+    }
+
+    public func setAction(_ action: Action?, forKey event: String) throws(LayerKitError) {
+        try checkWritable()
+        actions[event] = action
+    }
+
+    public func setStyleAction(_ action: Action?, forKey event: String) throws(LayerKitError) {
+        try checkWritable()
+        styleActions[event] = action
+    }
+}

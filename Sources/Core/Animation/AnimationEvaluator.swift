@@ -1,0 +1,80 @@
+/// Applies a layer's animations to its committed state at a time (S4, S5.1):
+/// a pure function of (state, animations, time), apart from noting which
+/// animations started and stopped when the caller asks for events.
+enum AnimationEvaluator {
+    enum Event {
+        case started(AnimationRecord)
+        case stopped(AnimationRecord)
+    }
+
+    /// `layerTime` is the layer's local time (S4.2). Animations apply in the
+    /// order added; a non-additive one replaces what came before it, an
+    /// additive one adds to it (S4.14).
+    static func apply(_ records: [AnimationRecord], to state: inout LayerState, layerTime: Double,
+                      events: UnsafeMutablePointer<[Event]>?) {
+        guard !records.isEmpty else { return }
+        let model = state
+        for record in records {
+            let animation = record.animation
+            let local = TimingModel.localTime(layerTime, animation.timing)
+            let evaluation = TimingModel.evaluate(animation.timing, localTime: local)
+            if let events {
+                if !record.started && evaluation.phase != .before {
+                    record.started = true
+                    events.pointee.append(.started(record))
+                }
+                if evaluation.phase == .after && !record.stopped {
+                    record.stopped = true
+                    events.pointee.append(.stopped(record))
+                }
+            }
+            // A finished animation that is removed on completion no longer shows (S4.5).
+            if record.stopped && animation.removedOnCompletion && evaluation.phase == .after { continue }
+            guard let progress = evaluation.progress, let keyPath = animation.keyPath,
+                  let value = value(of: record, progress: progress, iteration: evaluation.iteration,
+                                    base: try? state.value(forKeyPath: keyPath),
+                                    model: try? model.value(forKeyPath: keyPath)) else { continue }
+            try? state.setValue(value, forKeyPath: keyPath)
+        }
+    }
+
+    /// S4.8: the value of a basic animation at `progress` (0...1, before its timing function).
+    static func value(of record: AnimationRecord, progress: Double, iteration: Int, base: Value?, model: Value?) -> Value? {
+        let a = record.animation
+        guard let base else { return nil }
+        let previous = record.previousValue ?? base
+        let from: Value, to: Value
+        switch (a.fromValue, a.toValue, a.byValue) {
+        case let (f?, t?, _): (from, to) = (f, t)
+        case let (f?, nil, b?): guard let t = Interpolation.add(f, b) else { return nil }; (from, to) = (f, t)
+        case let (nil, t?, b?): guard let f = Interpolation.subtract(t, b) else { return nil }; (from, to) = (f, t)
+        case let (f?, nil, nil): (from, to) = (f, model ?? base)
+        case let (nil, t?, nil): (from, to) = (a.additive ? zero(like: t) ?? previous : previous, t)
+        case let (nil, nil, b?):
+            if a.additive { guard let z = zero(like: b) else { return nil }; (from, to) = (z, b) }
+            else { guard let t = Interpolation.add(previous, b) else { return nil }; (from, to) = (previous, t) }
+        case (nil, nil, nil): (from, to) = (previous, base)
+        }
+        let eased = a.timingFunction?.evaluate(progress) ?? progress
+        guard var v = Interpolation.interpolate(from, to, eased) else { return nil }
+        if a.cumulative && iteration > 0, let step = Interpolation.subtract(to, from),
+           let offset = Interpolation.scale(step, by: Double(iteration)), let sum = Interpolation.add(v, offset) {
+            v = sum
+        }
+        if a.additive { return Interpolation.add(base, v) }
+        return v
+    }
+
+    /// The identity for add, of the value's type.
+    private static func zero(like v: Value) -> Value? {
+        switch v {
+        case .number: .number(0)
+        case .point: .point(.zero)
+        case .size: .size(.zero)
+        case .rect: .rect(.zero)
+        case .color: .color(.clear)
+        case .transform: .transform(.identity)
+        default: nil
+        }
+    }
+}

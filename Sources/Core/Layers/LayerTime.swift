@@ -1,0 +1,56 @@
+/// A layer as a timing node (S4.2): local time through its ancestors,
+/// conversion between layers, and the presentation copy (S5.1).
+extension Layer {
+    /// The chain from the tree's root down to this layer.
+    private var timingChain: [Layer] {
+        var chain: [Layer] = []
+        var node: Layer? = self
+        while let current = node { chain.append(current); node = current.superlayer ?? current.maskOwner }
+        return chain.reversed()
+    }
+
+    /// Media time to this layer's local time.
+    public func localTime(forMediaTime t: Double) -> Double {
+        timingChain.reduce(t) { TimingModel.localTime($0, $1.state.timing) }
+    }
+
+    /// This layer's local time to media time; nil when a speed of 0 on the
+    /// way makes every parent time map to the same local time.
+    public func mediaTimeOfLocalTime(_ t: Double) -> Double? {
+        var time = t
+        for layer in timingChain.reversed() {
+            guard let parent = TimingModel.parentTime(time, layer.state.timing) else { return nil }
+            time = parent
+        }
+        return time
+    }
+
+    /// convertTime(t, from:, to:); nil stands for media time.
+    public static func convertTime(_ t: Double, from: Layer?, to: Layer?) throws(LayerKitError) -> Double {
+        if let from, let to, !from.sharesTree(with: to) {
+            throw LayerKitError(.hierarchy, "from, to: the layers are in different trees")
+        }
+        var media = t
+        if let from {
+            guard let m = from.mediaTimeOfLocalTime(t) else {
+                throw LayerKitError(.state, "from: the layer or an ancestor has speed 0, so its local time does not determine a media time")
+            }
+            media = m
+        }
+        return to?.localTime(forMediaTime: media) ?? media
+    }
+
+    /// S5.1: a read-only copy of the subtree with every active animation
+    /// applied at `time`; nil for a layer never committed.
+    public func presentationCopy(at time: Double) -> Layer? {
+        if let model = modelLayer { return model.presentationCopy(at: time) }
+        guard let state = RenderTree.shared.presentationState(of: self, at: time) else { return nil }
+        let copy = Layer(presentationOf: self, state: state)
+        for child in sublayers {
+            guard let c = child.presentationCopy(at: time) else { continue }
+            c.superlayer = copy
+            copy.sublayers.append(c)
+        }
+        return copy
+    }
+}

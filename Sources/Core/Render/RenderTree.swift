@@ -1,0 +1,138 @@
+import Glibc
+
+/// A layer as the render side has it: the state of the last commit and the
+/// animations then attached. The render side never touches model layers.
+final class RenderNode: @unchecked Sendable {
+    let id: UInt64
+    var state: LayerState
+    var children: [RenderNode] = []
+    weak var parent: RenderNode?
+    var animations: [AnimationRecord] = []
+
+    init(id: UInt64, state: LayerState) {
+        self.id = id
+        self.state = RenderNode.renderable(state)
+    }
+
+    /// Model objects other than immutable images and paths stay on the
+    /// model side: a mask travels as its own node (drawn by the content work).
+    static func renderable(_ state: LayerState) -> LayerState {
+        var s = state
+        s.mask = nil
+        return s
+    }
+
+    /// A detached copy of a model subtree, for drawing a tree that was never
+    /// committed (tests, snapshots).
+    static func snapshot(of layer: Layer) -> RenderNode {
+        let node = RenderNode(id: layer.id, state: layer.state)
+        node.children = layer.sublayers.map { child in
+            let c = snapshot(of: child)
+            c.parent = node
+            return c
+        }
+        return node
+    }
+}
+
+/// The committed copy of every layer tree (S5.2). Commits replace the
+/// changed layers' nodes at once under the lock, so the render side never
+/// sees half a transaction (S2.1).
+public final class RenderTree: @unchecked Sendable {
+    public static let shared = RenderTree()
+
+    private var mutex = pthread_mutex_t()
+    private var nodes: [UInt64: RenderNode] = [:]
+    /// Bumped by every commit, so idle render loops know to draw.
+    public private(set) var commitCount: UInt64 = 0
+    private var observers: [() -> Void] = []
+
+    private init() { pthread_mutex_init(&mutex, nil) }
+
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+
+    /// Called for every commit (a display's render loop wakes up).
+    func addObserver(_ observer: @escaping () -> Void) { withLock { observers.append(observer) } }
+
+    func node(_ id: UInt64) -> RenderNode? { nodes[id] }
+
+    public func isCommitted(_ layer: Layer) -> Bool { withLock { nodes[layer.id] != nil } }
+
+    /// Publishes the state of `layers` (model lock held, on the committing thread).
+    func commit(_ layers: [Layer], at time: Double) {
+        let toNotify: [() -> Void] = withLock {
+            for layer in layers where !layer.isPresentationCopy {
+                sync(ensureNode(layer, time), with: layer, commitTime: time)
+            }
+            commitCount &+= 1
+            return observers
+        }
+        for notify in toNotify { notify() }
+    }
+
+    private func ensureNode(_ layer: Layer, _ time: Double) -> RenderNode {
+        if let node = nodes[layer.id] { return node }
+        let node = RenderNode(id: layer.id, state: layer.state)
+        nodes[layer.id] = node
+        sync(node, with: layer, commitTime: time)
+        return node
+    }
+
+    private func sync(_ node: RenderNode, with layer: Layer, commitTime time: Double) {
+        node.state = RenderNode.renderable(layer.state)
+        let children = layer.sublayers.map { child -> RenderNode in
+            let c = ensureNode(child, time)
+            c.parent = node
+            return c
+        }
+        for old in node.children where old.parent === node && !children.contains(where: { $0 === old }) {
+            old.parent = nil
+        }
+        node.children = children
+        for record in layer.animationRecords where !record.beginResolved {
+            // S4.3: beginTime 0 means the commit time, in the layer's own time.
+            if record.animation.timing.beginTime == 0 {
+                record.animation.timing.beginTime = layer.localTime(forMediaTime: time)
+            }
+            record.beginResolved = true
+        }
+        node.animations = layer.animationRecords
+    }
+
+    /// A layer died: forget its node (its superlayer's next commit drops it too).
+    func layerDied(_ id: UInt64) {
+        withLock { _ = nodes.removeValue(forKey: id) }
+    }
+
+    /// The node's local time at media time `time` (S4.2), through its ancestors.
+    static func localTime(of node: RenderNode, at time: Double) -> Double {
+        var chain: [RenderNode] = []
+        var current: RenderNode? = node
+        while let n = current { chain.append(n); current = n.parent }
+        var t = time
+        for n in chain.reversed() { t = TimingModel.localTime(t, n.state.timing) }
+        return t
+    }
+
+    /// S5.1: the layer's presentation state at `time`, nil if never committed.
+    func presentationState(of layer: Layer, at time: Double) -> LayerState? {
+        withLock {
+            guard let node = nodes[layer.id] else { return nil }
+            var state = node.state
+            let local = RenderTree.localTime(of: node, at: time)
+            AnimationEvaluator.apply(node.animations, to: &state, layerTime: local, events: nil)
+            state.mask = layer.state.mask
+            return state
+        }
+    }
+
+    /// The presentation value of one key path just before a change (S3.3).
+    func presentationValue(of layer: Layer, keyPath: String, at time: Double) -> Value? {
+        guard let state = presentationState(of: layer, at: time) else { return nil }
+        return try? state.value(forKeyPath: keyPath)
+    }
+}

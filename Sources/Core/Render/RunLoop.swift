@@ -1,0 +1,66 @@
+import CSupport
+import Glibc
+import Synchronization
+
+/// A thread's run loop (S2.2, S4.6, S5.3): where callbacks for that thread
+/// are delivered. Other threads (the render thread among them) post work to
+/// it; the thread runs it when it iterates (lk_display_dispatch/run). Its
+/// eventfd is readable while work is waiting, for the program's own poll().
+public final class RunLoop: @unchecked Sendable {
+    public let fd: Int32
+    private let queue = Locked<[() -> Void]>([])
+
+    private init() {
+        fd = layerkit_support_eventfd()
+    }
+
+    deinit { close(fd) }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { loop in
+            if let loop { Unmanaged<RunLoop>.fromOpaque(loop).release() }
+        }
+        return key
+    }()
+
+    /// The calling thread's run loop.
+    public static var current: RunLoop {
+        if let existing = pthread_getspecific(key) {
+            return Unmanaged<RunLoop>.fromOpaque(existing).takeUnretainedValue()
+        }
+        let loop = RunLoop()
+        pthread_setspecific(key, Unmanaged.passRetained(loop).toOpaque())
+        return loop
+    }
+
+    /// Queues work for this run loop's thread; callable from any thread.
+    public func post(_ work: @escaping () -> Void) {
+        queue.withLock { $0.append(work) }
+        var one: UInt64 = 1
+        _ = write(fd, &one, 8)
+    }
+
+    /// One iteration: commits the thread's implicit transaction (S2.2), waits
+    /// up to `timeout` seconds (negative: forever) for work, runs what is
+    /// queued. Returns the number of callbacks run.
+    @discardableResult
+    public func runOnce(timeout: Double) -> Int {
+        ModelLock.shared.withLock { Transaction.flush() }
+        var pending = queue.withLock { $0.isEmpty }
+        if pending && timeout != 0 {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ms = timeout < 0 ? -1 : Int32(min(timeout * 1000, Double(Int32.max)))
+            _ = poll(&p, 1, ms)
+            pending = queue.withLock { $0.isEmpty }
+        }
+        var counter: UInt64 = 0
+        _ = read(fd, &counter, 8)
+        let work = queue.withLock { q -> [() -> Void] in let w = q; q.removeAll(); return w }
+        // Callbacks run without the model lock held, on this thread.
+        for item in work { item() }
+        // What the callbacks changed is committed in this same iteration.
+        if !work.isEmpty { ModelLock.shared.withLock { Transaction.flush() } }
+        return work.count
+    }
+}

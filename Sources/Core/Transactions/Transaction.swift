@@ -1,0 +1,168 @@
+import Glibc
+
+/// Transactions (S2): a per-thread stack of nested transactions. A change
+/// with none open opens an implicit one, committed at the next run loop
+/// iteration or by flush. Only the outermost commit hands the changes to
+/// the render side, at once.
+public enum Transaction {
+    struct Frame {
+        var duration: Double?
+        var timingFunction: TimingFunction??
+        var disableActions: Bool?
+        var completion: CompletionGroup?
+        var values: [String: Value] = [:]
+        let implicit: Bool
+    }
+
+    /// One thread's transactions and what they changed.
+    final class ThreadState {
+        var frames: [Frame] = []
+        /// Layers changed since the last outermost commit, in order, once
+        /// each. Held weakly: a layer the program lets go of before the
+        /// commit has nothing left to show.
+        var changed: [WeakLayer] = []
+        var changedIDs: Set<UInt64> = []
+        /// Completion groups of transactions already closed, sealed at the outermost commit.
+        var closedGroups: [CompletionGroup] = []
+        deinit {
+            if !frames.isEmpty {
+                writeToStandardError("layerkit: error: a thread ended with \(frames.count) transaction(s) open; their changes were not committed (S2.6)\n")
+            }
+        }
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { state in
+            if let state { Unmanaged<ThreadState>.fromOpaque(state).release() }
+        }
+        return key
+    }()
+
+    static var current: ThreadState {
+        if let existing = pthread_getspecific(key) {
+            return Unmanaged<ThreadState>.fromOpaque(existing).takeUnretainedValue()
+        }
+        let state = ThreadState()
+        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        return state
+    }
+
+    // MARK: Begin, commit, flush
+
+    public static func begin() {
+        current.frames.append(Frame(implicit: false))
+    }
+
+    /// Commits the innermost explicit transaction (S2.1); an error when none is open (S2.6).
+    public static func commit() throws(LayerKitError) {
+        let state = current
+        guard let index = state.frames.lastIndex(where: { !$0.implicit }) else {
+            throw LayerKitError(.state, "lk_transaction_commit: no transaction is open (S2.6)")
+        }
+        // An implicit transaction opened inside an explicit one belongs to it.
+        while state.frames.count > index + 1 { close(state.frames.removeLast(), in: state) }
+        close(state.frames.removeLast(), in: state)
+        if state.frames.isEmpty { commitToRenderSide(state) }
+    }
+
+    /// Commits the implicit transaction, if it is the only one open (S2.2).
+    public static func flush() {
+        let state = current
+        guard state.frames.count == 1, state.frames[0].implicit else {
+            if state.frames.isEmpty && !state.changed.isEmpty { commitToRenderSide(state) }
+            return
+        }
+        close(state.frames.removeLast(), in: state)
+        commitToRenderSide(state)
+    }
+
+    public static var hasOpenTransaction: Bool { !current.frames.isEmpty }
+
+    private static func close(_ frame: Frame, in state: ThreadState) {
+        if let group = frame.completion { state.closedGroups.append(group) }
+    }
+
+    private static func commitToRenderSide(_ state: ThreadState) {
+        let changed = state.changed
+        state.changed = []
+        state.changedIDs = []
+        let groups = state.closedGroups
+        state.closedGroups = []
+        RenderTree.shared.commit(changed.compactMap(\.layer), at: mediaTime())
+        let runLoop = RunLoop.current
+        for group in groups { group.seal(on: runLoop) }
+    }
+
+    // MARK: Recording changes
+
+    /// Called for every model change: opens an implicit transaction if needed.
+    static func recordChange(_ layer: Layer) {
+        let state = current
+        if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
+        if state.changedIDs.insert(layer.id).inserted { state.changed.append(WeakLayer(layer)) }
+    }
+
+    /// Every open transaction with a completion waits for this animation.
+    static func groupsForNewAnimation() -> [CompletionGroup] {
+        let state = current
+        if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
+        // Every open transaction counts it: a completion may still be set
+        // on any of them before it commits.
+        var groups: [CompletionGroup] = []
+        for i in state.frames.indices {
+            let group = state.frames[i].completion ?? CompletionGroup()
+            state.frames[i].completion = group
+            group.animationAdded()
+            groups.append(group)
+        }
+        return groups
+    }
+
+    // MARK: Properties (S2.3), inherited from enclosing transactions
+
+    private static func lookup<T>(_ field: (Frame) -> T?) -> T? {
+        for frame in current.frames.reversed() { if let v = field(frame) { return v } }
+        return nil
+    }
+
+    private static func modifyTop(_ change: (inout Frame) -> Void) {
+        let state = current
+        if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
+        change(&state.frames[state.frames.count - 1])
+    }
+
+    public static var animationDuration: Double {
+        get { lookup { $0.duration } ?? 0.25 }
+        set { modifyTop { $0.duration = newValue } }
+    }
+
+    /// nil: none set, which means each action's own (the default curve).
+    public static var animationTimingFunction: TimingFunction? {
+        get { lookup { $0.timingFunction } ?? nil }
+        set { modifyTop { $0.timingFunction = .some(newValue) } }
+    }
+
+    public static var disableActions: Bool {
+        get { lookup { $0.disableActions } ?? false }
+        set { modifyTop { $0.disableActions = newValue } }
+    }
+
+    /// Sets the innermost transaction's completion; it waits for every
+    /// animation added inside that transaction and its nested ones.
+    public static func setCompletion(_ completion: (() -> Void)?) {
+        modifyTop { frame in
+            let group = frame.completion ?? CompletionGroup()
+            group.completion = completion
+            frame.completion = group
+        }
+    }
+
+    public static func value(forKey key: String) -> Value? { lookup { $0.values[key] } }
+    public static func setValue(_ value: Value, forKey key: String) { modifyTop { $0.values[key] = value } }
+}
+
+final class WeakLayer {
+    weak var layer: Layer?
+    init(_ layer: Layer) { self.layer = layer }
+}
