@@ -342,6 +342,136 @@ bool      lk_layer_contains_point(const lk_layer *layer, lk_point p_in_layer);
 lk_layer *lk_layer_hit_test(lk_layer *root, lk_point p_in_root_superlayer);
 
 /* ------------------------------------------------------------------------ */
+/* Time: transactions, actions, animations (S2-S5)                           */
+
+/* Timing functions (S4.7). Named ones are shared (+0, never freed). */
+typedef enum lk_timing_name {
+    LK_TIMING_LINEAR = 0, LK_TIMING_EASE_IN, LK_TIMING_EASE_OUT, LK_TIMING_EASE_IN_EASE_OUT, LK_TIMING_DEFAULT
+} lk_timing_name;
+lk_timing_function *lk_timing_function_named(lk_timing_name name);
+/* control points (c1x, c1y), (c2x, c2y); x within 0..1, y free (overshoot) */
+lk_timing_function *lk_timing_function_create(double c1x, double c1y, double c2x, double c2y);
+double              lk_timing_function_evaluate(const lk_timing_function *fn, double t);
+/* index 0..3: (0,0), c1, c2, (1,1) */
+lk_point            lk_timing_function_get_control_point(const lk_timing_function *fn, size_t index);
+
+/* Transactions (S2). Changes on a thread with none open go into an implicit
+   transaction, committed when the thread's run loop iterates
+   (lk_display_dispatch, lk_display_run, lk_display_render_frame_at) or by
+   lk_transaction_flush. A thread that does neither shows nothing new. */
+void      lk_transaction_begin(void);
+lk_status lk_transaction_commit(void);
+void      lk_transaction_flush(void);
+void      lk_transaction_set_animation_duration(double seconds);
+double    lk_transaction_get_animation_duration(void);       /* 0.25 unless set */
+/* NULL: each action's own curve (the default one for implicit animations) */
+void      lk_transaction_set_animation_timing_function(lk_timing_function *fn);
+lk_timing_function *lk_transaction_get_animation_timing_function(void);
+void      lk_transaction_set_disable_actions(bool disable);
+bool      lk_transaction_get_disable_actions(void);
+/* runs once on this thread's run loop after every animation added in the
+   transaction (and its nested ones) has finished or been removed (S2.4) */
+void      lk_transaction_set_completion(void (*fn)(void *user_data), void *user_data);
+lk_status lk_transaction_set_value(const char *key, lk_value value);
+lk_status lk_transaction_get_value(const char *key, lk_value *out);
+
+/* Actions (S3) */
+typedef struct lk_layer_delegate {
+    uint32_t struct_size;  /* sizeof(lk_layer_delegate) */
+    /* return NULL to continue the search, lk_action_null() to stop it,
+       or an action (+0: the library retains what it keeps) */
+    lk_action *(*action_for_key)(lk_layer *layer, const char *event, void *user_data);
+    void (*layout_sublayers)(lk_layer *layer, void *user_data);
+    void (*draw)(lk_layer *layer, lk_canvas *canvas, void *user_data);
+} lk_layer_delegate;
+/* the delegate struct is copied; destroy(user_data) runs when it is replaced
+   or the layer goes. NULL delegate removes it. */
+lk_status  lk_layer_set_delegate(lk_layer *layer, const lk_layer_delegate *delegate,
+                                 void *user_data, void (*destroy)(void *user_data));
+lk_action *lk_action_null(void);                                   /* +0, shared */
+lk_action *lk_action_create(void (*run)(const char *event, lk_layer *layer, void *user_data),
+                            void *user_data, void (*destroy)(void *user_data));
+/* +0: lives until this thread's transaction commits unless retained (a
+   layer retains the actions set on it) */
+lk_action *lk_animation_as_action(lk_animation *animation);
+lk_status  lk_layer_set_action(lk_layer *layer, const char *event, lk_action *action); /* NULL removes */
+lk_status  lk_layer_set_style_action(lk_layer *layer, const char *event, lk_action *action);
+/* runs the search of S3.1 (also when actions are disabled); NULL when it
+   finds no action or the null action */
+lk_action *lk_layer_copy_action_for_key(lk_layer *layer, const char *event);
+
+/* Animations (S4) */
+lk_animation *lk_basic_animation_create(const char *key_path);
+lk_animation *lk_animation_copy(const lk_animation *animation);
+lk_status   lk_animation_set_key_path(lk_animation *a, const char *key_path);
+const char *lk_animation_get_key_path(const lk_animation *a);
+lk_status lk_animation_set_begin_time(lk_animation *a, double t);
+double    lk_animation_get_begin_time(const lk_animation *a);
+lk_status lk_animation_set_duration(lk_animation *a, double d);
+double    lk_animation_get_duration(const lk_animation *a);
+lk_status lk_animation_set_speed(lk_animation *a, double speed);
+double    lk_animation_get_speed(const lk_animation *a);
+lk_status lk_animation_set_time_offset(lk_animation *a, double offset);
+double    lk_animation_get_time_offset(const lk_animation *a);
+lk_status lk_animation_set_repeat_count(lk_animation *a, double count);
+double    lk_animation_get_repeat_count(const lk_animation *a);
+lk_status lk_animation_set_repeat_duration(lk_animation *a, double d);
+double    lk_animation_get_repeat_duration(const lk_animation *a);
+lk_status lk_animation_set_autoreverses(lk_animation *a, bool autoreverses);
+bool      lk_animation_get_autoreverses(const lk_animation *a);
+lk_status lk_animation_set_fill_mode(lk_animation *a, lk_fill_mode mode);
+lk_fill_mode lk_animation_get_fill_mode(const lk_animation *a);
+/* NULL = linear for explicit animations (S4.7) */
+lk_status lk_animation_set_timing_function(lk_animation *a, lk_timing_function *fn);
+lk_timing_function *lk_animation_get_timing_function(const lk_animation *a);
+lk_status lk_animation_set_removed_on_completion(lk_animation *a, bool removed);
+bool      lk_animation_get_removed_on_completion(const lk_animation *a);
+lk_status lk_animation_set_additive(lk_animation *a, bool additive);
+bool      lk_animation_get_additive(const lk_animation *a);
+lk_status lk_animation_set_cumulative(lk_animation *a, bool cumulative);
+bool      lk_animation_get_cumulative(const lk_animation *a);
+/* from / to / by (S4.8): lk_value_none() clears; at most two may be set when added */
+lk_status lk_animation_set_from_value(lk_animation *a, lk_value v);
+lk_status lk_animation_set_to_value(lk_animation *a, lk_value v);
+lk_status lk_animation_set_by_value(lk_animation *a, lk_value v);
+lk_status lk_animation_get_from_value(const lk_animation *a, lk_value *out);
+lk_status lk_animation_get_to_value(const lk_animation *a, lk_value *out);
+lk_status lk_animation_get_by_value(const lk_animation *a, lk_value *out);
+lk_status lk_animation_set_user_value(lk_animation *a, const char *key, lk_value v);
+lk_status lk_animation_get_user_value(const lk_animation *a, const char *key, lk_value *out);
+
+typedef struct lk_animation_delegate {
+    uint32_t struct_size;  /* sizeof(lk_animation_delegate) */
+    void (*did_start)(lk_animation *animation, void *user_data);
+    void (*did_stop)(lk_animation *animation, bool finished, void *user_data);
+} lk_animation_delegate;
+/* callbacks run on the run loop of the thread that added the animation, with
+   the added copy; copies share the delegate; destroy(user_data) runs when
+   the last copy goes */
+lk_status lk_animation_set_delegate(lk_animation *a, const lk_animation_delegate *d,
+                                    void *user_data, void (*destroy)(void *user_data));
+
+/* adds a copy (S4.3); key may be NULL. Replacing an animation under the same
+   key stops the old one with finished = false. */
+lk_status     lk_layer_add_animation(lk_layer *layer, lk_animation *a, const char *key);
+/* the added copy (+0), with its duration and begin time resolved once committed */
+lk_animation *lk_layer_get_animation(const lk_layer *layer, const char *key);
+lk_status     lk_layer_remove_animation(lk_layer *layer, const char *key);
+void          lk_layer_remove_all_animations(lk_layer *layer);
+/* fills keys (valid until the animations change) up to capacity; returns the count */
+size_t        lk_layer_get_animation_keys(const lk_layer *layer, const char **keys, size_t capacity);
+
+/* Presentation (S5.1): a new reference to a read-only copy of the layer's
+   subtree with every active animation applied now (or at media_time); NULL
+   if the layer was never committed. */
+lk_layer *lk_layer_copy_presentation(lk_layer *layer);
+lk_layer *lk_layer_copy_presentation_at(lk_layer *layer, double media_time);
+/* the model layer of a presentation copy (+0); a model layer returns itself */
+lk_layer *lk_layer_get_model_layer(const lk_layer *layer);
+/* S4.2: t in from's local time to to's; NULL = media time */
+double    lk_layer_convert_time(const lk_layer *from, double t, const lk_layer *to);
+
+/* ------------------------------------------------------------------------ */
 /* Displays                                                                  */
 
 typedef struct lk_display_options {
@@ -370,6 +500,27 @@ lk_status   lk_display_read_pixels(lk_display *display, void *rgba8, size_t stri
 lk_status   lk_display_write_png(lk_display *display, const char *file_name);
 /* closing releases the root layer; NULL is allowed */
 void        lk_display_close(lk_display *display);
+
+/* The run loop (S2.2, S5): each thread has one. It delivers that thread's
+   callbacks (completions, animation delegates, display links) and commits
+   its implicit transaction. lk_display_get_fd is poll()-able (POLLIN) when
+   the calling thread has work waiting; lk_display_dispatch runs one
+   iteration, waiting up to timeout_ms (-1: forever); lk_display_run
+   iterates until lk_display_stop (callable from any thread or callback). */
+int         lk_display_get_fd(const lk_display *display);
+lk_status   lk_display_dispatch(lk_display *display, int timeout_ms);
+lk_status   lk_display_run(lk_display *display);
+void        lk_display_stop(lk_display *display);
+
+/* Display links (S5.3): a callback on the creating thread's run loop once
+   per displayed frame with the frame's timestamp and target time. */
+lk_display_link *lk_display_link_create(lk_display *display,
+        void (*callback)(lk_display_link *link, double timestamp, double target_timestamp,
+                         void *user_data),
+        void *user_data);
+lk_status lk_display_link_set_paused(lk_display_link *link, bool paused);
+lk_status lk_display_link_set_preferred_fps(lk_display_link *link, double fps); /* 0 = display rate */
+void      lk_display_link_invalidate(lk_display_link *link); /* then lk_release */
 
 typedef struct lk_display_stats {
     uint32_t struct_size;

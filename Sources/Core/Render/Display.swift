@@ -17,6 +17,11 @@ public final class Display: Object, @unchecked Sendable {
     private var frameNumber: UInt64 = 0
     private var hasFrame = false
 
+    /// Display links attached to this display, until invalidated.
+    private let links = Locked<[DisplayLink]>([])
+    /// Set by stop(); lk_display_run returns when it sees it.
+    private let stopRequested = Locked(false)
+
     public private(set) var framesPresented: UInt64 = 0
     public private(set) var framesMissed: UInt64 = 0
     public private(set) var renderSecondsTotal = 0.0
@@ -102,7 +107,47 @@ public final class Display: Object, @unchecked Sendable {
         hasFrame = true
         renderSecondsTotal += mediaTime() - start
         AnimationEvents.deliver(events)
+        let live = links.withLock { list -> [DisplayLink] in
+            list.removeAll { $0.isInvalidated }
+            return list
+        }
+        for link in live { link.frameDisplayed(timestamp: time, target: time + 1 / refreshRate) }
     }
+
+    public func addLink(_ link: DisplayLink) throws(LayerKitError) {
+        _ = try openBackend()
+        links.withLock { $0.append(link) }
+    }
+
+    // MARK: Run loop (S2.2)
+
+    /// One iteration of the calling thread's run loop.
+    public func dispatch(timeout: Double) throws(LayerKitError) {
+        _ = try openBackend()
+        RunLoop.current.runOnce(timeout: timeout)
+    }
+
+    /// Iterates the calling thread's run loop until stop().
+    public func run() throws(LayerKitError) {
+        stopRequested.withLock { $0 = false }
+        let loop = RunLoop.current
+        runLoopToWake.withLock { $0 = loop }
+        defer { runLoopToWake.withLock { $0 = nil } }
+        while !stopRequested.withLock({ $0 }) {
+            _ = try openBackend()
+            RunLoop.current.runOnce(timeout: -1)
+        }
+    }
+
+    /// Makes run() return after the current iteration; callable from any thread.
+    public func stop() {
+        stopRequested.withLock { $0 = true }
+        RunLoop.current.post {}
+        runLoopToWake.withLock { $0?.post {} }
+    }
+
+    /// The run loop of the thread inside run(), to wake it from another thread.
+    private let runLoopToWake = Locked<RunLoop?>(nil)
 
     /// The last frame as RGBA8 straight alpha.
     public func readPixels(into destination: UnsafeMutableRawPointer, stride: Int) throws(LayerKitError) {

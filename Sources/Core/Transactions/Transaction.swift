@@ -24,6 +24,9 @@ public enum Transaction {
         var changedIDs: Set<UInt64> = []
         /// Completion groups of transactions already closed, sealed at the outermost commit.
         var closedGroups: [CompletionGroup] = []
+        /// Objects handed out at +0 with nothing else holding them, kept
+        /// until the thread's transaction commits (lk_animation_as_action).
+        var autoreleased: [Object] = []
         deinit {
             if !frames.isEmpty {
                 writeToStandardError("layerkit: error: a thread ended with \(frames.count) transaction(s) open; their changes were not committed (S2.6)\n")
@@ -69,6 +72,7 @@ public enum Transaction {
     /// Commits the implicit transaction, if it is the only one open (S2.2).
     public static func flush() {
         let state = current
+        defer { state.autoreleased.removeAll() }
         guard state.frames.count == 1, state.frames[0].implicit else {
             if state.frames.isEmpty && !state.changed.isEmpty { commitToRenderSide(state) }
             return
@@ -78,6 +82,9 @@ public enum Transaction {
     }
 
     public static var hasOpenTransaction: Bool { !current.frames.isEmpty }
+
+    /// Keeps `object` alive until this thread's transaction commits.
+    public static func autorelease(_ object: Object) { current.autoreleased.append(object) }
 
     private static func close(_ frame: Frame, in state: ThreadState) {
         if let group = frame.completion { state.closedGroups.append(group) }
@@ -89,6 +96,7 @@ public enum Transaction {
         state.changedIDs = []
         let groups = state.closedGroups
         state.closedGroups = []
+        defer { state.autoreleased.removeAll() }
         RenderTree.shared.commit(changed.compactMap(\.layer), at: mediaTime())
         let runLoop = RunLoop.current
         for group in groups { group.seal(on: runLoop) }

@@ -1,0 +1,88 @@
+import CLayerKit
+import LayerKitCore
+
+// Actions and layer delegates (S3).
+
+func action(_ handle: OpaquePointer?, _ argument: String) throws -> Action {
+    try object(handle, argument, .action, as: Action.self)
+}
+
+public typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+@c @implementation public func lk_layer_set_delegate(_ l: OpaquePointer?, _ d: UnsafePointer<lk_layer_delegate>?,
+                                                     _ userData: UnsafeMutableRawPointer?, _ destroy: DestroyFunction?) -> lk_status {
+    run {
+        let target = try layer(l)
+        guard let d else {
+            target.delegate = nil
+            return
+        }
+        let c = d.pointee
+        guard c.struct_size >= UInt32(MemoryLayout<lk_layer_delegate>.size) else {
+            throw LayerKitError(.invalidArgument,
+                "delegate->struct_size: \(c.struct_size) is less than sizeof(lk_layer_delegate) = \(MemoryLayout<lk_layer_delegate>.size)")
+        }
+        let box = UserData(userData)
+        let ask = c.action_for_key.map { fn in
+            { (layer: Layer, event: String) -> DelegateAnswer in
+                let answer = event.withCString { fn(OpaquePointer(layer.handle), $0, box.pointer) }
+                guard let answer, let found = try? action(answer, "the delegate's action") else { return .continueSearch }
+                return .action(found)
+            }
+        }
+        target.delegate = LayerDelegate(actionForKey: ask, destroy: destroy.map { fn in { fn(box.pointer) } })
+    }
+}
+
+@c @implementation public func lk_action_null() -> OpaquePointer? {
+    borrowed(Action.null)
+}
+
+@c @implementation public func lk_action_create(_ runFunction: (@convention(c) (UnsafePointer<CChar>?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?,
+                                                _ userData: UnsafeMutableRawPointer?, _ destroy: DestroyFunction?) -> OpaquePointer? {
+    create {
+        guard let runFunction else { throw LayerKitError(.invalidArgument, "run: NULL function") }
+        let box = UserData(userData)
+        return Action(.custom { event, layer in
+            event.withCString { runFunction($0, OpaquePointer(layer.handle), box.pointer) }
+        }, destroy: destroy.map { fn in { fn(box.pointer) } })
+    }
+}
+
+@c @implementation public func lk_animation_as_action(_ a: OpaquePointer?) -> OpaquePointer? {
+    read(nil) {
+        let wrapped = Action(.animation(try animation(a, "animation")))
+        Transaction.autorelease(wrapped)
+        return borrowed(wrapped)
+    }
+}
+
+private func setAction(_ l: OpaquePointer?, _ event: UnsafePointer<CChar>?, _ a: OpaquePointer?,
+                       _ apply: (Layer, Action?, String) throws -> Void) -> lk_status {
+    run {
+        let target = try layer(l)
+        let name = try string(event, "event")
+        try apply(target, a == nil ? nil : try action(a, "action"), name)
+    }
+}
+
+@c @implementation public func lk_layer_set_action(_ l: OpaquePointer?, _ event: UnsafePointer<CChar>?, _ a: OpaquePointer?) -> lk_status {
+    setAction(l, event, a) { try $0.setAction($1, forKey: $2) }
+}
+
+@c @implementation public func lk_layer_set_style_action(_ l: OpaquePointer?, _ event: UnsafePointer<CChar>?, _ a: OpaquePointer?) -> lk_status {
+    setAction(l, event, a) { try $0.setStyleAction($1, forKey: $2) }
+}
+
+@c @implementation public func lk_layer_copy_action_for_key(_ l: OpaquePointer?, _ event: UnsafePointer<CChar>?) -> OpaquePointer? {
+    do {
+        let found: Action? = try ModelLock.shared.withLock {
+            try layer(l).action(forKey: try string(event, "event"))
+        }
+        guard let found else { return nil }
+        return OpaquePointer(HandleRegistry.shared.passRetained(found))
+    } catch {
+        setLastError(layerKitError(error))
+        return nil
+    }
+}

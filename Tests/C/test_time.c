@@ -1,0 +1,384 @@
+/* Time: transactions (S2), actions (S3), animations and timing (S4),
+   presentation (S5.1), through the C API with a manual clock. Times are
+   read back from the added animation (its begin time is resolved at the
+   commit), so every check is deterministic. */
+#include "support/lktest.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static lk_display *display;
+static lk_layer *root;
+
+/* a committed plain layer under the display's root */
+static lk_layer *committed_layer(void)
+{
+    lk_layer *l = lkt_layer_new(root, 10, 10, 40, 40, lk_color_make(0, 0, 1, 1));
+    lk_display_render_frame_at(display, lk_media_time());
+    return l;
+}
+
+static double opacity_at(lk_layer *l, double t)
+{
+    lk_layer *p = lk_layer_copy_presentation_at(l, t);
+    double v = p ? lk_layer_get_opacity(p) : -1;
+    lk_release(p);
+    return v;
+}
+
+static lk_color background_at(lk_layer *l, double t)
+{
+    lk_layer *p = lk_layer_copy_presentation_at(l, t);
+    lk_color c = p ? lk_layer_get_background_color(p) : lk_color_make(-1, -1, -1, -1);
+    lk_release(p);
+    return c;
+}
+
+static double begin_of(lk_layer *l, const char *key)
+{
+    lk_animation *a = lk_layer_get_animation(l, key);
+    return a ? lk_animation_get_begin_time(a) : NAN;
+}
+
+/* ---- S3.3: implicit animation, view's layer, delegate ------------------- */
+
+static bool in_animation_block;
+static int null_asked;
+
+static lk_action *views_layer_action(lk_layer *layer, const char *event, void *user_data)
+{
+    (void)layer; (void)event; (void)user_data;
+    null_asked++;
+    return in_animation_block ? NULL : lk_action_null();
+}
+
+static void implicit_animations(void)
+{
+    lk_layer *l = committed_layer();
+    lk_layer_set_background_color(l, lk_color_make(1, 0, 0, 1));
+    lk_transaction_flush();
+    lk_animation *a = lk_layer_get_animation(l, "backgroundColor");
+    LKT_CHECK(a != NULL, "S3.3 setting backgroundColor adds an implicit animation", "none under \"backgroundColor\"");
+    if (!a) return;
+    LKT_CHECK_NEAR("S3.3 implicit animation lasts the transaction's 0.25 s", lk_animation_get_duration(a), 0.25, 1e-12);
+    double b = begin_of(l, "backgroundColor");
+    LKT_CHECK_COLOR("S3.3 at its start the colour is the old one", background_at(l, b), lk_color_make(0, 0, 1, 1), 1e-6);
+    lk_color mid = background_at(l, b + 0.125);
+    /* the default curve (S4.7), premultiplied interpolation of opaque colours */
+    double eased = lk_timing_function_evaluate(lk_timing_function_named(LK_TIMING_DEFAULT), 0.5);
+    LKT_CHECK(eased > 0.75 && eased < 0.85, "S4.7 the default curve is ahead at half time", "%f", eased);
+    LKT_CHECK_COLOR("S3.3 half-way in time the colour follows the default curve", mid,
+                    lk_color_make(eased, 0, 1 - eased, 1), 1e-6);
+    LKT_CHECK_COLOR("S3.3 after 0.25 s the colour is the new one", background_at(l, b + 0.3), lk_color_make(1, 0, 0, 1), 1e-6);
+
+    /* a view's layer: the delegate answers the null action outside an animation block */
+    lk_layer *v = committed_layer();
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.action_for_key = views_layer_action;
+    lk_layer_set_delegate(v, &d, NULL, NULL);
+    lk_layer_set_opacity(v, 0.5);
+    lk_transaction_flush();
+    LKT_CHECK(null_asked > 0 && lk_layer_get_animation(v, "opacity") == NULL,
+              "S3.2 a view's layer (null action) jumps", "asked %d times, animation %p", null_asked,
+              (void *)lk_layer_get_animation(v, "opacity"));
+    LKT_CHECK_NEAR("S3.2 the jump shows at once", opacity_at(v, lk_media_time()), 0.5, 1e-9);
+    in_animation_block = true;
+    lk_layer_set_opacity(v, 1.0);
+    lk_transaction_flush();
+    in_animation_block = false;
+    LKT_CHECK(lk_layer_get_animation(v, "opacity") != NULL, "S3.2 inside the program's animation block it animates",
+              "no animation");
+    lk_layer_set_delegate(v, NULL, NULL, NULL);
+    lk_layer_set_opacity(v, 0.25);
+    lk_transaction_flush();
+    LKT_CHECK(lk_layer_get_animation(v, "opacity") != NULL, "S3.1 with the null action gone it animates again", "no animation");
+
+    /* S3.6: no change, no action */
+    lk_layer_remove_all_animations(v);
+    lk_layer_set_opacity(v, 0.25);
+    LKT_CHECK(lk_layer_get_animation(v, "opacity") == NULL, "S3.6 setting the current value adds no animation", "one was added");
+
+    /* S3.2: disableActions */
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_opacity(v, 0.75);
+    LKT_CHECK_STATUS("S2.1 commit of an explicit transaction", lk_transaction_commit(), LK_OK);
+    LKT_CHECK(lk_layer_get_animation(v, "opacity") == NULL, "S3.2 disableActions: no animation", "one was added");
+    lk_action *found = lk_layer_copy_action_for_key(v, "opacity");
+    LKT_CHECK(found != NULL, "S3.2 asking for the action directly still finds it", "NULL: %s", lk_last_error());
+    lk_release(found);
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(false);
+    lk_layer_set_opacity(v, 0.5);
+    lk_transaction_commit();
+    LKT_CHECK(lk_layer_get_animation(v, "opacity") != NULL, "S3.2 with disableActions off it animates", "no animation");
+}
+
+/* ---- S2: nesting, coalescing, completion -------------------------------- */
+
+static int completions;
+static void count_completion(void *user_data) { (void)user_data; completions++; }
+
+static void transactions(void)
+{
+    lk_layer *l = committed_layer();
+    lk_transaction_begin();
+    lk_transaction_begin();
+    lk_layer_set_opacity(l, 0.2);
+    lk_transaction_commit();
+    LKT_CHECK_NEAR("S2.1 an inner commit shows nothing yet", opacity_at(l, lk_media_time() + 10), 1.0, 1e-9);
+    lk_transaction_commit();
+    LKT_CHECK_NEAR("S2.1 the outermost commit shows the change", opacity_at(l, lk_media_time() + 10), 0.2, 1e-9);
+
+    /* S2.5: three sets in one transaction animate once, to the last value */
+    lk_layer *c = committed_layer();
+    lk_transaction_begin();
+    lk_layer_set_opacity(c, 0.9);
+    lk_layer_set_opacity(c, 0.6);
+    lk_layer_set_opacity(c, 0.3);
+    lk_transaction_commit();
+    const char *keys[4];
+    size_t n = lk_layer_get_animation_keys(c, keys, 4);
+    LKT_CHECK(n == 1, "S2.5 one implicit animation for three changes", "%zu animations", n);
+    double b = begin_of(c, "opacity");
+    LKT_CHECK_NEAR("S2.5 it starts from the value before the transaction", opacity_at(c, b), 1.0, 1e-9);
+    LKT_CHECK_NEAR("S2.5 and ends at the last value", opacity_at(c, b + 1), 0.3, 1e-9);
+
+    /* S2.3: properties are inherited by nested transactions */
+    lk_transaction_begin();
+    lk_transaction_set_animation_duration(2.0);
+    lk_transaction_begin();
+    LKT_CHECK_NEAR("S2.3 a nested transaction inherits the duration", lk_transaction_get_animation_duration(), 2.0, 0);
+    lk_layer_set_opacity(c, 0.5);
+    lk_transaction_commit();
+    lk_transaction_commit();
+    LKT_CHECK_NEAR("S2.3 the implicit animation takes it", lk_animation_get_duration(lk_layer_get_animation(c, "opacity")), 2.0, 0);
+    LKT_CHECK_NEAR("S2.3 default duration outside", lk_transaction_get_animation_duration(), 0.25, 0);
+
+    /* S2.4: completion after the animations end, once */
+    completions = 0;
+    lk_transaction_begin();
+    lk_transaction_set_completion(count_completion, NULL);
+    lk_layer_set_opacity(c, 0.8);
+    lk_transaction_commit();
+    b = begin_of(c, "opacity");
+    lk_display_render_frame_at(display, b + 0.1);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(completions == 0, "S2.4 no completion while the animation runs", "%d", completions);
+    lk_display_render_frame_at(display, b + 0.5);
+    lk_display_dispatch(display, 0);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(completions == 1, "S2.4 the completion runs once after it ends", "%d", completions);
+    lk_display_render_frame_at(display, b + 1.0);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(completions == 1, "S2.4 and never again", "%d", completions);
+    completions = 0;
+    lk_transaction_begin();
+    lk_transaction_set_completion(count_completion, NULL);
+    lk_transaction_commit();
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(completions == 1, "S2.4 with no animation it runs at the next run loop iteration", "%d", completions);
+
+    LKT_CHECK_ERROR("S2.6 commit with no transaction open", lk_transaction_commit(), LK_ERROR_STATE, "no transaction");
+}
+
+/* ---- S4: explicit animations ------------------------------------------- */
+
+static int started, stopped_finished, stopped_early;
+static void on_start(lk_animation *a, void *u) { (void)a; (void)u; started++; }
+static void on_stop(lk_animation *a, bool finished, void *u)
+{
+    (void)a; (void)u;
+    if (finished) stopped_finished++; else stopped_early++;
+}
+
+static void explicit_animations(void)
+{
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(1.0));
+    lk_animation_set_to_value(a, lk_value_number(0.0));
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.did_start = on_start;
+    d.did_stop = on_stop;
+    lk_animation_set_delegate(a, &d, NULL, NULL);
+    LKT_CHECK_STATUS("S4.3 add an explicit animation", lk_layer_add_animation(l, a, "fade"), LK_OK);
+    lk_animation_set_duration(a, 50.0); /* S4.3: the added copy is not affected */
+    lk_transaction_flush();
+    double b = begin_of(l, "fade");
+    LKT_CHECK_NEAR("S4.3 the added copy keeps its own duration", lk_animation_get_duration(lk_layer_get_animation(l, "fade")), 1.0, 0);
+    LKT_CHECK_NEAR("S4.8 from+to half-way, linear", opacity_at(l, b + 0.5), 0.5, 1e-9);
+    LKT_CHECK_NEAR("S5.1 the model value is unchanged", lk_layer_get_opacity(l), 1.0, 0);
+    lk_display_render_frame_at(display, b + 0.5);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(started == 1 && stopped_finished == 0, "S4.6 did_start once the active interval begins",
+              "started %d stopped %d", started, stopped_finished);
+    lk_display_render_frame_at(display, b + 1.5);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(started == 1 && stopped_finished == 1, "S4.6 did_stop(finished) once at the end",
+              "started %d stopped %d", started, stopped_finished);
+    LKT_CHECK_NEAR("S4.5 without a model change it snaps back", opacity_at(l, b + 1.5), 1.0, 1e-9);
+    LKT_CHECK(lk_layer_get_animation(l, "fade") == NULL, "S4.5 a finished animation is removed", "still there");
+
+    /* fill forwards + not removed: it holds */
+    lk_animation_set_fill_mode(a, LK_FILL_FORWARDS);
+    lk_animation_set_removed_on_completion(a, false);
+    lk_animation_set_duration(a, 1.0);
+    lk_layer_add_animation(l, a, "hold");
+    lk_transaction_flush();
+    b = begin_of(l, "hold");
+    lk_display_render_frame_at(display, b + 2);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK_NEAR("S4.4 fill forwards and removedOnCompletion false hold the end value", opacity_at(l, b + 5), 0.0, 1e-9);
+    LKT_CHECK(lk_layer_get_animation(l, "hold") != NULL, "S4.5 an animation not removed on completion stays", "gone");
+    int early_before = stopped_early;
+    lk_layer_remove_animation(l, "hold");
+    lk_transaction_flush();
+    LKT_CHECK_NEAR("S4.5 removing it returns the model value at once", opacity_at(l, b + 5), 1.0, 1e-9);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(stopped_early == early_before, "S4.6 no second stop for an animation that already stopped", "%d", stopped_early);
+
+    /* removal before the end: finished = false */
+    lk_animation_set_fill_mode(a, LK_FILL_REMOVED);
+    lk_animation_set_removed_on_completion(a, true);
+    started = 0;
+    lk_layer_add_animation(l, a, "cut");
+    lk_transaction_flush();
+    b = begin_of(l, "cut");
+    lk_display_render_frame_at(display, b + 0.25);
+    lk_layer_remove_animation(l, "cut");
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(started == 1 && stopped_early == early_before + 1, "S4.6 removal stops it with finished = false",
+              "started %d early %d", started, stopped_early);
+    lk_release(a);
+
+    /* S4.9: transform.rotation.z by 2 pi turns once */
+    lk_animation *spin = lk_basic_animation_create("transform.rotation.z");
+    lk_animation_set_by_value(spin, lk_value_number(2 * LKT_PI));
+    lk_animation_set_duration(spin, 4.0);
+    lk_layer_add_animation(l, spin, "spin");
+    lk_transaction_flush();
+    b = begin_of(l, "spin");
+    lk_layer *p = lk_layer_copy_presentation_at(l, b + 2.0);
+    lk_transform3d t = lk_layer_get_transform(p);
+    LKT_CHECK(fabs(t.m11 + 1) < 1e-6 && fabs(t.m12) < 1e-6, "S4.9 by 2 pi is half a turn half-way", "got %s", lkt_fmt_transform(t));
+    lk_release(p);
+    p = lk_layer_copy_presentation_at(l, b + 1.0);
+    t = lk_layer_get_transform(p);
+    LKT_CHECK(fabs(t.m11) < 1e-6 && fabs(t.m12 - 1) < 1e-6, "S4.9 a quarter turn a quarter of the way", "got %s", lkt_fmt_transform(t));
+    lk_release(p);
+
+    /* S4.2 pause and resume */
+    double t1 = b + 1.0;
+    double paused = lk_layer_convert_time(NULL, t1, l);
+    lk_layer_set_speed(l, 0);
+    lk_layer_set_time_offset(l, paused);
+    lk_transaction_flush();
+    p = lk_layer_copy_presentation_at(l, t1 + 30);
+    t = lk_layer_get_transform(p);
+    LKT_CHECK(fabs(t.m11) < 1e-6 && fabs(t.m12 - 1) < 1e-6, "S4.2 a paused layer holds its animation", "got %s", lkt_fmt_transform(t));
+    lk_release(p);
+    double t2 = t1 + 30;
+    lk_layer_set_speed(l, 1);
+    lk_layer_set_time_offset(l, 0);
+    lk_layer_set_begin_time(l, 0);
+    lk_layer_set_begin_time(l, lk_layer_convert_time(NULL, t2, l) - paused);
+    lk_transaction_flush();
+    p = lk_layer_copy_presentation_at(l, t2);
+    t = lk_layer_get_transform(p);
+    LKT_CHECK(fabs(t.m11) < 1e-6 && fabs(t.m12 - 1) < 1e-6, "S4.2 resumed at the same angle", "got %s", lkt_fmt_transform(t));
+    lk_release(p);
+    p = lk_layer_copy_presentation_at(l, t2 + 1.0);
+    t = lk_layer_get_transform(p);
+    LKT_CHECK(fabs(t.m11 + 1) < 1e-6, "S4.2 and goes on from there", "got %s", lkt_fmt_transform(t));
+    lk_release(p);
+    lk_release(spin);
+
+    /* S4.8 errors: all three values */
+    lk_animation *bad = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(bad, lk_value_number(0));
+    lk_animation_set_to_value(bad, lk_value_number(1));
+    lk_animation_set_by_value(bad, lk_value_number(1));
+    LKT_CHECK_ERROR("S4.8 from, to and by all set is an error", lk_layer_add_animation(l, bad, "bad"), LK_ERROR_INVALID_ARGUMENT, "byValue");
+    lk_animation_set_key_path(bad, "opacty");
+    lk_animation_set_by_value(bad, lk_value_none());
+    LKT_CHECK_ERROR("S1.6 an unknown key path is refused at add", lk_layer_add_animation(l, bad, "bad"), LK_ERROR_UNKNOWN_KEY_PATH, "opacty");
+    lk_release(bad);
+}
+
+/* ---- S5.1 presentation, S1.5 hit testing it, S5.3 display link ---------- */
+
+static int link_calls;
+static double link_timestamp, link_target;
+static void on_frame(lk_display_link *link, double ts, double target, void *u)
+{
+    (void)link; (void)u;
+    link_calls++;
+    link_timestamp = ts;
+    link_target = target;
+}
+
+static void presentation_and_links(void)
+{
+    lk_layer *never = lk_layer_create();
+    lk_layer *p = lk_layer_copy_presentation(never);
+    LKT_CHECK(p == NULL, "S5.1 a layer never committed has no presentation", "got one");
+    lk_release(never);
+
+    lk_layer *l = committed_layer();
+    lk_animation *move = lk_basic_animation_create("position");
+    lk_animation_set_from_value(move, lk_value_point(lk_point_make(30, 30)));
+    lk_animation_set_to_value(move, lk_value_point(lk_point_make(130, 30)));
+    lk_animation_set_duration(move, 1.0);
+    lk_layer_add_animation(l, move, "move");
+    lk_release(move);
+    lk_transaction_flush();
+    double b = begin_of(l, "move");
+    lk_layer *pr = lk_layer_copy_presentation_at(root, b + 0.5);
+    lk_layer *hit = lk_layer_hit_test(pr, lk_point_make(80, 30));
+    LKT_CHECK(hit != NULL && lk_layer_get_model_layer(hit) == l, "S1.5 hit testing the presentation finds the moving layer",
+              "hit %p", (void *)hit);
+    LKT_CHECK(lk_layer_hit_test(root, lk_point_make(80, 30)) != l, "S1.5 the model tree has it elsewhere", "found it");
+    LKT_CHECK_ERROR("S5.1 a presentation layer is read-only", lk_layer_set_opacity(pr, 0.5), LK_ERROR_STATE, "read-only");
+    lk_release(pr);
+
+    lk_display_link *link = lk_display_link_create(display, on_frame, NULL);
+    lk_display_render_frame_at(display, 100.0);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(link_calls == 1 && lkt_near(link_timestamp, 100.0, 0) && lkt_near(link_target, 100.0 + 1.0 / 60, 1e-9),
+              "S5.3 a display link fires once per frame with timestamp and target", "%d calls, %f %f", link_calls,
+              link_timestamp, link_target);
+    lk_display_link_set_paused(link, true);
+    lk_display_render_frame_at(display, 100.1);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(link_calls == 1, "S5.3 a paused link does not fire", "%d calls", link_calls);
+    lk_display_link_set_paused(link, false);
+    lk_display_link_set_preferred_fps(link, 30);
+    for (int i = 1; i <= 6; i++) lk_display_render_frame_at(display, 101.0 + i / 60.0);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(link_calls == 4, "S5.3 at 30 fps it fires every other 60 Hz frame", "%d calls", link_calls);
+    lk_display_link_invalidate(link);
+    lk_release(link);
+    LKT_CHECK(lk_display_get_fd(display) >= 0, "S2.2 the run loop has a pollable fd", "%d", lk_display_get_fd(display));
+}
+
+int main(void)
+{
+    display = lkt_open_display(200, 100, "open");
+    if (!display) return lkt_finish();
+    root = lkt_layer_new(NULL, 0, 0, 200, 100, lk_color_make(0, 0, 0, 1));
+    lk_display_set_root_layer(display, root);
+    lk_display_render_frame_at(display, lk_media_time());
+    implicit_animations();
+    transactions();
+    explicit_animations();
+    presentation_and_links();
+    lk_display_close(display);
+    lk_release(root);
+    return lkt_finish();
+}
