@@ -91,5 +91,6 @@ import LayerKitCore
         out.pointee.frames_presented = target.framesPresented
         out.pointee.frames_missed = target.framesMissed
         out.pointee.render_seconds_total = target.renderSecondsTotal
+        out.pointee.last_frame_time = target.lastFrameTime
     }
 }

@@ -2,7 +2,9 @@
 # No leak and no invalid access from any call sequence: runs the C behaviour
 # tests (as built by Tests/run-c-tests.sh into build/c-tests/c99) under
 # valgrind's memcheck. A definite or indirect leak, or any memory error,
-# fails the test.
+# fails the test; the program's own checks are judged by the c-tests stage
+# (under valgrind, timing checks such as the render thread's frame count
+# cannot hold).
 # usage: Tests/Leaks/run.sh [TEST...]     (default: every built test)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,7 +24,7 @@ for t in $tests; do
     LAYERKIT_BACKEND=software timeout 600 valgrind --quiet --leak-check=full \
         --errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$bin/$t" >"$log" 2>&1
     status=$?
-    if [ $status -eq 0 ]; then
+    if [ $status -ne 99 ] && [ $status -lt 128 ]; then
         echo "PASS leaks: $t"; passed=$((passed + 1))
     else
         reason="exit $status"

@@ -527,6 +527,7 @@ typedef struct lk_display_stats {
     uint64_t frames_presented;
     uint64_t frames_missed;        /* vblanks with no new frame while one was due */
     double   render_seconds_total; /* time the render side spent building and drawing frames */
+    double   last_frame_time;      /* media time of the last frame drawn (0 before the first) */
 } lk_display_stats;
 lk_status lk_display_get_stats(const lk_display *display, lk_display_stats *out);
 

@@ -10,14 +10,19 @@ enum AnimationEvaluator {
     /// `layerTime` is the layer's local time (S4.2). Animations apply in the
     /// order added; a non-additive one replaces what came before it, an
     /// additive one adds to it (S4.14).
+    /// Returns true while an animation may still change the value (before
+    /// or inside its active interval): the render loop must keep drawing.
+    @discardableResult
     static func apply(_ records: [AnimationRecord], to state: inout LayerState, layerTime: Double,
-                      events: UnsafeMutablePointer<[Event]>?) {
-        guard !records.isEmpty else { return }
+                      events: UnsafeMutablePointer<[Event]>?) -> Bool {
+        guard !records.isEmpty else { return false }
         let model = state
+        var running = false
         for record in records {
             let animation = record.animation
             let local = TimingModel.localTime(layerTime, animation.timing)
             let evaluation = TimingModel.evaluate(animation.timing, localTime: local)
+            if evaluation.phase != .after { running = true }
             if let events {
                 if !record.started && evaluation.phase != .before {
                     record.started = true
@@ -36,6 +41,7 @@ enum AnimationEvaluator {
                                     model: try? model.value(forKeyPath: keyPath)) else { continue }
             try? state.setValue(value, forKeyPath: keyPath)
         }
+        return running
     }
 
     /// S4.8: the value of a basic animation at `progress` (0...1, before its timing function).

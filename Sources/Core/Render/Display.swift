@@ -1,30 +1,48 @@
 import CLayerKit
 import Glibc
 
-/// lk_display: a backend output showing one layer tree.
+/// lk_display: a backend output showing one layer tree. With a manual clock
+/// frames are drawn by renderFrame(at:) on the caller's thread; otherwise a
+/// render thread draws them at the output's refresh rate (S5.2).
 public final class Display: Object, @unchecked Sendable {
     public let backendName: String
     public let size: Size
     public let refreshRate: Double
     public let manualClock: Bool
-    public private(set) var root: Layer?
-    public private(set) var isClosed = false
 
+    /// Guards the backend, the builder and the list: the render thread and
+    /// the program's calls (read_pixels, close) never use them at once.
+    private var backendMutex = pthread_mutex_t()
     private var backend: Backend?
     private var builder = DisplayListBuilder()
     /// Allocated last in init: a raw allocation is not undone when init throws.
     private let list: UnsafeMutablePointer<lk_display_list>
     private var frameNumber: UInt64 = 0
     private var hasFrame = false
+    private var closed = false
 
+    /// The root as the program set it, and its id for the render side.
+    public private(set) var root: Layer?
+    private let rootID = Locked<UInt64?>(nil)
     /// Display links attached to this display, until invalidated.
     private let links = Locked<[DisplayLink]>([])
+    /// Images the core dropped, forgotten by the backend before the next frame.
+    private let releasedImages = Locked<[UInt64]>([])
+    private var renderLoop: RenderLoop?
+    private var commitObserver: UInt64?
     /// Set by stop(); lk_display_run returns when it sees it.
     private let stopRequested = Locked(false)
+    /// The run loop of the thread inside run(), to wake it from another thread.
+    private let runLoopToWake = Locked<RunLoop?>(nil)
 
-    public private(set) var framesPresented: UInt64 = 0
-    public private(set) var framesMissed: UInt64 = 0
-    public private(set) var renderSecondsTotal = 0.0
+    private struct Statistics { var presented: UInt64 = 0; var renderSeconds = 0.0; var lastFrameTime = 0.0 }
+    private let statistics = Locked(Statistics())
+
+    public var framesPresented: UInt64 { statistics.withLock { $0.presented } }
+    public var framesMissed: UInt64 { renderLoop?.missed ?? 0 }
+    public var renderSecondsTotal: Double { statistics.withLock { $0.renderSeconds } }
+    /// The media time of the last frame drawn.
+    public var lastFrameTime: Double { statistics.withLock { $0.lastFrameTime } }
 
     /// Opens the backend the options name, or the first that works under
     /// "auto" (S8.2). Failures say which plugin, where and why.
@@ -59,9 +77,12 @@ public final class Display: Object, @unchecked Sendable {
         refreshRate = backend.output.refreshRate
         manualClock = options.manualClock
         list = .allocate(capacity: 1)
+        pthread_mutex_init(&backendMutex, nil)
         super.init(kind: .display)
-        backend.onFrameDone = { [unowned self] _, _ in self.framesPresented += 1 }
+        let stats = statistics
+        backend.onFrameDone = { _, _ in stats.withLock { $0.presented += 1 } }
         DisplayRegistry.shared.add(self)
+        if !manualClock { startRenderLoop() }
     }
 
     deinit {
@@ -69,14 +90,37 @@ public final class Display: Object, @unchecked Sendable {
         list.deallocate()
     }
 
-    private func openBackend() throws(LayerKitError) -> Backend {
-        guard let backend, !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
-        return backend
+    private func startRenderLoop() {
+        // The loop holds the display weakly: closing stops and joins it.
+        let loop = RenderLoop(refreshRate: refreshRate, draw: { [weak self] time in
+            guard let self else { return false }
+            return (try? self.drawFrame(at: time)) ?? false
+        }, wantsFrames: { [weak self] in
+            self?.links.withLock { $0.contains { !$0.isInvalidated } } ?? false
+        })
+        renderLoop = loop
+        commitObserver = RenderTree.shared.addObserver { [weak loop] in loop?.wake() }
+        loop.start()
+    }
+
+    private func withBackend<R>(_ body: (Backend) throws(LayerKitError) -> R) throws(LayerKitError) -> R {
+        pthread_mutex_lock(&backendMutex)
+        defer { pthread_mutex_unlock(&backendMutex) }
+        guard let backend, !closed else { throw LayerKitError(.state, "display: the display is closed") }
+        return try body(backend)
+    }
+
+    public var isClosed: Bool {
+        pthread_mutex_lock(&backendMutex)
+        defer { pthread_mutex_unlock(&backendMutex) }
+        return closed
     }
 
     public func setRoot(_ layer: Layer?) throws(LayerKitError) {
-        _ = try openBackend()
+        guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
         root = layer
+        rootID.withLock { $0 = layer?.id }
+        renderLoop?.wake()
     }
 
     /// Renders the committed tree with its animations at `time` and
@@ -84,82 +128,61 @@ public final class Display: Object, @unchecked Sendable {
     /// first, as a run loop iteration would (S2.2).
     public func renderFrame(at time: Double) throws(LayerKitError) {
         guard time.isFinite else { throw .invalid("media_time: \(time) is not finite") }
-        let backend = try openBackend()
+        guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
         ModelLock.shared.withLock { Transaction.flush() }
-        let start = mediaTime()
-        var events: [AnimationEvaluator.Event] = []
-        let rootID = root?.id
-        RenderTree.shared.withLock {
-            builder.build(root: rootID.flatMap { RenderTree.shared.node($0) }, at: time, events: &events)
+        _ = try drawFrame(at: time)
+    }
+
+    /// Draws and presents the frame for `time`; true while something animates.
+    private func drawFrame(at time: Double) throws(LayerKitError) -> Bool {
+        let (animating, events) = try withBackend { (backend) throws(LayerKitError) -> (Bool, [AnimationEvaluator.Event]) in
+            for id in releasedImages.withLock({ q -> [UInt64] in let ids = q; q.removeAll(); return ids }) {
+                backend.imageReleased(id)
+            }
+            let start = mediaTime()
+            var events: [AnimationEvaluator.Event] = []
+            let id = rootID.withLock { $0 }
+            RenderTree.shared.withLock {
+                builder.build(root: id.flatMap { RenderTree.shared.node($0) }, at: time, events: &events)
+            }
+            frameNumber += 1
+            list.initialize(to: lk_display_list(
+                abi_version: LK_BACKEND_ABI_VERSION,
+                struct_size: UInt32(MemoryLayout<lk_display_list>.size),
+                op_size: UInt32(MemoryLayout<lk_dl_op>.size),
+                op_count: UInt32(builder.count),
+                ops: builder.opsPointer,
+                clear_color: lk_dl_color(r: 0, g: 0, b: 0, a: 1),
+                damage: lk_dl_box(x: 0, y: 0, width: Int32(size.width), height: Int32(size.height)),
+                target_time: time,
+                frame_number: frameNumber))
+            try backend.render(list)
+            hasFrame = true
+            let elapsed = mediaTime() - start
+            statistics.withLock { $0.renderSeconds += elapsed; $0.lastFrameTime = time }
+            return (builder.animating, events)
         }
-        frameNumber += 1
-        list.initialize(to: lk_display_list(
-            abi_version: LK_BACKEND_ABI_VERSION,
-            struct_size: UInt32(MemoryLayout<lk_display_list>.size),
-            op_size: UInt32(MemoryLayout<lk_dl_op>.size),
-            op_count: UInt32(builder.count),
-            ops: builder.opsPointer,
-            clear_color: lk_dl_color(r: 0, g: 0, b: 0, a: 1),
-            damage: lk_dl_box(x: 0, y: 0, width: Int32(size.width), height: Int32(size.height)),
-            target_time: time,
-            frame_number: frameNumber))
-        try backend.render(list)
-        hasFrame = true
-        renderSecondsTotal += mediaTime() - start
         AnimationEvents.deliver(events)
         let live = links.withLock { list -> [DisplayLink] in
             list.removeAll { $0.isInvalidated }
             return list
         }
         for link in live { link.frameDisplayed(timestamp: time, target: time + 1 / refreshRate) }
+        return animating
     }
-
-    public func addLink(_ link: DisplayLink) throws(LayerKitError) {
-        _ = try openBackend()
-        links.withLock { $0.append(link) }
-    }
-
-    // MARK: Run loop (S2.2)
-
-    /// One iteration of the calling thread's run loop.
-    public func dispatch(timeout: Double) throws(LayerKitError) {
-        _ = try openBackend()
-        RunLoop.current.runOnce(timeout: timeout)
-    }
-
-    /// Iterates the calling thread's run loop until stop().
-    public func run() throws(LayerKitError) {
-        stopRequested.withLock { $0 = false }
-        let loop = RunLoop.current
-        runLoopToWake.withLock { $0 = loop }
-        defer { runLoopToWake.withLock { $0 = nil } }
-        while !stopRequested.withLock({ $0 }) {
-            _ = try openBackend()
-            RunLoop.current.runOnce(timeout: -1)
-        }
-    }
-
-    /// Makes run() return after the current iteration; callable from any thread.
-    public func stop() {
-        stopRequested.withLock { $0 = true }
-        RunLoop.current.post {}
-        runLoopToWake.withLock { $0?.post {} }
-    }
-
-    /// The run loop of the thread inside run(), to wake it from another thread.
-    private let runLoopToWake = Locked<RunLoop?>(nil)
 
     /// The last frame as RGBA8 straight alpha.
     public func readPixels(into destination: UnsafeMutableRawPointer, stride: Int) throws(LayerKitError) {
-        let backend = try openBackend()
         let width = Int(size.width), height = Int(size.height)
         guard stride >= width * 4 else {
             throw .invalid("stride: \(stride) bytes is less than width * 4 = \(width * 4)")
         }
-        guard hasFrame else { throw LayerKitError(.state, "display: no frame has been rendered yet") }
         let premultiplied = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 16)
         defer { premultiplied.deallocate() }
-        try backend.readPixels(into: premultiplied, stride: width * 4)
+        try withBackend { (backend) throws(LayerKitError) in
+            guard hasFrame else { throw LayerKitError(.state, "display: no frame has been rendered yet") }
+            try backend.readPixels(into: premultiplied, stride: width * 4)
+        }
         PixelConversion.premultipliedToRGBA(width: width, height: height, source: premultiplied,
                                             sourceStride: width * 4, into: destination, destinationStride: stride)
     }
@@ -172,18 +195,59 @@ public final class Display: Object, @unchecked Sendable {
         try PNG.write(file: file, width: width, height: height, rgba: rgba, stride: width * 4)
     }
 
-    /// Closes the output and lets go of the root. Idempotent.
+    public func addLink(_ link: DisplayLink) throws(LayerKitError) {
+        guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
+        links.withLock { $0.append(link) }
+        renderLoop?.wake()
+    }
+
+    /// Stops the render thread, closes the output and lets go of the root. Idempotent.
     public func close() {
-        guard !isClosed else { return }
-        isClosed = true
+        pthread_mutex_lock(&backendMutex)
+        let wasClosed = closed
+        closed = true
+        pthread_mutex_unlock(&backendMutex)
+        guard !wasClosed else { return }
+        if let token = commitObserver { RenderTree.shared.removeObserver(token) }
+        renderLoop?.stop()
+        renderLoop = nil
         DisplayRegistry.shared.remove(self)
+        pthread_mutex_lock(&backendMutex)
         backend?.close()
         backend = nil
+        pthread_mutex_unlock(&backendMutex)
         root = nil
+        rootID.withLock { $0 = nil }
+        links.withLock { $0.removeAll() }
     }
 
     func imageReleased(_ id: UInt64) {
-        guard !isClosed else { return }
-        backend?.imageReleased(id)
+        releasedImages.withLock { $0.append(id) }
+    }
+
+    // MARK: Run loop (S2.2)
+
+    /// One iteration of the calling thread's run loop.
+    public func dispatch(timeout: Double) throws(LayerKitError) {
+        guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
+        RunLoop.current.runOnce(timeout: timeout)
+    }
+
+    /// Iterates the calling thread's run loop until stop().
+    public func run() throws(LayerKitError) {
+        stopRequested.withLock { $0 = false }
+        let loop = RunLoop.current
+        runLoopToWake.withLock { $0 = loop }
+        defer { runLoopToWake.withLock { $0 = nil } }
+        while !stopRequested.withLock({ $0 }) {
+            guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
+            loop.runOnce(timeout: -1)
+        }
+    }
+
+    /// Makes run() return after the current iteration; callable from any thread.
+    public func stop() {
+        stopRequested.withLock { $0 = true }
+        runLoopToWake.withLock { $0?.post {} }
     }
 }

@@ -8,6 +8,8 @@ public struct DisplayListBuilder: ~Copyable {
     private var ops: UnsafeMutablePointer<lk_dl_op>
     private var capacity: Int
     public private(set) var count = 0
+    /// Whether an animation in the last list may still change what is drawn.
+    public private(set) var animating = false
     /// Images named by the current list; kept alive until the next build.
     private var images: [Image] = []
 
@@ -31,6 +33,7 @@ public struct DisplayListBuilder: ~Copyable {
     /// animations started or stopped. The render tree's lock is held.
     mutating func build(root: RenderNode?, at time: Double, events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         count = 0
+        animating = false
         images.removeAll(keepingCapacity: true)
         guard let root else { return }
         let world = root.state.transformToSuperlayerPlane.flattened
@@ -51,7 +54,9 @@ public struct DisplayListBuilder: ~Copyable {
             }
         } else {
             var presented = node.state
-            AnimationEvaluator.apply(node.animations, to: &presented, layerTime: time, events: events)
+            if AnimationEvaluator.apply(node.animations, to: &presented, layerTime: time, events: events) {
+                animating = true
+            }
             withUnsafeMutablePointer(to: &presented) { s in
                 visit(node, s, world: world, parentOpacity: parentOpacity, time: time, events: events)
             }

@@ -45,7 +45,8 @@ public final class RenderTree: @unchecked Sendable {
     private var nodes: [UInt64: RenderNode] = [:]
     /// Bumped by every commit, so idle render loops know to draw.
     public private(set) var commitCount: UInt64 = 0
-    private var observers: [() -> Void] = []
+    private var observers: [UInt64: () -> Void] = [:]
+    private var nextObserver: UInt64 = 0
 
     private init() { pthread_mutex_init(&mutex, nil) }
 
@@ -55,8 +56,16 @@ public final class RenderTree: @unchecked Sendable {
         return try body()
     }
 
-    /// Called for every commit (a display's render loop wakes up).
-    func addObserver(_ observer: @escaping () -> Void) { withLock { observers.append(observer) } }
+    /// Called after every commit (a display's render loop wakes up).
+    func addObserver(_ observer: @escaping () -> Void) -> UInt64 {
+        withLock {
+            nextObserver += 1
+            observers[nextObserver] = observer
+            return nextObserver
+        }
+    }
+
+    func removeObserver(_ token: UInt64) { withLock { _ = observers.removeValue(forKey: token) } }
 
     func node(_ id: UInt64) -> RenderNode? { nodes[id] }
 
@@ -69,7 +78,7 @@ public final class RenderTree: @unchecked Sendable {
                 sync(ensureNode(layer, time), with: layer, commitTime: time)
             }
             commitCount &+= 1
-            return observers
+            return Array(observers.values)
         }
         for notify in toNotify { notify() }
     }

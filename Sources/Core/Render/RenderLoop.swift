@@ -1,0 +1,90 @@
+import Glibc
+
+/// The render thread of a display with a real clock (S5.2): it wakes at the
+/// output's refresh rate, draws the committed tree with its animations at
+/// the frame's time, and sleeps without a timer when nothing animates, no
+/// commit is pending and no display link is waiting (no busy frames).
+final class RenderLoop: @unchecked Sendable {
+    private var thread = pthread_t()
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private var closing = false
+    private var woken = false
+    private let interval: Double
+    private let draw: (Double) -> Bool
+    private let wantsFrames: () -> Bool
+    /// Frames whose vsync passed with no new frame while one was due.
+    private(set) var missed: UInt64 = 0
+
+    /// `draw(time)` draws the frame for `time` and says whether something is
+    /// still animating; `wantsFrames` says whether display links are waiting.
+    init(refreshRate: Double, draw: @escaping (Double) -> Bool, wantsFrames: @escaping () -> Bool) {
+        interval = 1 / refreshRate
+        self.draw = draw
+        self.wantsFrames = wantsFrames
+        pthread_mutex_init(&mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(&condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    func start() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&thread, nil, { context in
+            let loop = Unmanaged<RenderLoop>.fromOpaque(context!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, context)
+    }
+
+    /// A commit or a new display link: there may be something to draw.
+    func wake() {
+        pthread_mutex_lock(&mutex)
+        woken = true
+        pthread_cond_signal(&condition)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    func stop() {
+        pthread_mutex_lock(&mutex)
+        closing = true
+        pthread_cond_signal(&condition)
+        pthread_mutex_unlock(&mutex)
+        pthread_join(thread, nil)
+    }
+
+    /// The next vsync at or after `t` on the output's grid.
+    private func nextTick(after t: Double) -> Double { (t / interval).rounded(.up) * interval }
+
+    private func run() {
+        var next = nextTick(after: mediaTime())
+        while true {
+            // Sleep until the tick (or until closing).
+            pthread_mutex_lock(&mutex)
+            var deadline = timespec(tv_sec: Int(next), tv_nsec: Int((next - next.rounded(.down)) * 1e9))
+            while !closing && mediaTime() < next {
+                pthread_cond_timedwait(&condition, &mutex, &deadline)
+            }
+            woken = false
+            let stop = closing
+            pthread_mutex_unlock(&mutex)
+            if stop { return }
+
+            let animating = draw(next)
+            let now = mediaTime()
+            next += interval
+            while next <= now { next += interval; missed += 1 } // the frame took longer than a vsync
+
+            if !animating && !wantsFrames() {
+                // Idle: wait for a commit, a link or close, with no timer.
+                pthread_mutex_lock(&mutex)
+                while !closing && !woken { pthread_cond_wait(&condition, &mutex) }
+                woken = false
+                pthread_mutex_unlock(&mutex)
+                next = nextTick(after: mediaTime())
+            }
+        }
+    }
+}
