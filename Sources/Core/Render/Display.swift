@@ -15,6 +15,9 @@ public final class Display: Object, @unchecked Sendable {
     private var backendMutex = pthread_mutex_t()
     private var backend: Backend?
     private var builder = DisplayListBuilder()
+    private var damage = DamageTracker()
+    /// LAYERKIT_FULL_DAMAGE=1 redraws whole frames (to measure what damage saves).
+    private static let fullDamage = getenv("LAYERKIT_FULL_DAMAGE").map { String(cString: $0) == "1" } ?? false
     /// Allocated last in init: a raw allocation is not undone when init throws.
     private let list: UnsafeMutablePointer<lk_display_list>
     private var frameNumber: UInt64 = 0
@@ -35,7 +38,14 @@ public final class Display: Object, @unchecked Sendable {
     /// The run loop of the thread inside run(), to wake it from another thread.
     private let runLoopToWake = Locked<RunLoop?>(nil)
 
-    private struct Statistics { var presented: UInt64 = 0; var renderSeconds = 0.0; var lastFrameTime = 0.0 }
+    private struct Statistics {
+        var presented: UInt64 = 0
+        var renderSeconds = 0.0
+        var lastFrameTime = 0.0
+        var lastDamagePixels = 0
+        /// When the last frames were presented (media time), for pacing figures.
+        var presentTimes: [Double] = []
+    }
     private let statistics = Locked(Statistics())
 
     public var framesPresented: UInt64 { statistics.withLock { $0.presented } }
@@ -43,6 +53,10 @@ public final class Display: Object, @unchecked Sendable {
     public var renderSecondsTotal: Double { statistics.withLock { $0.renderSeconds } }
     /// The media time of the last frame drawn.
     public var lastFrameTime: Double { statistics.withLock { $0.lastFrameTime } }
+    /// Pixels the last frame redrew (its damage box).
+    public var lastDamagePixels: Int { statistics.withLock { $0.lastDamagePixels } }
+    /// Recording of when frames were presented (the last 4096), for benchmarks.
+    public var presentTimes: [Double] { statistics.withLock { $0.presentTimes } }
 
     /// Opens the backend the options name, or the first that works under
     /// "auto" (S8.2). Failures say which plugin, where and why.
@@ -80,7 +94,14 @@ public final class Display: Object, @unchecked Sendable {
         pthread_mutex_init(&backendMutex, nil)
         super.init(kind: .display)
         let stats = statistics
-        backend.onFrameDone = { _, _ in stats.withLock { $0.presented += 1 } }
+        backend.onFrameDone = { _, _ in
+            let now = mediaTime()
+            stats.withLock { s in
+                s.presented += 1
+                if s.presentTimes.count == 4096 { s.presentTimes.removeFirst(1024) }
+                s.presentTimes.append(now)
+            }
+        }
         DisplayRegistry.shared.add(self)
         if !manualClock { startRenderLoop() }
     }
@@ -145,6 +166,18 @@ public final class Display: Object, @unchecked Sendable {
             RenderTree.shared.withLock {
                 builder.build(root: id.flatMap { RenderTree.shared.node($0) }, at: time, events: &events)
             }
+            var box = damage.damage(ops: builder.opsPointer, count: builder.count, images: builder.currentImages,
+                                    width: Int(size.width), height: Int(size.height))
+            if Display.fullDamage || !hasFrame {
+                box = lk_dl_box(x: 0, y: 0, width: Int32(size.width), height: Int32(size.height))
+            }
+            statistics.withLock { $0.lastDamagePixels = Int(box.width) * Int(box.height); $0.lastFrameTime = time }
+            // An unchanged frame draws nothing; the output still shows it, so
+            // it counts as presented.
+            guard box.width > 0 && box.height > 0 else {
+                statistics.withLock { $0.presented += 1 }
+                return (builder.animating, events)
+            }
             frameNumber += 1
             list.initialize(to: lk_display_list(
                 abi_version: LK_BACKEND_ABI_VERSION,
@@ -153,13 +186,13 @@ public final class Display: Object, @unchecked Sendable {
                 op_count: UInt32(builder.count),
                 ops: builder.opsPointer,
                 clear_color: lk_dl_color(r: 0, g: 0, b: 0, a: 1),
-                damage: lk_dl_box(x: 0, y: 0, width: Int32(size.width), height: Int32(size.height)),
+                damage: box,
                 target_time: time,
                 frame_number: frameNumber))
             try backend.render(list)
             hasFrame = true
             let elapsed = mediaTime() - start
-            statistics.withLock { $0.renderSeconds += elapsed; $0.lastFrameTime = time }
+            statistics.withLock { $0.renderSeconds += elapsed }
             return (builder.animating, events)
         }
         AnimationEvents.deliver(events)

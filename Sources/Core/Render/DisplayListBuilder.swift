@@ -40,6 +40,9 @@ public struct DisplayListBuilder: ~Copyable {
         visit(root, world: world, parentOpacity: 1, parentTime: time, events: events)
     }
 
+    /// The images the current list names (alive until the next build).
+    var currentImages: [Image] { images }
+
     /// Op i, for tests and tools.
     public func op(_ i: Int) -> lk_dl_op { ops[i] }
 
