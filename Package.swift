@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "layerkit", type: .dynamic, targets: ["LayerKitCAPI"]),
         .library(name: "layerkit-software", type: .dynamic, targets: ["LayerKitSoftware"]),
         .executable(name: "layerkit-bench-displaylist", targets: ["BenchDisplayList"]),
+        .executable(name: "layerkit-bench-animation", targets: ["BenchAnimation"]),
     ],
     targets: [
         // The public headers (include/layerkit) as a Clang module for Swift.
@@ -54,6 +55,11 @@ let package = Package(
             name: "BenchDisplayList",
             dependencies: ["LayerKitCore", "CSupport"],
             path: "Benchmarks/DisplayList"
+        ),
+        .executableTarget(
+            name: "BenchAnimation",
+            dependencies: ["LayerKitCore", "CSupport"],
+            path: "Benchmarks/Animation"
         ),
         .testTarget(
             name: "CoreTests",

@@ -27,6 +27,8 @@ cd "$root" || exit 2
 
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 export LAYERKIT_BACKEND=${LAYERKIT_BACKEND:-software}
+# Swift benchmarks run from the build folder: point them at the installed backends.
+export LAYERKIT_PLUGIN_PATH=$prefix/lib/layerkit/backends${LAYERKIT_PLUGIN_PATH:+:$LAYERKIT_PLUGIN_PATH}
 read -r -a lk <<<"$(pkg-config --cflags --libs layerkit)"
 ran=0
 failed=0

@@ -62,13 +62,15 @@ func countLayers(_ l: Layer) -> Int { 1 + l.sublayers.reduce(0) { $0 + countLaye
 // 1. Display list for a static tree of 10,000 layers.
 let scene = try makeScene(count: 10_000)
 let layerCount = countLayers(scene)
+// Committed once, then built from the render tree as the render side does.
+ModelLock.shared.withLock { Transaction.flush() }
 var builder = DisplayListBuilder()
 let iterations = smoke ? 5 : 300
-builder.build(root: scene) // warm up
+builder.buildCommitted(root: scene, at: 0) // warm up
 var samples: [Double] = []
-for _ in 0..<iterations {
+for i in 0..<iterations {
     let start = now()
-    builder.build(root: scene)
+    builder.buildCommitted(root: scene, at: Double(i) / 60)
     samples.append((now() - start) * 1000)
 }
 samples.sort()
@@ -82,7 +84,12 @@ let before = heapBytesInUse()
 var layers: [Layer] = []
 layers.reserveCapacity(plainCount)
 let arrayBytes = heapBytesInUse() - before
-for _ in 0..<plainCount { layers.append(Layer()) }
+// As a C program makes them: each handed out through the C API (registered).
+for _ in 0..<plainCount {
+    let l = Layer()
+    HandleRegistry.shared.expose(l)
+    layers.append(l)
+}
 let perLayer = Double(heapBytesInUse() - before - arrayBytes) / Double(plainCount)
 print("memory per plain layer: \(fixed(perLayer, 0)) bytes (heap, incl. handle registry entry)   [limit: 1024 bytes]  \(perLayer < 1024 ? "OK" : "OVER")")
 print("LayerState: \(MemoryLayout<LayerState>.size) bytes inline")

@@ -25,7 +25,7 @@ public typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> 
         let box = UserData(userData)
         let ask = c.action_for_key.map { fn in
             { (layer: Layer, event: String) -> DelegateAnswer in
-                let answer = event.withCString { fn(OpaquePointer(layer.handle), $0, box.pointer) }
+                let answer = event.withCString { fn(borrowed(layer), $0, box.pointer) }
                 guard let answer, let found = try? action(answer, "the delegate's action") else { return .continueSearch }
                 return .action(found)
             }
@@ -44,7 +44,7 @@ public typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> 
         guard let runFunction else { throw LayerKitError(.invalidArgument, "run: NULL function") }
         let box = UserData(userData)
         return Action(.custom { event, layer in
-            event.withCString { runFunction($0, OpaquePointer(layer.handle), box.pointer) }
+            event.withCString { runFunction($0, borrowed(layer), box.pointer) }
         }, destroy: destroy.map { fn in { fn(box.pointer) } })
     }
 }

@@ -196,8 +196,8 @@ private func getAnimationValue(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<
         }
         let box = UserData(userData)
         target.delegate = AnimationDelegate(
-            didStart: c.did_start.map { fn in { fn(OpaquePointer($0.handle), box.pointer) } },
-            didStop: c.did_stop.map { fn in { fn(OpaquePointer($0.handle), $1, box.pointer) } },
+            didStart: c.did_start.map { fn in { fn(borrowed($0), box.pointer) } },
+            didStop: c.did_stop.map { fn in { fn(borrowed($0), $1, box.pointer) } },
             destroy: destroy.map { fn in { fn(box.pointer) } })
     }
 }

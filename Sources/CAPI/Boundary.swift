@@ -131,7 +131,7 @@ func display(_ handle: OpaquePointer?, _ argument: String = "display") throws(La
 
 /// A borrowed (+0) handle for an object the library holds.
 func borrowed(_ object: Object?) -> OpaquePointer? {
-    object.map { OpaquePointer($0.handle) }
+    object.map { OpaquePointer(HandleRegistry.shared.expose($0)) }
 }
 
 func string(_ pointer: UnsafePointer<CChar>?, _ argument: String) throws(LayerKitError) -> String {

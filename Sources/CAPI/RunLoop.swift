@@ -52,7 +52,7 @@ import LayerKitCore
         guard let callback else { throw LayerKitError(.invalidArgument, "callback: NULL function") }
         let box = UserData(userData)
         let link = DisplayLink { link, timestamp, targetTime in
-            callback(OpaquePointer(link.handle), timestamp, targetTime, box.pointer)
+            callback(borrowed(link), timestamp, targetTime, box.pointer)
         }
         try target.addLink(link)
         return link

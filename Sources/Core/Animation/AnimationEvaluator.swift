@@ -35,17 +35,33 @@ enum AnimationEvaluator {
             }
             // A finished animation that is removed on completion no longer shows (S4.5).
             if record.stopped && animation.removedOnCompletion && evaluation.phase == .after { continue }
-            guard let progress = evaluation.progress, let keyPath = animation.keyPath,
+            guard let progress = evaluation.progress,
                   let value = value(of: record, progress: progress, iteration: evaluation.iteration,
-                                    base: try? state.value(forKeyPath: keyPath),
-                                    model: try? model.value(forKeyPath: keyPath)) else { continue }
-            try? state.setValue(value, forKeyPath: keyPath)
+                                    base: read(record, state), model: { read(record, model) }) else { continue }
+            write(value, record, &state)
         }
         return running
     }
 
     /// S4.8: the value of a basic animation at `progress` (0...1, before its timing function).
-    static func value(of record: AnimationRecord, progress: Double, iteration: Int, base: Value?, model: Value?) -> Value? {
+    /// The animated key path's value in `state`, through the resolved row.
+    private static func read(_ record: AnimationRecord, _ state: LayerState) -> Value? {
+        let whole = record.property.get(state)
+        if record.subpath.isEmpty { return whole }
+        return try? KeyPathParts.component(of: whole, path: record.subpath, keyPath: record.animation.keyPath ?? "")
+    }
+
+    private static func write(_ value: Value, _ record: AnimationRecord, _ state: inout LayerState) {
+        if record.subpath.isEmpty {
+            _ = record.property.setState(&state, value)
+        } else if let whole = try? KeyPathParts.replacing(in: record.property.get(state), path: record.subpath,
+                                                           with: value, keyPath: record.animation.keyPath ?? "") {
+            _ = record.property.setState(&state, whole)
+        }
+    }
+
+    static func value(of record: AnimationRecord, progress: Double, iteration: Int, base: Value?,
+                      model: () -> Value?) -> Value? {
         let a = record.animation
         guard let base else { return nil }
         let previous = record.previousValue ?? base
@@ -54,7 +70,7 @@ enum AnimationEvaluator {
         case let (f?, t?, _): (from, to) = (f, t)
         case let (f?, nil, b?): guard let t = Interpolation.add(f, b) else { return nil }; (from, to) = (f, t)
         case let (nil, t?, b?): guard let f = Interpolation.subtract(t, b) else { return nil }; (from, to) = (f, t)
-        case let (f?, nil, nil): (from, to) = (f, model ?? base)
+        case let (f?, nil, nil): (from, to) = (f, model() ?? base)
         case let (nil, t?, nil): (from, to) = (a.additive ? zero(like: t) ?? previous : previous, t)
         case let (nil, nil, b?):
             if a.additive { guard let z = zero(like: b) else { return nil }; (from, to) = (z, b) }

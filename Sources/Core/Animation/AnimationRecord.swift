@@ -12,6 +12,9 @@ final class AnimationRecord: @unchecked Sendable {
     /// The run loop of the thread that added it (S4.6).
     let runLoop: RunLoop
     let groups: [CompletionGroup]
+    /// The key path, resolved once: its property row and the rest.
+    let property: AnyProperty
+    let subpath: [Substring]
     /// Model side: beginTime already made absolute at a commit.
     var beginResolved = false
     // Render side, under the render tree's lock:
@@ -22,7 +25,10 @@ final class AnimationRecord: @unchecked Sendable {
     /// The layer it was added to (model side only).
     weak var layer: Layer?
 
-    init(key: String, animation: Animation, previousValue: Value?, runLoop: RunLoop, groups: [CompletionGroup]) {
+    init(key: String, animation: Animation, previousValue: Value?, runLoop: RunLoop, groups: [CompletionGroup],
+         property: AnyProperty, subpath: [Substring]) {
+        self.property = property
+        self.subpath = subpath
         self.key = key
         self.animation = animation
         self.previousValue = previousValue

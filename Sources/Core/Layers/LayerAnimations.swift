@@ -9,6 +9,7 @@ extension Layer {
         try animation.validateForAdding()
         let keyPath = animation.keyPath!
         _ = try valueType(forKeyPath: keyPath)
+        let (property, subpath) = try resolve(keyPath)
         let copy = animation.copy()
         if copy.timing.duration <= 0 || copy.timing.duration.isNaN {
             copy.timing.duration = Transaction.animationDuration // S4.3
@@ -21,7 +22,8 @@ extension Layer {
         let previous = RenderTree.shared.presentationValue(of: self, keyPath: keyPath, at: mediaTime())
             ?? (try? state.value(forKeyPath: keyPath))
         let record = AnimationRecord(key: key, animation: copy, previousValue: previous,
-                                     runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation())
+                                     runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(),
+                                     property: property, subpath: subpath)
         record.layer = self
         animationRecords.append(record)
         changed()

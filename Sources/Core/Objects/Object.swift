@@ -7,15 +7,18 @@ public enum ObjectKind: String, Sendable {
 }
 
 /// Base of every object handed out through the C API as an opaque pointer.
-/// Each registers itself so that a stale, foreign or wrong-kind pointer is an
-/// error rather than a crash, and so that the references the program holds
-/// are counted apart from the library's own (over-releasing is an error).
+/// One handed to the program is registered, so that a stale, foreign or
+/// wrong-kind pointer is an error rather than a crash, and so that the
+/// references the program holds are counted apart from the library's own
+/// (over-releasing is an error). Objects the library makes for itself
+/// (implicit animations, their actions) register only if they are handed out.
 open class Object: @unchecked Sendable {
     public let kind: ObjectKind
+    /// Set under the registry's lock.
+    fileprivate var registered = false
 
     public init(kind: ObjectKind) {
         self.kind = kind
-        HandleRegistry.shared.register(self)
     }
 
     /// Work to do when the object goes (the C boundary frees strings it handed out).
@@ -44,14 +47,24 @@ public final class HandleRegistry: Sendable {
 
     private let entries = Mutex<[UInt: Entry]>([:])
 
-    func register(_ object: Object) {
-        let key = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-        entries.withLock { $0[key] = Entry(object: object, externalReferences: 0) }
+    /// Makes `object` findable by its handle; returns the handle (+0).
+    @discardableResult
+    public func expose(_ object: Object) -> UnsafeMutableRawPointer {
+        let key = UInt(bitPattern: object.handle)
+        entries.withLock { table in
+            guard !object.registered else { return }
+            object.registered = true
+            table[key] = Entry(object: object, externalReferences: 0)
+        }
+        return object.handle
     }
 
     func unregister(_ object: Object) {
         let key = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-        entries.withLock { _ = $0.removeValue(forKey: key) }
+        entries.withLock { table in
+            guard object.registered else { return }
+            table.removeValue(forKey: key)
+        }
     }
 
     /// A strong reference to the live object at `handle`, or nil.
@@ -65,6 +78,7 @@ public final class HandleRegistry: Sendable {
     public func passRetained(_ object: Object) -> UnsafeMutableRawPointer {
         let key = UInt(bitPattern: object.handle)
         entries.withLock { table in
+            object.registered = true
             table[key, default: Entry(object: object, externalReferences: 0)].externalReferences += 1
         }
         return Unmanaged.passRetained(object).toOpaque()

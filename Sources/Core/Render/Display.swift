@@ -18,6 +18,8 @@ public final class Display: Object, @unchecked Sendable {
     private var damage = DamageTracker()
     /// LAYERKIT_FULL_DAMAGE=1 redraws whole frames (to measure what damage saves).
     private static let fullDamage = getenv("LAYERKIT_FULL_DAMAGE").map { String(cString: $0) == "1" } ?? false
+    /// Redraw whole frames on this display (benchmarks compare).
+    public var forceFullDamage = false
     /// Allocated last in init: a raw allocation is not undone when init throws.
     private let list: UnsafeMutablePointer<lk_display_list>
     private var frameNumber: UInt64 = 0
@@ -168,7 +170,7 @@ public final class Display: Object, @unchecked Sendable {
             }
             var box = damage.damage(ops: builder.opsPointer, count: builder.count, images: builder.currentImages,
                                     width: Int(size.width), height: Int(size.height))
-            if Display.fullDamage || !hasFrame {
+            if Display.fullDamage || forceFullDamage || !hasFrame {
                 box = lk_dl_box(x: 0, y: 0, width: Int32(size.width), height: Int32(size.height))
             }
             statistics.withLock { $0.lastDamagePixels = Int(box.width) * Int(box.height); $0.lastFrameTime = time }

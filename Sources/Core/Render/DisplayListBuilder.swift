@@ -28,6 +28,12 @@ public struct DisplayListBuilder: ~Copyable {
         build(root: root.map { RenderNode.snapshot(of: $0) }, at: 0, events: nil)
     }
 
+    /// Builds the list for `root` as last committed, at media time `time`,
+    /// animations applied, as the render side does (for tools and benchmarks).
+    public mutating func buildCommitted(root: Layer, at time: Double) {
+        RenderTree.shared.withLock { build(root: RenderTree.shared.node(root.id), at: time, events: nil) }
+    }
+
     /// Builds the list for the committed tree under `root` at media time
     /// `time`, animations applied (S5); with `events`, notes which
     /// animations started or stopped. The render tree's lock is held.
@@ -36,8 +42,8 @@ public struct DisplayListBuilder: ~Copyable {
         animating = false
         images.removeAll(keepingCapacity: true)
         guard let root else { return }
-        let world = root.state.transformToSuperlayerPlane.flattened
-        visit(root, world: world, parentOpacity: 1, parentTime: time, events: events)
+        visit(root, parent: Placement(world: .identity, sublayerTransform: nil, isRoot: true), parentOpacity: 1,
+              parentTime: time, events: events)
     }
 
     /// The images the current list names (alive until the next build).
@@ -46,32 +52,55 @@ public struct DisplayListBuilder: ~Copyable {
     /// Op i, for tests and tools.
     public func op(_ i: Int) -> lk_dl_op { ops[i] }
 
-    private mutating func visit(_ node: RenderNode, world: Transform3D, parentOpacity: Double, parentTime: Double,
+    /// Where a node lands: its transform to the output, from its superlayer's.
+    private struct Placement {
+        var world: Transform3D
+        /// The superlayer's sublayerTransform about its anchor; nil for identity.
+        var sublayerTransform: Transform3D?
+        var isRoot: Bool
+    }
+
+    private mutating func visit(_ node: RenderNode, parent: Placement, parentOpacity: Double, parentTime: Double,
                                 events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         let time = TimingModel.localTime(parentTime, node.state.timing)
         if node.animations.isEmpty {
             // Fields are read in place: copying the whole LayerState would
             // retain and release its object references for every layer.
             withUnsafeMutablePointer(to: &node.state) { s in
-                visit(node, s, world: world, parentOpacity: parentOpacity, time: time, events: events)
+                visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
             }
         } else {
+            // Animations apply once per frame; geometry and appearance both use the result.
             var presented = node.state
             if AnimationEvaluator.apply(node.animations, to: &presented, layerTime: time, events: events) {
                 animating = true
             }
             withUnsafeMutablePointer(to: &presented) { s in
-                visit(node, s, world: world, parentOpacity: parentOpacity, time: time, events: events)
+                visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
             }
         }
     }
 
-    private mutating func visit(_ node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, world: Transform3D,
+    private static func world(of s: UnsafeMutablePointer<LayerState>, in parent: Placement) -> Transform3D {
+        if parent.isRoot { return s.pointee.transformToSuperlayerPlane.flattened }
+        if parent.sublayerTransform == nil && s.pointee.transform.isIdentity {
+            // The common case: a plain offset in the superlayer's plane.
+            let b = s.pointee.bounds, anchor = s.pointee.anchorPoint, p = s.pointee.position
+            return parent.world.preTranslated(p.x - b.origin.x - anchor.x * b.size.width,
+                                              p.y - b.origin.y - anchor.y * b.size.height)
+        }
+        var local = s.pointee.transformToSuperlayerPlane
+        if let st = parent.sublayerTransform { local = local.concatenating(st) }
+        return local.flattened.concatenating(parent.world)
+    }
+
+    private mutating func visit(_ node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, parent: Placement,
                                 parentOpacity: Double, time: Double,
                                 events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         guard !s.pointee.hidden else { return }
         let opacity = parentOpacity * s.pointee.opacity
         guard opacity > 0 else { return }
+        let world = DisplayListBuilder.world(of: s, in: parent)
         if !s.pointee.doubleSided && DisplayListBuilder.isBackFacing(world) { return }
         let bounds = s.pointee.bounds
         let radius = s.pointee.cornerRadius
@@ -88,25 +117,18 @@ public struct DisplayListBuilder: ~Copyable {
         }
         let children = node.children
         if !children.isEmpty {
-            let sublayerTransform = s.pointee.sublayerTransformAboutAnchor
-            let ordered = children.contains(where: { $0.state.zPosition != 0 })
-                ? children.enumerated().sorted {
+            let placement = Placement(world: world, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, isRoot: false)
+            if children.contains(where: { $0.state.zPosition != 0 }) {
+                let ordered = children.enumerated().sorted {
                     ($0.element.state.zPosition, $0.offset) < ($1.element.state.zPosition, $1.offset)
-                }.map(\.element)
-                : children
-            for child in ordered {
-                let childWorld: Transform3D
-                if sublayerTransform == nil && child.animations.isEmpty && child.state.transform.isIdentity {
-                    // The common case: a plain offset in the superlayer's plane.
-                    let b = child.state.bounds, anchor = child.state.anchorPoint, p = child.state.position
-                    childWorld = world.preTranslated(p.x - b.origin.x - anchor.x * b.size.width,
-                                                     p.y - b.origin.y - anchor.y * b.size.height)
-                } else {
-                    var local = presentedGeometry(of: child, parentTime: time)
-                    if let st = sublayerTransform { local = local.concatenating(st) }
-                    childWorld = local.flattened.concatenating(world)
                 }
-                visit(child, world: childWorld, parentOpacity: opacity, parentTime: time, events: events)
+                for (_, child) in ordered {
+                    visit(child, parent: placement, parentOpacity: opacity, parentTime: time, events: events)
+                }
+            } else {
+                for child in children {
+                    visit(child, parent: placement, parentOpacity: opacity, parentTime: time, events: events)
+                }
             }
         }
         if masks {
@@ -119,17 +141,6 @@ public struct DisplayListBuilder: ~Copyable {
                 append(.border, world, bounds, radius: radius, borderWidth: borderWidth, color: color, opacity: opacity)
             }
         }
-    }
-
-    /// A child's transform to its superlayer's plane with its animations
-    /// applied (geometry is animated too); no events here, the child's own
-    /// visit reports them.
-    private func presentedGeometry(of child: RenderNode, parentTime: Double) -> Transform3D {
-        if child.animations.isEmpty { return child.state.transformToSuperlayerPlane }
-        var presented = child.state
-        AnimationEvaluator.apply(child.animations, to: &presented,
-                                 layerTime: TimingModel.localTime(parentTime, child.state.timing), events: nil)
-        return presented.transformToSuperlayerPlane
     }
 
     private mutating func appendContents(_ image: Image, of s: UnsafeMutablePointer<LayerState>, world: Transform3D,

@@ -36,9 +36,16 @@ public final class RunLoop: @unchecked Sendable {
 
     /// Queues work for this run loop's thread; callable from any thread.
     public func post(_ work: @escaping () -> Void) {
-        queue.withLock { $0.append(work) }
-        var one: UInt64 = 1
-        _ = write(fd, &one, 8)
+        // One wake-up per batch: the fd is already readable if work was waiting.
+        let wasEmpty = queue.withLock { q -> Bool in
+            let empty = q.isEmpty
+            q.append(work)
+            return empty
+        }
+        if wasEmpty {
+            var one: UInt64 = 1
+            _ = write(fd, &one, 8)
+        }
     }
 
     /// One iteration: commits the thread's implicit transaction (S2.2), waits
@@ -54,6 +61,8 @@ public final class RunLoop: @unchecked Sendable {
             _ = poll(&p, 1, ms)
             pending = queue.withLock { $0.isEmpty }
         }
+        // Reset the fd before taking the work: a post after this point either
+        // finds work waiting (taken below) or writes the fd again.
         var counter: UInt64 = 0
         _ = read(fd, &counter, 8)
         let work = queue.withLock { q -> [() -> Void] in let w = q; q.removeAll(); return w }
