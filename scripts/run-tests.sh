@@ -18,6 +18,7 @@
 #   examples        README's example = Examples/hello.c; the examples build and run
 #   leaks           the C tests again under valgrind: no leak, no invalid access
 #   plugins         S8.2: broken plugins are reported by name, path and reason; auto falls back
+#   tsan            the threaded Swift test under ThreadSanitizer
 #   bench-smoke     every program in Benchmarks/ builds and runs briefly (--smoke)
 #
 # Environment: SWIFT (default swift), SWIFT_TEST_SCRATCH (default .build-test),
@@ -80,8 +81,12 @@ if wanted swift-test; then
         summary+=("swift test skipped: no tests in Tests/CoreTests")
     else
         start=$(date +%s)
-        # SwiftPM would compile C with $CC (meant for the C tests): give it its clang
-        env -u CC -u CXX "$SWIFT" test --scratch-path "$swift_scratch" 2>&1 | tee "$logs/swift-test.log"
+        # SwiftPM would compile C with $CC (meant for the C tests): give it its clang.
+        # The threading test draws through the software backend: build it too.
+        env -u CC -u CXX "$SWIFT" build --scratch-path "$swift_scratch" --product layerkit-software >/dev/null 2>&1
+        plugin_dir=$(env -u CC -u CXX "$SWIFT" build --scratch-path "$swift_scratch" --show-bin-path 2>/dev/null)
+        env -u CC -u CXX LKTEST_SWIFT_PLUGIN_DIR="$plugin_dir" "$SWIFT" test --scratch-path "$swift_scratch" 2>&1 |
+            tee "$logs/swift-test.log"
         status=${PIPESTATUS[0]}
         secs=$(($(date +%s) - start))
         results=$(grep -E "^(Executed [0-9]+ tests?, with|.*Test run with [0-9]+ tests?)" "$logs/swift-test.log" |
@@ -111,6 +116,29 @@ fi
 run_stage plugins Tests/Plugins/run.sh "$prefix"
 run_stage noswift Tests/NoSwift/run.sh "$prefix"
 run_stage examples scripts/check-examples.sh "$prefix"
+# Issue 3 part 8: the threaded test under ThreadSanitizer (a report fails it).
+if wanted tsan; then
+    echo "=== tsan: swift test --sanitize=thread --filter ThreadingTests"
+    start=$(date +%s)
+    tsan_scratch=${TSAN_SCRATCH:-.build-tsan}
+    env -u CC -u CXX "$SWIFT" build --scratch-path "$tsan_scratch" --sanitize=thread --product layerkit-software \
+        >"$logs/tsan.log" 2>&1
+    env -u CC -u CXX TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+        LKTEST_SWIFT_PLUGIN_DIR="$(env -u CC -u CXX "$SWIFT" build --scratch-path "$tsan_scratch" --show-bin-path)" \
+        "$SWIFT" test --scratch-path "$tsan_scratch" --sanitize=thread --filter ThreadingTests >>"$logs/tsan.log" 2>&1
+    status=$?
+    secs=$(($(date +%s) - start))
+    if [ $status -eq 0 ] && ! grep -q "ThreadSanitizer" "$logs/tsan.log"; then
+        echo "PASS tsan: threaded changes while the render thread draws, no report"
+        total_pass=$((total_pass + 1))
+        summary+=("tsan           1 passed,   0 failed  (${secs}s)")
+    else
+        grep -m5 -A5 "ThreadSanitizer\|error:" "$logs/tsan.log"
+        echo "FAIL tsan: status $status (see $logs/tsan.log)"
+        total_fail=$((total_fail + 1))
+        summary+=("tsan           0 passed,   1 failed  (${secs}s)")
+    fi
+fi
 # Benchmarks are not timed tests: here they only run in smoke mode, to prove
 # they build and work.
 run_stage bench-smoke scripts/bench.sh "$prefix" --smoke

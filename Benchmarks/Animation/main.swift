@@ -17,6 +17,11 @@ import Glibc
 import LayerKitCore
 
 let smoke = CommandLine.arguments.contains("--smoke")
+/// --only NAME runs one section (commit, retrigger, evaluate, peer, damage, pacing), for profiling.
+let only: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap {
+    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+}
+func runs(_ section: String) -> Bool { only == nil || only == section }
 
 func cpuSeconds() -> Double {
     var ts = timespec()
@@ -140,6 +145,7 @@ let layers = try committedLayers(10_000, root: root)
 
 // 5. commit 10,000 property changes
 var commitSamples: [Double] = []
+if runs("commit") {
 for round in 0..<(smoke ? 2 : 20) {
     try locked {
         Transaction.begin()
@@ -149,8 +155,10 @@ for round in 0..<(smoke ? 2 : 20) {
     }
 }
 print("commit of a transaction changing 10,000 properties: \(fixed(median(commitSamples), 2)) ms   [goal < 5 ms] \(verdict(median(commitSamples) < 5))")
+}
 
 // 2. re-trigger 10,000 running animations in one transaction
+if runs("retrigger") {
 try locked {
     for l in layers { try l.set(LayerProperties.position, Point(x: l.state.position.x + 1, y: l.state.position.y)) }
     Transaction.flush()
@@ -168,8 +176,10 @@ for round in 0..<(smoke ? 2 : 10) {
     }
 }
 print("re-triggering 10,000 running animations in one transaction: \(fixed(median(retriggerSamples), 2)) ms   [goal < 5 ms; Clutter froze for seconds] \(verdict(median(retriggerSamples) < 5))")
+}
 
 // 3. evaluation + display list, 10,000 layers x 2 animations
+if runs("evaluate") {
 try locked {
     for l in layers {
         let move = Animation(kind: .basic, keyPath: "position")
@@ -190,16 +200,18 @@ for frame in 0..<(smoke ? 3 : 200) {
     evalSamples.append(timeMs { builder.buildCommitted(root: root, at: t0 + Double(frame) / 60) })
 }
 print("render side, 10,000 layers x 2 animations, evaluation + display list: \(fixed(median(evalSamples), 2)) ms per frame   [goal < 4 ms] \(verdict(median(evalSamples) < 4))")
+}
 locked { for l in layers { try? l.removeAllAnimations(); try? l.removeFromSuperlayer() }; Transaction.flush() }
 
 // 1. the peer scene
-for (n, qt, clutter, goal) in [(1_000, 12.0, 29.0, 4.0), (10_000, 81.0, 1000.0, 16.0)] {
+let peerSizes: [(Int, Double, Double, Double)] = [(1_000, 12.0, 29.0, 4.0), (10_000, 81.0, 1000.0, 16.0)]
+for (n, qt, clutter, goal) in runs("peer") ? peerSizes : [] {
     let r = try peerScene(n, seconds: smoke ? 0.5 : 4)
     print("peer scene, \(n) layers of 32x32, software backend: \(fixed(r.cpuPerFrame, 2)) CPU ms per frame at \(fixed(r.fps, 1)) fps   [goal < \(fixed(goal, 0)) ms; Qt Quick \(fixed(qt, 0)) ms, Clutter \(fixed(clutter, 0)) ms] \(verdict(r.cpuPerFrame < goal))")
 }
 
 // 4. one spinning layer on a static full-screen scene
-do {
+if runs("damage") {
     let display = try openDisplay(manual: false)
     let scene = try makeRoot()
     _ = try committedLayers(2_000, root: scene)
@@ -239,7 +251,7 @@ do {
 }
 
 // 6. frame pacing while the program's thread is busy
-do {
+if runs("pacing") {
     let display = try openDisplay(manual: false)
     let scene = try makeRoot()
     let box = Layer()

@@ -13,10 +13,11 @@ enum AnimationEvaluator {
     /// Returns true while an animation may still change the value (before
     /// or inside its active interval): the render loop must keep drawing.
     @discardableResult
-    static func apply(_ records: [AnimationRecord], to state: inout LayerState, layerTime: Double,
-                      events: UnsafeMutablePointer<[Event]>?) -> Bool {
+    /// `model` is the committed state, read by "from only" animations (S4.8);
+    /// it is passed by address so that no frame copies it.
+    static func apply(_ records: [AnimationRecord], to state: UnsafeMutablePointer<LayerState>, layerTime: Double,
+                      model: UnsafePointer<LayerState>, events: UnsafeMutablePointer<[Event]>?) -> Bool {
         guard !records.isEmpty else { return false }
-        let model = state
         var running = false
         for record in records {
             let animation = record.animation
@@ -38,25 +39,25 @@ enum AnimationEvaluator {
             guard let progress = evaluation.progress,
                   let value = value(of: record, progress: progress, iteration: evaluation.iteration,
                                     base: read(record, state), model: { read(record, model) }) else { continue }
-            write(value, record, &state)
+            write(value, record, state)
         }
         return running
     }
 
     /// S4.8: the value of a basic animation at `progress` (0...1, before its timing function).
     /// The animated key path's value in `state`, through the resolved row.
-    private static func read(_ record: AnimationRecord, _ state: LayerState) -> Value? {
-        let whole = record.property.get(state)
+    private static func read(_ record: AnimationRecord, _ state: UnsafePointer<LayerState>) -> Value? {
+        let whole = record.property.read(state)
         if record.subpath.isEmpty { return whole }
         return try? KeyPathParts.component(of: whole, path: record.subpath, keyPath: record.animation.keyPath ?? "")
     }
 
-    private static func write(_ value: Value, _ record: AnimationRecord, _ state: inout LayerState) {
+    private static func write(_ value: Value, _ record: AnimationRecord, _ state: UnsafeMutablePointer<LayerState>) {
         if record.subpath.isEmpty {
-            _ = record.property.setState(&state, value)
-        } else if let whole = try? KeyPathParts.replacing(in: record.property.get(state), path: record.subpath,
+            _ = record.property.setState(&state.pointee, value)
+        } else if let whole = try? KeyPathParts.replacing(in: record.property.read(state), path: record.subpath,
                                                            with: value, keyPath: record.animation.keyPath ?? "") {
-            _ = record.property.setState(&state, whole)
+            _ = record.property.setState(&state.pointee, whole)
         }
     }
 

@@ -105,7 +105,7 @@ public enum LayerProperties {
     /// frame is derived from bounds, anchorPoint, position and transform (S1.2).
     public static let frame = AnyProperty(
         key: "frame", type: .rect, animatable: false, effect: .geometry,
-        get: { .rect($0.frame) },
+        read: { .rect($0.pointee.frame) },
         set: { (layer, value) throws(LayerKitError) in
             guard let r = Rect.from(value) else { throw mismatch("frame", .rect, value, Rect.self) }
             try layer.setFrame(r)

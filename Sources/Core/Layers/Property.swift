@@ -46,7 +46,7 @@ public struct Property<T: PropertyValue>: @unchecked Sendable {
 
     var erased: AnyProperty {
         AnyProperty(key: key, type: T.valueType, animatable: animatable, effect: effect,
-                    get: { state in state[keyPath: keyPath].value },
+                    read: { state in state.pointee[keyPath: keyPath].value },
                     set: { (layer, value) throws(LayerKitError) in
                         guard let typed = T.from(value) else { throw mismatch(key, T.valueType, value, T.self) }
                         try layer.set(self, typed)
@@ -65,8 +65,13 @@ public struct AnyProperty: @unchecked Sendable {
     public let type: ValueType
     public let animatable: Bool
     public let effect: PropertyEffect
-    /// Reads the value from a state (the model's or a presentation).
-    let get: (LayerState) -> Value
+    /// Reads the value from a state (the model's or a presentation); by
+    /// address, so that no call copies the whole state.
+    let read: (UnsafePointer<LayerState>) -> Value
+
+    func get(_ state: LayerState) -> Value {
+        withUnsafePointer(to: state) { read($0) }
+    }
     /// Sets it on a layer: validation, change tracking, actions.
     let set: (Layer, Value) throws(LayerKitError) -> Void
     /// Sets it in a state with no checks: how animations apply their values.

@@ -72,10 +72,11 @@ public struct DisplayListBuilder: ~Copyable {
         } else {
             // Animations apply once per frame; geometry and appearance both use the result.
             var presented = node.state
-            if AnimationEvaluator.apply(node.animations, to: &presented, layerTime: time, events: events) {
-                animating = true
-            }
             withUnsafeMutablePointer(to: &presented) { s in
+                let running = withUnsafeMutablePointer(to: &node.state) { model in
+                    AnimationEvaluator.apply(node.animations, to: s, layerTime: time, model: model, events: events)
+                }
+                if running { animating = true }
                 visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
             }
         }

@@ -133,7 +133,11 @@ public final class RenderTree: @unchecked Sendable {
             guard let node = nodes[layer.id] else { return nil }
             var state = node.state
             let local = RenderTree.localTime(of: node, at: time)
-            AnimationEvaluator.apply(node.animations, to: &state, layerTime: local, events: nil)
+            withUnsafeMutablePointer(to: &state) { presented in
+                withUnsafeMutablePointer(to: &node.state) { model in
+                    _ = AnimationEvaluator.apply(node.animations, to: presented, layerTime: local, model: model, events: nil)
+                }
+            }
             state.mask = layer.state.mask
             return state
         }
