@@ -45,6 +45,31 @@ enum AnimationEvaluator {
     }
 
     /// S4.8: the value of a basic animation at `progress` (0...1, before its timing function).
+    /// The whole value of one property with `records` (all animating it)
+    /// applied, without events: what a change of it animates from (S3.3).
+    static func presentedValue(of property: AnyProperty, _ records: [AnimationRecord], layerTime: Double,
+                               model: UnsafePointer<LayerState>) -> Value {
+        var whole = property.read(model)
+        for record in records {
+            let animation = record.animation
+            let evaluation = TimingModel.evaluate(animation.timing,
+                                                  localTime: TimingModel.localTime(layerTime, animation.timing))
+            if record.stopped && animation.removedOnCompletion && evaluation.phase == .after { continue }
+            let base = record.subpath.isEmpty ? whole
+                : try? KeyPathParts.component(of: whole, path: record.subpath, keyPath: animation.keyPath ?? "")
+            guard let progress = evaluation.progress,
+                  let value = value(of: record, progress: progress, iteration: evaluation.iteration, base: base,
+                                    model: { read(record, model) }) else { continue }
+            if record.subpath.isEmpty {
+                whole = value
+            } else if let updated = try? KeyPathParts.replacing(in: whole, path: record.subpath, with: value,
+                                                                 keyPath: animation.keyPath ?? "") {
+                whole = updated
+            }
+        }
+        return whole
+    }
+
     /// The animated key path's value in `state`, through the resolved row.
     private static func read(_ record: AnimationRecord, _ state: UnsafePointer<LayerState>) -> Value? {
         let whole = record.property.read(state)

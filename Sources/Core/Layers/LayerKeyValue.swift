@@ -33,6 +33,8 @@ extension Layer {
 
 /// Splits a key path into its property row and the rest.
 func resolve(_ keyPath: String) throws(LayerKitError) -> (AnyProperty, [Substring]) {
+    // Most key paths name a whole property: no splitting needed.
+    if let property = LayerProperties.named(keyPath) { return (property, []) }
     let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
     guard let first = parts.first, !first.isEmpty, let property = LayerProperties.named(String(first)) else {
         throw LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\" is not a property of a layer")

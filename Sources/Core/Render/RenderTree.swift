@@ -119,12 +119,8 @@ public final class RenderTree: @unchecked Sendable {
 
     /// The node's local time at media time `time` (S4.2), through its ancestors.
     static func localTime(of node: RenderNode, at time: Double) -> Double {
-        var chain: [RenderNode] = []
-        var current: RenderNode? = node
-        while let n = current { chain.append(n); current = n.parent }
-        var t = time
-        for n in chain.reversed() { t = TimingModel.localTime(t, n.state.timing) }
-        return t
+        let parentTime = node.parent.map { localTime(of: $0, at: time) } ?? time
+        return TimingModel.localTime(parentTime, node.state.timing)
     }
 
     /// S5.1: the layer's presentation state at `time`, nil if never committed.
@@ -143,9 +139,23 @@ public final class RenderTree: @unchecked Sendable {
         }
     }
 
-    /// The presentation value of one key path just before a change (S3.3).
+    /// The presentation value of one key path just before a change (S3.3):
+    /// the committed value with the animations of that property applied,
+    /// without copying the whole state.
     func presentationValue(of layer: Layer, keyPath: String, at time: Double) -> Value? {
-        guard let state = presentationState(of: layer, at: time) else { return nil }
-        return try? state.value(forKeyPath: keyPath)
+        guard let (property, subpath) = try? resolve(keyPath) else { return nil }
+        return withLock {
+            guard let node = nodes[layer.id] else { return nil }
+            return withUnsafeMutablePointer(to: &node.state) { model -> Value? in
+                var value = property.read(model)
+                let relevant = node.animations.filter { $0.property.key == property.key }
+                if !relevant.isEmpty {
+                    let local = RenderTree.localTime(of: node, at: time)
+                    value = AnimationEvaluator.presentedValue(of: property, relevant, layerTime: local, model: model)
+                }
+                if subpath.isEmpty { return value }
+                return try? KeyPathParts.component(of: value, path: subpath, keyPath: keyPath)
+            }
+        }
     }
 }
