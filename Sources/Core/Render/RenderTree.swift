@@ -146,11 +146,12 @@ public final class RenderTree: @unchecked Sendable {
         guard let (property, subpath) = try? resolve(keyPath) else { return nil }
         return withLock {
             guard let node = nodes[layer.id] else { return nil }
+            let relevant = node.animations.filter { $0.property.key == property.key }
+            // Read before the in-place access below: it also reads node.state.
+            let local = relevant.isEmpty ? 0 : RenderTree.localTime(of: node, at: time)
             return withUnsafeMutablePointer(to: &node.state) { model -> Value? in
                 var value = property.read(model)
-                let relevant = node.animations.filter { $0.property.key == property.key }
                 if !relevant.isEmpty {
-                    let local = RenderTree.localTime(of: node, at: time)
                     value = AnimationEvaluator.presentedValue(of: property, relevant, layerTime: local, model: model)
                 }
                 if subpath.isEmpty { return value }
