@@ -18,22 +18,9 @@ private final class ErrorSlot {
     deinit { message.deallocate() }
 }
 
-private let errorKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key) { slot in
-        if let slot { Unmanaged<ErrorSlot>.fromOpaque(slot).release() }
-    }
-    return key
-}()
+private let errorSlots = ThreadLocal { ErrorSlot() }
 
-private var errorSlot: ErrorSlot {
-    if let existing = pthread_getspecific(errorKey) {
-        return Unmanaged<ErrorSlot>.fromOpaque(existing).takeUnretainedValue()
-    }
-    let slot = ErrorSlot()
-    pthread_setspecific(errorKey, Unmanaged.passRetained(slot).toOpaque())
-    return slot
-}
+private var errorSlot: ErrorSlot { errorSlots.value }
 
 func setLastError(_ error: LayerKitError) {
     let slot = errorSlot

@@ -16,23 +16,10 @@ public final class RunLoop: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { loop in
-            if let loop { Unmanaged<RunLoop>.fromOpaque(loop).release() }
-        }
-        return key
-    }()
+    private static let perThread = ThreadLocal { RunLoop() }
 
     /// The calling thread's run loop.
-    public static var current: RunLoop {
-        if let existing = pthread_getspecific(key) {
-            return Unmanaged<RunLoop>.fromOpaque(existing).takeUnretainedValue()
-        }
-        let loop = RunLoop()
-        pthread_setspecific(key, Unmanaged.passRetained(loop).toOpaque())
-        return loop
-    }
+    public static var current: RunLoop { perThread.value }
 
     /// Queues work for this run loop's thread; callable from any thread.
     public func post(_ work: @escaping () -> Void) {

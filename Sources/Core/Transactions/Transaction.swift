@@ -34,22 +34,9 @@ public enum Transaction {
         }
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { state in
-            if let state { Unmanaged<ThreadState>.fromOpaque(state).release() }
-        }
-        return key
-    }()
+    private static let perThread = ThreadLocal { ThreadState() }
 
-    static var current: ThreadState {
-        if let existing = pthread_getspecific(key) {
-            return Unmanaged<ThreadState>.fromOpaque(existing).takeUnretainedValue()
-        }
-        let state = ThreadState()
-        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
-        return state
-    }
+    static var current: ThreadState { perThread.value }
 
     // MARK: Begin, commit, flush
 
