@@ -7,6 +7,13 @@ func animation(_ handle: OpaquePointer?, _ argument: String = "a") throws -> Ani
     try object(handle, argument, .animation, as: Animation.self)
 }
 
+/// An animation the program may still change (not a copy held by a layer).
+func mutableAnimation(_ handle: OpaquePointer?, _ argument: String = "a") throws -> Animation {
+    let a = try animation(handle, argument)
+    try a.checkMutable()
+    return a
+}
+
 @c @implementation public func lk_basic_animation_create(_ keyPath: UnsafePointer<CChar>?) -> OpaquePointer? {
     create { Animation(kind: .basic, keyPath: keyPath == nil ? nil : try string(keyPath, "key_path")) }
 }
@@ -17,7 +24,7 @@ func animation(_ handle: OpaquePointer?, _ argument: String = "a") throws -> Ani
 
 @c @implementation public func lk_animation_set_key_path(_ a: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?) -> lk_status {
     run {
-        let target = try animation(a)
+        let target = try mutableAnimation(a)
         target.keyPath = keyPath == nil ? nil : try string(keyPath, "key_path")
     }
 }
@@ -33,7 +40,7 @@ func animation(_ handle: OpaquePointer?, _ argument: String = "a") throws -> Ani
 
 private func setTiming(_ a: OpaquePointer?, _ change: (inout TimingState) throws -> Void) -> lk_status {
     run {
-        let target = try animation(a)
+        let target = try mutableAnimation(a)
         var timing = target.timing
         try change(&timing)
         if timing.repeatCount != 0 && timing.repeatDuration != 0 {
@@ -96,7 +103,7 @@ private func nonNegative(_ v: Double, _ name: String, allowInfinity: Bool) throw
 
 @c @implementation public func lk_animation_set_timing_function(_ a: OpaquePointer?, _ fn: OpaquePointer?) -> lk_status {
     run {
-        let target = try animation(a)
+        let target = try mutableAnimation(a)
         target.timingFunction = fn == nil ? nil : try timingFunction(fn, "fn")
     }
 }
@@ -105,7 +112,7 @@ private func nonNegative(_ v: Double, _ name: String, allowInfinity: Bool) throw
 }
 
 private func setFlag(_ a: OpaquePointer?, _ change: (Animation) -> Void) -> lk_status {
-    run { change(try animation(a)) }
+    run { change(try mutableAnimation(a)) }
 }
 
 @c @implementation public func lk_animation_set_removed_on_completion(_ a: OpaquePointer?, _ removed: Bool) -> lk_status {
@@ -127,7 +134,7 @@ private func setFlag(_ a: OpaquePointer?, _ change: (Animation) -> Void) -> lk_s
 
 private func setAnimationValue(_ a: OpaquePointer?, _ v: lk_value, _ assign: (Animation, Value?) -> Void) -> lk_status {
     run {
-        let target = try animation(a)
+        let target = try mutableAnimation(a)
         let converted = try value(from: v, "v")
         if case .none = converted { assign(target, nil) } else { assign(target, converted) }
     }
@@ -184,7 +191,7 @@ private func getAnimationValue(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<
 @c @implementation public func lk_animation_set_delegate(_ a: OpaquePointer?, _ d: UnsafePointer<lk_animation_delegate>?,
                                                          _ userData: UnsafeMutableRawPointer?, _ destroy: DestroyFunction?) -> lk_status {
     run {
-        let target = try animation(a)
+        let target = try mutableAnimation(a)
         guard let d else {
             target.delegate = nil
             return

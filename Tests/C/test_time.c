@@ -212,6 +212,8 @@ static void explicit_animations(void)
     lk_transaction_flush();
     double b = begin_of(l, "fade");
     LKT_CHECK_NEAR("S4.3 the added copy keeps its own duration", lk_animation_get_duration(lk_layer_get_animation(l, "fade")), 1.0, 0);
+    LKT_CHECK_ERROR("S4.3 the copy a layer holds cannot be changed",
+                    lk_animation_set_duration(lk_layer_get_animation(l, "fade"), 3.0), LK_ERROR_STATE, "added");
     LKT_CHECK_NEAR("S4.8 from+to half-way, linear", opacity_at(l, b + 0.5), 0.5, 1e-9);
     LKT_CHECK_NEAR("S5.1 the model value is unchanged", lk_layer_get_opacity(l), 1.0, 0);
     lk_display_render_frame_at(display, b + 0.5);

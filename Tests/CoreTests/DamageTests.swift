@@ -30,3 +30,42 @@ import Testing
         #expect(structure.width == 200 && structure.height == 100)                       // an op went away
     }
 }
+
+@Suite struct TypedTrackTests {
+    /// The unboxed path and the general Value path give the same values for
+    /// every from/to/by combination, additive and cumulative (S4.8).
+    @Test func typedAndGeneralPathsAgreeS4_8() throws {
+        let combos: [(Value?, Value?, Value?)] = [
+            (.point(Point(x: 1, y: 2)), .point(Point(x: 11, y: 22)), nil),
+            (.point(Point(x: 1, y: 2)), nil, .point(Point(x: 5, y: -5))),
+            (nil, .point(Point(x: 11, y: 22)), .point(Point(x: 5, y: -5))),
+            (.point(Point(x: 1, y: 2)), nil, nil),
+            (nil, .point(Point(x: 11, y: 22)), nil),
+            (nil, nil, .point(Point(x: 5, y: -5))),
+            (nil, nil, nil),
+        ]
+        for (from, to, by) in combos {
+            for (additive, cumulative) in [(false, false), (true, false), (false, true)] {
+                let a = Animation(kind: .basic, keyPath: "position")
+                (a.fromValue, a.toValue, a.byValue) = (from, to, by)
+                a.additive = additive
+                a.cumulative = cumulative
+                let (property, subpath) = try resolve("position")
+                let record = AnimationRecord(key: "k", animation: a, previousValue: .point(Point(x: -3, y: 4)),
+                                             runLoop: RunLoop.current, groups: [], property: property, subpath: subpath)
+                #expect(record.fastTrack != nil)
+                var model = LayerState()
+                model.position = Point(x: 100, y: 200)
+                var typed = model
+                withUnsafeMutablePointer(to: &typed) { s in
+                    withUnsafePointer(to: model) { m in
+                        record.fastTrack!.apply(a, progress: 0.3, iteration: 2, to: s, model: m)
+                    }
+                }
+                let general = AnimationEvaluator.value(of: record, progress: 0.3, iteration: 2,
+                                                       base: .point(model.position), model: { .point(model.position) })
+                #expect(general == .point(typed.position), "from \(String(describing: from)) to \(String(describing: to)) by \(String(describing: by)) additive \(additive) cumulative \(cumulative)")
+            }
+        }
+    }
+}

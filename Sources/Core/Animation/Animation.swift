@@ -17,6 +17,15 @@ public final class Animation: Object, @unchecked Sendable {
     public var removedOnCompletion = true
     public var delegate: AnimationDelegate?
     public private(set) var userValues: [String: Value] = [:]
+    /// True for the copy a layer holds: it is what the render side
+    /// evaluates, so it cannot change after adding (Core Animation raises).
+    public internal(set) var isAttached = false
+
+    public func checkMutable() throws(LayerKitError) {
+        if isAttached {
+            throw LayerKitError(.state, "animation: it was added to a layer and cannot be changed; change a copy and add that")
+        }
+    }
 
     public init(kind: Kind, keyPath: String?) {
         animationKind = kind

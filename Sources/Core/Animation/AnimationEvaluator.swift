@@ -36,8 +36,12 @@ enum AnimationEvaluator {
             }
             // A finished animation that is removed on completion no longer shows (S4.5).
             if record.stopped && animation.removedOnCompletion && evaluation.phase == .after { continue }
-            guard let progress = evaluation.progress,
-                  let value = value(of: record, progress: progress, iteration: evaluation.iteration,
+            guard let progress = evaluation.progress else { continue }
+            if let fast = record.fastTrack {
+                fast.apply(animation, progress: progress, iteration: evaluation.iteration, to: state, model: model)
+                continue
+            }
+            guard let value = value(of: record, progress: progress, iteration: evaluation.iteration,
                                     base: read(record, state), model: { read(record, model) }) else { continue }
             write(value, record, state)
         }

@@ -15,6 +15,8 @@ final class AnimationRecord: @unchecked Sendable {
     /// The key path, resolved once: its property row and the rest.
     let property: AnyProperty
     let subpath: [Substring]
+    /// The unboxed form, for whole number/point/size/rect properties.
+    let fastTrack: FastTrack?
     /// Model side: beginTime already made absolute at a commit.
     var beginResolved = false
     // Render side, under the render tree's lock:
@@ -29,6 +31,7 @@ final class AnimationRecord: @unchecked Sendable {
          property: AnyProperty, subpath: [Substring]) {
         self.property = property
         self.subpath = subpath
+        fastTrack = FastTrack.make(key: property.key, subpath: subpath, animation: animation, previous: previousValue)
         self.key = key
         self.animation = animation
         self.previousValue = previousValue

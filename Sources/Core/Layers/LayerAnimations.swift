@@ -25,6 +25,7 @@ extension Layer {
                                      runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(),
                                      property: property, subpath: subpath)
         record.layer = self
+        copy.isAttached = true
         animationRecords.append(record)
         changed()
     }

@@ -1,0 +1,131 @@
+/// Values with the arithmetic of basic animations (S4.8), componentwise.
+protocol AnimatableValue: PropertyValue {
+    static var zero: Self { get }
+    static func lerp(_ a: Self, _ b: Self, _ t: Double) -> Self
+    static func add(_ a: Self, _ b: Self) -> Self
+    static func scale(_ a: Self, _ k: Double) -> Self
+}
+
+extension AnimatableValue {
+    static func subtract(_ a: Self, _ b: Self) -> Self { add(a, scale(b, -1)) }
+}
+
+extension Double: AnimatableValue {
+    static func lerp(_ a: Double, _ b: Double, _ t: Double) -> Double { Interpolation.lerp(a, b, t) }
+    static func add(_ a: Double, _ b: Double) -> Double { a + b }
+    static func scale(_ a: Double, _ k: Double) -> Double { a * k }
+}
+
+extension Point: AnimatableValue {
+    static func lerp(_ a: Point, _ b: Point, _ t: Double) -> Point {
+        Point(x: Interpolation.lerp(a.x, b.x, t), y: Interpolation.lerp(a.y, b.y, t))
+    }
+    static func add(_ a: Point, _ b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    static func scale(_ a: Point, _ k: Double) -> Point { Point(x: a.x * k, y: a.y * k) }
+}
+
+extension Size: AnimatableValue {
+    static func lerp(_ a: Size, _ b: Size, _ t: Double) -> Size {
+        Size(width: Interpolation.lerp(a.width, b.width, t), height: Interpolation.lerp(a.height, b.height, t))
+    }
+    static func add(_ a: Size, _ b: Size) -> Size { Size(width: a.width + b.width, height: a.height + b.height) }
+    static func scale(_ a: Size, _ k: Double) -> Size { Size(width: a.width * k, height: a.height * k) }
+}
+
+extension Rect: AnimatableValue {
+    static func lerp(_ a: Rect, _ b: Rect, _ t: Double) -> Rect {
+        Rect(origin: Point.lerp(a.origin, b.origin, t), size: Size.lerp(a.size, b.size, t))
+    }
+    static func add(_ a: Rect, _ b: Rect) -> Rect { Rect(origin: Point.add(a.origin, b.origin), size: Size.add(a.size, b.size)) }
+    static func scale(_ a: Rect, _ k: Double) -> Rect { Rect(origin: Point.scale(a.origin, k), size: Size.scale(a.size, k)) }
+}
+
+/// A basic animation of a whole number, point, size or rect property with
+/// its values unboxed once when added: evaluating it each frame touches
+/// only that field of the state, with no Value boxing (the general path in
+/// AnimationEvaluator handles every other case with the same rules).
+final class TypedTrack<T: AnimatableValue> {
+    /// Where the field lives in LayerState: read and written in place.
+    let offset: Int
+    let from: T?, to: T?, by: T?
+    let previous: T?
+
+    init?(_ keyPath: WritableKeyPath<LayerState, T>, _ a: Animation, previous: Value?) {
+        guard let offset = MemoryLayout<LayerState>.offset(of: keyPath) else { return nil }
+        func unbox(_ v: Value?) -> T?? {
+            guard let v else { return .some(nil) }
+            guard let typed = T.from(v) else { return nil }
+            return .some(typed)
+        }
+        guard let f = unbox(a.fromValue), let t = unbox(a.toValue), let b = unbox(a.byValue),
+              let p = unbox(previous) else { return nil }
+        self.offset = offset
+        (from, to, by, self.previous) = (f, t, b, p)
+    }
+
+    @inline(__always)
+    private func field(_ state: UnsafePointer<LayerState>) -> UnsafeMutablePointer<T> {
+        UnsafeMutableRawPointer(mutating: state).advanced(by: offset).assumingMemoryBound(to: T.self)
+    }
+
+    /// S4.8, as AnimationEvaluator.value(of:) does it for Values.
+    func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
+               model: UnsafePointer<LayerState>) {
+        let base = field(state).pointee
+        let start = previous ?? base
+        let ends: (T, T)
+        switch (from, to, by) {
+        case let (f?, t?, _): ends = (f, t)
+        case let (f?, nil, b?): ends = (f, T.add(f, b))
+        case let (nil, t?, b?): ends = (T.subtract(t, b), t)
+        case let (f?, nil, nil): ends = (f, field(model).pointee)
+        case let (nil, t?, nil): ends = (a.additive ? T.zero : start, t)
+        case let (nil, nil, b?): ends = a.additive ? (T.zero, b) : (start, T.add(start, b))
+        case (nil, nil, nil): ends = (start, base)
+        }
+        let eased = a.timingFunction?.evaluate(progress) ?? progress
+        var v = T.lerp(ends.0, ends.1, eased)
+        if a.cumulative && iteration > 0 { v = T.add(v, T.scale(T.subtract(ends.1, ends.0), Double(iteration))) }
+        if a.additive { v = T.add(base, v) }
+        field(state).pointee = v
+    }
+}
+
+/// The typed tracks there are; nil means the general path.
+enum FastTrack {
+    case number(TypedTrack<Double>)
+    case point(TypedTrack<Point>)
+    case size(TypedTrack<Size>)
+    case rect(TypedTrack<Rect>)
+
+    static func make(key: String, subpath: [Substring], animation a: Animation, previous: Value?) -> FastTrack? {
+        guard subpath.isEmpty else { return nil }
+        typealias P = LayerProperties
+        switch key {
+        case P.opacity.key: return TypedTrack(P.opacity.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.zPosition.key: return TypedTrack(P.zPosition.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.anchorPointZ.key: return TypedTrack(P.anchorPointZ.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.cornerRadius.key: return TypedTrack(P.cornerRadius.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.borderWidth.key: return TypedTrack(P.borderWidth.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.shadowOpacity.key: return TypedTrack(P.shadowOpacity.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.shadowRadius.key: return TypedTrack(P.shadowRadius.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.position.key: return TypedTrack(P.position.keyPath, a, previous: previous).map(FastTrack.point)
+        case P.anchorPoint.key: return TypedTrack(P.anchorPoint.keyPath, a, previous: previous).map(FastTrack.point)
+        case P.shadowOffset.key: return TypedTrack(P.shadowOffset.keyPath, a, previous: previous).map(FastTrack.size)
+        case P.bounds.key: return TypedTrack(P.bounds.keyPath, a, previous: previous).map(FastTrack.rect)
+        case P.contentsRect.key: return TypedTrack(P.contentsRect.keyPath, a, previous: previous).map(FastTrack.rect)
+        case P.contentsCenter.key: return TypedTrack(P.contentsCenter.keyPath, a, previous: previous).map(FastTrack.rect)
+        default: return nil
+        }
+    }
+
+    func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
+               model: UnsafePointer<LayerState>) {
+        switch self {
+        case .number(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
+        case .point(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
+        case .size(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
+        case .rect(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
+        }
+    }
+}
