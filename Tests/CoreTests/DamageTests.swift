@@ -69,3 +69,35 @@ import Testing
         }
     }
 }
+
+@Suite struct TransformTrackTests {
+    /// Cached decompositions give what the general path gives (S4.9).
+    @Test func transformTrackAgreesWithTheGeneralPathS4_9() throws {
+        let r1 = Transform3D.rotation(0.3, 0, 0, 1).concatenating(.translation(5, 6, 0))
+        let r2 = Transform3D.rotation(2.5, 0, 0, 1).concatenating(.scale(2, 1, 1))
+        let combos: [(Value?, Value?)] = [(.transform(r1), .transform(r2)), (.transform(r1), nil), (nil, .transform(r2)), (nil, nil)]
+        for (from, to) in combos {
+            let a = Animation(kind: .basic, keyPath: "transform")
+            (a.fromValue, a.toValue) = (from, to)
+            a.timingFunction = TimingFunction.named(.easeInEaseOut)
+            let (property, subpath) = try resolve("transform")
+            let record = AnimationRecord(key: "k", animation: a, previousValue: .transform(.rotation(-1, 0, 0, 1)),
+                                         runLoop: RunLoop.current, groups: [], property: property, subpath: subpath)
+            #expect(record.fastTrack != nil)
+            var model = LayerState()
+            model.transform = .rotation(1.2, 0, 1, 0)
+            for progress in [0.0, 0.25, 0.5, 0.9, 1.0] {
+                var typed = model
+                withUnsafeMutablePointer(to: &typed) { s in
+                    withUnsafePointer(to: model) { m in
+                        record.fastTrack!.apply(a, progress: progress, iteration: 0, to: s, model: m)
+                    }
+                }
+                let general = AnimationEvaluator.value(of: record, progress: progress, iteration: 0,
+                                                       base: .transform(model.transform), model: { .transform(model.transform) })
+                guard case .transform(let g) = general else { Issue.record("no value"); continue }
+                #expect(near(g, typed.transform, 1e-12))
+            }
+        }
+    }
+}

@@ -97,6 +97,7 @@ enum FastTrack {
     case point(TypedTrack<Point>)
     case size(TypedTrack<Size>)
     case rect(TypedTrack<Rect>)
+    case transform(TransformTrack)
 
     static func make(key: String, subpath: [Substring], animation a: Animation, previous: Value?) -> FastTrack? {
         guard subpath.isEmpty else { return nil }
@@ -115,6 +116,9 @@ enum FastTrack {
         case P.bounds.key: return TypedTrack(P.bounds.keyPath, a, previous: previous).map(FastTrack.rect)
         case P.contentsRect.key: return TypedTrack(P.contentsRect.keyPath, a, previous: previous).map(FastTrack.rect)
         case P.contentsCenter.key: return TypedTrack(P.contentsCenter.keyPath, a, previous: previous).map(FastTrack.rect)
+        case P.transform.key: return TransformTrack(P.transform.keyPath, a, previous: previous).map(FastTrack.transform)
+        case P.sublayerTransform.key:
+            return TransformTrack(P.sublayerTransform.keyPath, a, previous: previous).map(FastTrack.transform)
         default: return nil
         }
     }
@@ -126,6 +130,55 @@ enum FastTrack {
         case .point(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
         case .size(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
         case .rect(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
+        case .transform(let t): t.apply(a, progress: progress, to: state, model: model)
         }
+    }
+}
+
+/// A basic, non-additive, non-cumulative animation of a whole transform
+/// (transform, sublayerTransform) from fixed ends: the ends are decomposed
+/// once, not every frame (S4.9 interpolates by decomposition). Used only
+/// under the render tree's lock, which guards the cache.
+final class TransformTrack {
+    let offset: Int
+    let from: Transform3D?, to: Transform3D?
+    let previous: Transform3D?
+    private var cache: (from: Transform3D, to: Transform3D, a: DecomposedTransform, b: DecomposedTransform)?
+
+    init?(_ keyPath: WritableKeyPath<LayerState, Transform3D>, _ a: Animation, previous: Value?) {
+        guard !a.additive, !a.cumulative, a.byValue == nil,
+              let offset = MemoryLayout<LayerState>.offset(of: keyPath) else { return nil }
+        func unbox(_ v: Value?) -> Transform3D?? {
+            guard let v else { return .some(nil) }
+            guard case .transform(let t) = v else { return nil }
+            return .some(t)
+        }
+        guard let f = unbox(a.fromValue), let t = unbox(a.toValue), let p = unbox(previous) else { return nil }
+        self.offset = offset
+        (from, to, self.previous) = (f, t, p)
+    }
+
+    private func field(_ state: UnsafePointer<LayerState>) -> UnsafeMutablePointer<Transform3D> {
+        UnsafeMutableRawPointer(mutating: state).advanced(by: offset).assumingMemoryBound(to: Transform3D.self)
+    }
+
+    func apply(_ a: Animation, progress: Double, to state: UnsafeMutablePointer<LayerState>,
+               model: UnsafePointer<LayerState>) {
+        let base = field(state).pointee
+        let start = from ?? previous ?? base
+        let end = to ?? (from != nil ? field(model).pointee : base)
+        let eased = a.timingFunction?.evaluate(progress) ?? progress
+        if eased == 0 || eased == 1 || start == end {
+            field(state).pointee = eased < 0.5 || start == end ? start : end
+            return
+        }
+        if cache == nil || cache!.from != start || cache!.to != end {
+            guard let da = DecomposedTransform(start), let db = DecomposedTransform(end) else {
+                field(state).pointee = eased < 0.5 ? start : end
+                return
+            }
+            cache = (start, end, da, db)
+        }
+        field(state).pointee = Interpolation.interpolate(cache!.a, cache!.b, eased).transform
     }
 }
