@@ -80,7 +80,7 @@ static lk_backend_instance *sw_open(const lk_backend_host *host,
 
     /* pixman allocates zeroed storage: transparent black until the first frame. */
     inst->framebuffer = pixman_image_create_bits(PIXMAN_a8r8g8b8, (int)width, (int)height, NULL, 0);
-    inst->raster = malloc(sizeof *inst->raster);
+    inst->raster = calloc(1, sizeof *inst->raster);
     inst->clip_capacity = 16;
     inst->clips = calloc(inst->clip_capacity, sizeof *inst->clips);
     pixman_color_t white = { 0xffff, 0xffff, 0xffff, 0xffff };
@@ -116,6 +116,7 @@ static void sw_close(lk_backend_instance *inst)
     if (inst->white) pixman_image_unref(inst->white);
     if (inst->framebuffer) pixman_image_unref(inst->framebuffer);
     free(inst->mask_bits);
+    if (inst->raster) sw_raster_scratch_free(inst->raster);
     free(inst->raster);
     free(inst);
 }

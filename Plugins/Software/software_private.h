@@ -27,6 +27,13 @@
 /* Points of a flattened rounded rect, and of it after clipping to 5 planes. */
 #define SW_MAX_OUTLINE (4 * (SW_MAX_ARC_SEGMENTS + 1))
 #define SW_MAX_POLYGON (SW_MAX_OUTLINE + 8)
+/* Anti-aliased masks up to this many pixels get exact area coverage computed
+   in software_raster.c; larger ones go to pixman's trapezoid rasterizer,
+   which measured faster there (the analytic cells, 4 bytes a pixel, stop
+   fitting in cache). */
+#ifndef SW_ANALYTIC_MAX_AREA
+#define SW_ANALYTIC_MAX_AREA (512 * 512)
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Geometry (software_raster.c)                                             */
@@ -58,6 +65,11 @@ typedef struct sw_raster_scratch {
     sw_hpoint          clip_a[SW_MAX_POLYGON], clip_b[SW_MAX_POLYGON];
     sw_point           polygon[SW_MAX_POLYGON];
     pixman_trapezoid_t traps[SW_MAX_POLYGON];
+    /* Signed area accumulation cells for the analytic rasterizer: (width + 2)
+       x height, kept all zero between uses (the sweep clears what it reads),
+       grown on demand, freed by sw_raster_scratch_free. */
+    float             *cells;
+    size_t             cell_capacity;
 } sw_raster_scratch;
 
 static inline bool sw_box_empty(sw_box b) { return b.x1 <= b.x0 || b.y1 <= b.y0; }
@@ -88,10 +100,15 @@ int sw_shape_polygon(sw_raster_scratch *scratch, const sw_shape *shape, sw_box l
 sw_box sw_polygon_bounds(const sw_point *points, int count, sw_box limit);
 /* Adds the polygon's coverage to the A8 mask (subtract: removes it, as
    mask *= 1 - coverage). The mask's pixel (0,0) is output pixel origin.
-   Without antialias, pixels are sampled at their centres. */
+   Without antialias, pixels are sampled at their centres; with it, coverage
+   is the exact area of polygon and pixel square (analytic, for masks up to
+   SW_ANALYTIC_MAX_AREA pixels; pixman's sample grid beyond). */
 void sw_rasterize_polygon(sw_raster_scratch *scratch, pixman_image_t *mask, sw_box origin,
                           const sw_point *points, int count, bool antialias, bool subtract,
                           pixman_image_t *white);
+
+/* Releases the buffers scratch owns (not scratch itself). */
+void sw_raster_scratch_free(sw_raster_scratch *scratch);
 
 /* A span of pixels [start, end) with the fraction of each pixel covered. */
 typedef struct sw_span { int32_t start, end; double coverage; } sw_span;

@@ -1,11 +1,16 @@
 /*
  * Geometry for the software backend: the op transform as a homography,
  * rounded rects flattened to polygons, clipping in homogeneous space, and
- * rasterizing the resulting convex polygons into A8 masks with pixman.
+ * rasterizing the resulting convex polygons into A8 masks: exact area
+ * coverage computed here for masks of up to SW_ANALYTIC_MAX_AREA pixels
+ * (the common small rotated or perspective layer, where pixman's trapezoid
+ * rasterizer costs mostly per-call setup), pixman's trapezoids beyond that
+ * and for aliased shapes.
  */
 #include "software_private.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Points must be at least this far in front of the eye (W > epsilon) before
@@ -349,10 +354,198 @@ static int trapezoids(const sw_point *p, int n, sw_box origin, pixman_trapezoid_
     return count;
 }
 
+/* Exact area coverage by signed area accumulation (as in libart, font-rs and
+   stb_truetype): each edge adds, to the cells of every pixel row it crosses,
+   its signed height in that row split between the cell it enters and the
+   cell after by the area to its right; a row's running sum is then the
+   covered fraction of each pixel. Exact for polygons, and its cost is the
+   edges' length plus one pass over the mask, with no per-op setup. */
+
+void sw_raster_scratch_free(sw_raster_scratch *scratch)
+{
+    free(scratch->cells);
+    scratch->cells = NULL;
+    scratch->cell_capacity = 0;
+}
+
+static bool reserve_cells(sw_raster_scratch *scratch, size_t count)
+{
+    if (count <= scratch->cell_capacity) return true;
+    free(scratch->cells);
+    scratch->cells = (float *)calloc(count, sizeof *scratch->cells);
+    scratch->cell_capacity = scratch->cells ? count : 0;
+    return scratch->cells != NULL;
+}
+
+/* Adds edge a -> b (mask coordinates, inside [0, width] x [0, height]) to
+   the cells, stride = width + 2 per row. */
+static inline double min_d(double a, double b) { return a < b ? a : b; }
+static inline double max_d(double a, double b) { return a > b ? a : b; }
+
+/* floor and ceil of v >= 0 (coordinates in the mask are never negative). */
+static inline int ceil_int(double v) { int i = (int)v; return (double)i < v ? i + 1 : i; }
+
+static void accumulate_edge(float *cells, int stride, int width, int height, sw_point a, sw_point b)
+{
+    if (!(a.y != b.y)) return;
+    double dir = 1.0;
+    if (a.y > b.y) { sw_point t = a; a = b; b = t; dir = -1.0; }
+    double y0 = max_d(a.y, 0.0), y1 = min_d(b.y, (double)height);
+    if (!(y1 > y0)) return;
+    double dxdy = (b.x - a.x) / (b.y - a.y);
+    int row0 = (int)y0, row1 = ceil_int(y1);
+    if (row1 > height) row1 = height;
+    double x_top = min_d(max_d(a.x + (y0 - a.y) * dxdy, 0.0), (double)width);
+    for (int row = row0; row < row1; row++) {
+        double bottom = min_d((double)(row + 1), y1);
+        double top = max_d((double)row, y0);
+        double x_bottom = bottom >= y1 ? b.x : a.x + (bottom - a.y) * dxdy;
+        x_bottom = min_d(max_d(x_bottom, 0.0), (double)width);
+        double d = dir * (bottom - top);
+        float *line = cells + (size_t)row * (size_t)stride;
+        double x0 = min_d(x_top, x_bottom), x1 = max_d(x_top, x_bottom);
+        int i0 = (int)x0, i1 = ceil_int(x1);
+        double x0_floor = (double)i0;
+        if (i1 <= i0 + 1) {
+            /* Within one pixel: the area right of the edge is 1 - mean x. */
+            double xm = 0.5 * (x_top + x_bottom) - x0_floor;
+            line[i0] += (float)(d * (1.0 - xm));
+            line[i0 + 1] += (float)(d * xm);
+        } else {
+            /* Across pixels i0 .. i1 - 1: triangles at both ends, and equal
+               steps of d / (x1 - x0) in between. */
+            double s = 1.0 / (x1 - x0);
+            double f0 = x0 - x0_floor;
+            double a0 = 0.5 * s * (1.0 - f0) * (1.0 - f0);
+            double f1 = x1 - (double)i1 + 1.0;
+            double am = 0.5 * s * f1 * f1;
+            line[i0] += (float)(d * a0);
+            if (i1 == i0 + 2) {
+                line[i0 + 1] += (float)(d * (1.0 - a0 - am));
+            } else {
+                double a1 = s * (1.5 - f0);
+                line[i0 + 1] += (float)(d * (a1 - a0));
+                float step = (float)(d * s);
+                for (int i = i0 + 2; i < i1 - 1; i++) line[i] += step;
+                double a2 = a1 + (double)(i1 - i0 - 3) * s;
+                line[i1 - 1] += (float)(d * (1.0 - a2 - am));
+            }
+            line[i1] += (float)(d * am);
+        }
+        x_top = x_bottom;
+    }
+}
+
+/* Cells swept as a block when all are zero. */
+#define SW_CELL_RUN 8
+
+static bool cells_zero(const float *cells)
+{
+    uint32_t bits[SW_CELL_RUN], any = 0;
+    memcpy(bits, cells, sizeof bits);
+    for (int i = 0; i < SW_CELL_RUN; i++) any |= bits[i];
+    return any == 0;
+}
+
+/* |sum| clamped to 1, in 0..255 (rounded). */
+static inline uint32_t coverage_byte(float sum)
+{
+    float c = sum < 0.0f ? -sum : sum;
+    c = c < 1.0f ? c : 1.0f;
+    return (uint32_t)(c * 255.0f + 0.5f);
+}
+
+/* Adds coverage v (1..255) to n mask bytes, or with subtract multiplies them
+   by 1 - v, rounded as pixman's MUL_UN8. */
+static void apply_run(uint8_t *out, int n, uint32_t v, bool subtract)
+{
+    if (v == 255u) {
+        memset(out, subtract ? 0 : 255, (size_t)n);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (subtract) {
+            uint32_t t = out[i] * (255u - v) + 0x80u;
+            out[i] = (uint8_t)(((t >> 8) + t) >> 8);
+        } else {
+            uint32_t t = out[i] + v;
+            out[i] = (uint8_t)(t > 255u ? 255u : t);
+        }
+    }
+}
+
+/* The analytic path; false (mask untouched) when the cells cannot be had. */
+static bool rasterize_analytic(sw_raster_scratch *scratch, pixman_image_t *mask, sw_box origin,
+                               const sw_point *points, int count, bool subtract)
+{
+    int width = pixman_image_get_width(mask), height = pixman_image_get_height(mask);
+    int mask_stride = pixman_image_get_stride(mask);
+    uint8_t *bits = (uint8_t *)pixman_image_get_data(mask);
+    if (width <= 0 || height <= 0 || !bits) return true;
+    int stride = width + 2;
+    if (!reserve_cells(scratch, (size_t)stride * (size_t)height)) return false;
+    float *cells = scratch->cells;
+
+    /* Only rows the polygon reaches hold anything. */
+    double top = HUGE_VAL, bottom = -HUGE_VAL;
+    for (int i = 0; i < count; i++) {
+        sw_point a = points[i], b = points[(i + 1) % count];
+        a.x -= origin.x0; a.y -= origin.y0;
+        b.x -= origin.x0; b.y -= origin.y0;
+        top = fmin(top, a.y); bottom = fmax(bottom, a.y);
+        accumulate_edge(cells, stride, width, height, a, b);
+    }
+    int row0 = top > 0.0 ? (int)fmin(top, (double)height) : 0;
+    int row1 = bottom < (double)height ? (int)ceil(fmax(bottom, 0.0)) : height;
+
+    for (int row = row0; row < row1; row++) {
+        float *line = cells + (size_t)row * (size_t)stride;
+        uint8_t *out = bits + (size_t)row * (size_t)mask_stride;
+        float sum = 0.0f;
+        uint32_t v = 0;
+        int i = 0;
+        while (i < width) {
+            /* Where no edge passes, the coverage of the pixel before carries
+               on (the inside of the shape, or the outside). */
+            int j = i;
+            while (j + SW_CELL_RUN <= width && cells_zero(line + j)) j += SW_CELL_RUN;
+            if (j > i) {
+                if (v != 0) apply_run(out + i, j - i, v, subtract);
+                i = j;
+            }
+            int end = i + SW_CELL_RUN < width ? i + SW_CELL_RUN : width;
+            if (subtract) {
+                for (; i < end; i++) {
+                    sum += line[i];
+                    line[i] = 0.0f;
+                    v = coverage_byte(sum);
+                    uint32_t t = out[i] * (255u - v) + 0x80u;
+                    out[i] = (uint8_t)(((t >> 8) + t) >> 8);
+                }
+            } else {
+                for (; i < end; i++) {
+                    sum += line[i];
+                    line[i] = 0.0f;
+                    v = coverage_byte(sum);
+                    uint32_t t = out[i] + v;
+                    out[i] = (uint8_t)(t > 255u ? 255u : t);
+                }
+            }
+        }
+        line[width] = 0.0f;
+        line[width + 1] = 0.0f;
+    }
+    return true;
+}
+
 void sw_rasterize_polygon(sw_raster_scratch *scratch, pixman_image_t *mask, sw_box origin,
                           const sw_point *points, int count, bool antialias, bool subtract,
                           pixman_image_t *white)
 {
+    if (antialias && count >= 3 &&
+        (int64_t)pixman_image_get_width(mask) * pixman_image_get_height(mask) <= SW_ANALYTIC_MAX_AREA &&
+        rasterize_analytic(scratch, mask, origin, points, count, subtract))
+        return;
     int n = trapezoids(points, count, origin, scratch->traps);
     if (n == 0) return;
     if (antialias && !subtract) {

@@ -1,0 +1,424 @@
+/*
+ * Software backend: anti-aliased coverage of the mask path on many random
+ * shapes. Opaque white is drawn over transparent black, so each pixel's
+ * alpha is the coverage the backend computed; every pixel of the frame is
+ * compared with a reference computed here: the exact area of the polygon and
+ * pixel square (lkt_polygon_coverage), or a supersampled count (64x64 per
+ * pixel for straight edges, 32x32 for rounded corners, a 2-D stratified grid
+ * whose error on an edge is far below the tolerance). Rotated and perspective
+ * rects, borders (the inside taken away), rotated clips, rounded rects,
+ * slivers and shapes hanging off the output, and one shape too large for the
+ * analytic rasterizer. Tolerances are coverage fractions.
+ */
+#include "lktest.h"
+
+#define W 160
+#define H 160
+
+static const lk_backend *b;
+static lk_backend_instance *inst;
+static lkt_frame frame;
+
+static const lk_dl_color clear_none = { 0, 0, 0, 0 };
+
+static unsigned long rng_state = 20261122ul;
+
+/* Deterministic uniform value in [lo, hi). */
+static double rnd(double lo, double hi)
+{
+    rng_state = (rng_state * 1103515245ul + 12345ul) & 0x7ffffffful;
+    return lo + (hi - lo) * (double)(rng_state >> 8) / (double)(0x7ffffffful >> 8);
+}
+
+/* A reference coverage for pixel (x, y). */
+typedef double (*coverage_fn)(const void *shape, int x, int y);
+
+/* The worst difference seen by the current check, and where. */
+typedef struct worst_error {
+    double error;
+    int x, y, shape;
+    double want, got;
+} worst_error;
+
+/* Compares every pixel of f (alpha and red, which are equal for opaque white)
+   with the reference; records the worst error in worst. */
+static void compare_frame(const lkt_frame *f, coverage_fn fn, const void *shape, int index,
+                          worst_error *worst)
+{
+    for (int y = 0; y < (int)f->height; y++) {
+        for (int x = 0; x < (int)f->width; x++) {
+            uint32_t p = lkt_pixel(f, x, y);
+            double want = fn(shape, x, y);
+            double got[2] = { (double)(p >> 24) / 255.0, (double)((p >> 16) & 255) / 255.0 };
+            for (int c = 0; c < 2; c++) {
+                double e = fabs(got[c] - want);
+                if (e > worst->error) {
+                    worst->error = e;
+                    worst->x = x;
+                    worst->y = y;
+                    worst->shape = index;
+                    worst->want = want;
+                    worst->got = got[c];
+                }
+            }
+        }
+    }
+}
+
+static void judge(const worst_error *worst, double tolerance)
+{
+    if (worst->error > tolerance)
+        lkt_fail("shape %d, pixel (%d,%d): coverage %.4f, expected %.4f (error %.4f > %.4f)",
+                 worst->shape, worst->x, worst->y, worst->got, worst->want, worst->error, tolerance);
+}
+
+static int draw(const lk_dl_op *ops, uint32_t count)
+{
+    lk_display_list list = lkt_list(ops, count, frame.width, frame.height, clear_none);
+    return lkt_render(b, inst, &list, &frame);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Quads                                                                     */
+
+typedef struct quad {
+    double xs[4], ys[4];
+    double x0, y0, x1, y1;   /* bounds */
+} quad;
+
+/* The device quad of local rect (x, y, w, h) under m. */
+static quad project_rect(lkt_mat m, double x, double y, double w, double h)
+{
+    quad q;
+    lkt_project(m, x, y, &q.xs[0], &q.ys[0]);
+    lkt_project(m, x + w, y, &q.xs[1], &q.ys[1]);
+    lkt_project(m, x + w, y + h, &q.xs[2], &q.ys[2]);
+    lkt_project(m, x, y + h, &q.xs[3], &q.ys[3]);
+    q.x0 = q.x1 = q.xs[0];
+    q.y0 = q.y1 = q.ys[0];
+    for (int i = 1; i < 4; i++) {
+        q.x0 = fmin(q.x0, q.xs[i]); q.x1 = fmax(q.x1, q.xs[i]);
+        q.y0 = fmin(q.y0, q.ys[i]); q.y1 = fmax(q.y1, q.ys[i]);
+    }
+    return q;
+}
+
+static int outside_bounds(const quad *q, int x, int y)
+{
+    return x + 1 <= q->x0 || x >= q->x1 || y + 1 <= q->y0 || y >= q->y1;
+}
+
+static double quad_exact(const void *shape, int x, int y)
+{
+    const quad *q = (const quad *)shape;
+    if (outside_bounds(q, x, y)) return 0.0;
+    return lkt_polygon_coverage(q->xs, q->ys, 4, x, y);
+}
+
+/* Inside a convex quad of either winding. */
+static int in_quad(const quad *q, double x, double y)
+{
+    int pos = 0, neg = 0;
+    for (int i = 0; i < 4; i++) {
+        int j = (i + 1) % 4;
+        double c = (q->xs[j] - q->xs[i]) * (y - q->ys[i]) - (q->ys[j] - q->ys[i]) * (x - q->xs[i]);
+        if (c > 0) pos = 1;
+        if (c < 0) neg = 1;
+    }
+    return !(pos && neg);
+}
+
+static double quad_supersampled(const void *shape, int x, int y)
+{
+    const quad *q = (const quad *)shape;
+    if (outside_bounds(q, x, y)) return 0.0;
+    if (in_quad(q, x, y) && in_quad(q, x + 1, y) && in_quad(q, x, y + 1) && in_quad(q, x + 1, y + 1))
+        return 1.0;   /* convex: the pixel is inside when its corners are */
+    int inside = 0;
+    for (int j = 0; j < 64; j++)
+        for (int i = 0; i < 64; i++)
+            inside += in_quad(q, x + (i + 0.5) / 64.0, y + (j + 0.5) / 64.0);
+    return inside / 4096.0;
+}
+
+/* Outer quad minus the inner one (a border with its inside taken away). */
+typedef struct frame_shape { quad outer, inner; } frame_shape;
+
+static double frame_exact(const void *shape, int x, int y)
+{
+    const frame_shape *f = (const frame_shape *)shape;
+    return quad_exact(&f->outer, x, y) - quad_exact(&f->inner, x, y);
+}
+
+/* A random similarity: rotation by any angle, scale, fractional offset. */
+static lkt_mat random_rotation(double w, double h, double *scale_out)
+{
+    double angle = rnd(0, 2 * LKT_PI), scale = rnd(0.5, 1.5);
+    lkt_mat m = lkt_mat_mul(lkt_translate(-w / 2, -h / 2, 0), lkt_rotate_z(angle));
+    m = lkt_mat_mul(m, lkt_scale_mat(scale, scale));
+    m = lkt_mat_mul(m, lkt_translate(rnd(-20, W + 20), rnd(-20, H + 20), 0));
+    if (scale_out) *scale_out = scale;
+    return m;
+}
+
+static void random_size(int i, double *w, double *h)
+{
+    /* slivers and specks, small layers, and a few near the output size */
+    switch (i % 4) {
+    case 0: *w = rnd(0.2, 3); *h = rnd(0.2, 40); break;
+    case 1: *w = rnd(4, 40); *h = rnd(4, 40); break;
+    case 2: *w = rnd(20, 80); *h = rnd(2, 80); break;
+    default: *w = rnd(60, 150); *h = rnd(60, 150); break;
+    }
+}
+
+static void test_rotated_rects(void)
+{
+    lkt_begin("coverage_rotated_rects_exact_area");
+    worst_error worst;
+    memset(&worst, 0, sizeof worst);
+    for (int i = 0; i < 48 && !lkt()->reason[0]; i++) {
+        double w, h;
+        random_size(i, &w, &h);
+        lkt_mat m = random_rotation(w, h, NULL);
+        lk_dl_op op = lkt_fill(0, 0, w, h, lkt_color(1, 1, 1, 1));
+        lkt_set_transform(&op, m);
+        quad q = project_rect(m, 0, 0, w, h);
+        if (draw(&op, 1)) compare_frame(&frame, quad_exact, &q, i, &worst);
+    }
+    judge(&worst, 0.02);
+    lkt_end();
+}
+
+static void test_perspective_quads(void)
+{
+    lkt_begin("coverage_perspective_quads_exact_area");
+    worst_error worst;
+    memset(&worst, 0, sizeof worst);
+    for (int i = 0; i < 32 && !lkt()->reason[0]; i++) {
+        double w, h;
+        random_size(i, &w, &h);
+        lkt_mat m = lkt_mat_mul(lkt_translate(-w / 2, -h / 2, 0), lkt_rotate_z(rnd(0, 2 * LKT_PI)));
+        m = lkt_mat_mul(m, lkt_rotate_y(rnd(-1.2, 1.2)));
+        m = lkt_mat_mul(m, lkt_perspective(rnd(80, 600)));
+        m = lkt_mat_mul(m, lkt_translate(rnd(-10, W + 10), rnd(-10, H + 10), 0));
+        quad q = project_rect(m, 0, 0, w, h);
+        double ox, oy;
+        int visible = lkt_project(m, 0, 0, &ox, &oy) > 0.05 && lkt_project(m, w, 0, &ox, &oy) > 0.05 &&
+                      lkt_project(m, w, h, &ox, &oy) > 0.05 && lkt_project(m, 0, h, &ox, &oy) > 0.05;
+        if (!visible) continue;   /* behind the eye: not a simple quad */
+        lk_dl_op op = lkt_fill(0, 0, w, h, lkt_color(1, 1, 1, 1));
+        lkt_set_transform(&op, m);
+        if (draw(&op, 1)) compare_frame(&frame, quad_exact, &q, i, &worst);
+    }
+    judge(&worst, 0.02);
+    lkt_end();
+}
+
+static void test_supersampled(void)
+{
+    lkt_begin("coverage_rotated_rects_supersampled_64x64");
+    worst_error worst;
+    memset(&worst, 0, sizeof worst);
+    for (int i = 0; i < 6 && !lkt()->reason[0]; i++) {
+        double w = rnd(3, 24), h = rnd(3, 24);
+        lkt_mat m = random_rotation(w, h, NULL);
+        lk_dl_op op = lkt_fill(0, 0, w, h, lkt_color(1, 1, 1, 1));
+        lkt_set_transform(&op, m);
+        quad q = project_rect(m, 0, 0, w, h);
+        if (draw(&op, 1)) compare_frame(&frame, quad_supersampled, &q, i, &worst);
+    }
+    judge(&worst, 0.02);
+    lkt_end();
+}
+
+static void test_rotated_borders(void)
+{
+    lkt_begin("coverage_rotated_borders_exact_area");
+    worst_error worst;
+    memset(&worst, 0, sizeof worst);
+    for (int i = 0; i < 16 && !lkt()->reason[0]; i++) {
+        double w = rnd(12, 120), h = rnd(12, 120), width = rnd(2, 5);
+        lkt_mat m = random_rotation(w, h, NULL);
+        lk_dl_op op = lkt_op(LK_DL_OP_BORDER, 0, 0, w, h);
+        op.color = lkt_color(1, 1, 1, 1);
+        op.border_width = width;
+        lkt_set_transform(&op, m);
+        frame_shape f;
+        f.outer = project_rect(m, 0, 0, w, h);
+        f.inner = project_rect(m, width, width, w - 2 * width, h - 2 * width);
+        if (draw(&op, 1)) compare_frame(&frame, frame_exact, &f, i, &worst);
+    }
+    judge(&worst, 0.02);
+    lkt_end();
+}
+
+static void test_rotated_clips(void)
+{
+    lkt_begin("coverage_rotated_clips_exact_area");
+    worst_error worst;
+    memset(&worst, 0, sizeof worst);
+    for (int i = 0; i < 16 && !lkt()->reason[0]; i++) {
+        double w, h;
+        random_size(i, &w, &h);
+        lkt_mat m = random_rotation(w, h, NULL);
+        lk_dl_op ops[3];
+        ops[0] = lkt_op(LK_DL_OP_PUSH_CLIP, 0, 0, w, h);
+        lkt_set_transform(&ops[0], m);
+        ops[1] = lkt_fill(0, 0, W, H, lkt_color(1, 1, 1, 1));
+        ops[2] = lkt_op(LK_DL_OP_POP_CLIP, 0, 0, 0, 0);
+        quad q = project_rect(m, 0, 0, w, h);
+        if (draw(ops, 3)) compare_frame(&frame, quad_exact, &q, i, &worst);
+    }
+    judge(&worst, 0.02);
+    lkt_end();
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rounded rects                                                             */
+
+typedef struct rounded {
+    double w, h, r;          /* local rect (0, 0, w, h) with radius r */
+    double c, s, scale;      /* local = R^-1 (p - t) / scale */
+    double tx, ty;           /* device position of the rect's centre */
+    quad bounds;
+} rounded;
+
+static double rounded_supersampled(const void *shape, int x, int y)
+{
+    const rounded *r = (const rounded *)shape;
+    if (outside_bounds(&r->bounds, x, y)) return 0.0;
+    int inside = 0;
+    for (int j = 0; j < 32; j++) {
+        for (int i = 0; i < 32; i++) {
+            double dx = x + (i + 0.5) / 32.0 - r->tx, dy = y + (j + 0.5) / 32.0 - r->ty;
+            double lx = (r->c * dx + r->s * dy) / r->scale + r->w / 2;
+            double ly = (-r->s * dx + r->c * dy) / r->scale + r->h / 2;
+            inside += lkt_in_rounded_rect(lx, ly, 0, 0, r->w, r->h, r->r);
+        }
+    }
+    return inside / 1024.0;
+}
+
+static void test_rotated_rounded(void)
+{
+    lkt_begin("coverage_rotated_rounded_rects_supersampled");
+    worst_error worst;
+    memset(&worst, 0, sizeof worst);
+    for (int i = 0; i < 8 && !lkt()->reason[0]; i++) {
+        rounded r;
+        r.w = rnd(6, 60);
+        r.h = rnd(6, 60);
+        r.r = rnd(1, 0.5 * fmin(r.w, r.h));
+        double angle = rnd(0, 2 * LKT_PI);
+        r.scale = rnd(0.6, 1.4);
+        r.c = cos(angle);
+        r.s = sin(angle);
+        r.tx = rnd(0, W);
+        r.ty = rnd(0, H);
+        lkt_mat m = lkt_mat_mul(lkt_translate(-r.w / 2, -r.h / 2, 0), lkt_rotate_z(angle));
+        m = lkt_mat_mul(m, lkt_scale_mat(r.scale, r.scale));
+        m = lkt_mat_mul(m, lkt_translate(r.tx, r.ty, 0));
+        r.bounds = project_rect(m, 0, 0, r.w, r.h);
+        lk_dl_op op = lkt_fill(0, 0, r.w, r.h, lkt_color(1, 1, 1, 1));
+        op.corner_radius = r.r;
+        lkt_set_transform(&op, m);
+        if (draw(&op, 1)) compare_frame(&frame, rounded_supersampled, &r, i, &worst);
+    }
+    /* flattening (0.01 px) and 32x32 sampling on top of the rasterizer */
+    judge(&worst, 0.04);
+    lkt_end();
+}
+
+/* ------------------------------------------------------------------------ */
+/* Many shapes in one frame, and a shape too large for the analytic path     */
+
+static void test_many_in_one_frame(void)
+{
+    lkt_begin("coverage_many_disjoint_shapes_in_one_frame");
+    /* A 4x4 grid of cells, one rotated shape in each: the mask storage is
+       reused op after op, and no coverage may leak from one op to the next. */
+    lk_dl_op ops[16];
+    quad quads[16];
+    for (int i = 0; i < 16; i++) {
+        double w = rnd(4, 24), h = rnd(4, 24);
+        double cx = (i % 4) * 40 + 20 + rnd(-2, 2), cy = (i / 4) * 40 + 20 + rnd(-2, 2);
+        lkt_mat m = lkt_mat_mul(lkt_translate(-w / 2, -h / 2, 0), lkt_rotate_z(rnd(0, 2 * LKT_PI)));
+        m = lkt_mat_mul(m, lkt_translate(cx, cy, 0));
+        ops[i] = lkt_fill(0, 0, w, h, lkt_color(1, 1, 1, 1));
+        lkt_set_transform(&ops[i], m);
+        quads[i] = project_rect(m, 0, 0, w, h);
+    }
+    if (draw(ops, 16)) {
+        double worst = 0;
+        int wx = 0, wy = 0;
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+                double want = 0;
+                for (int i = 0; i < 16; i++) want += quad_exact(&quads[i], x, y);
+                double e = fabs((double)(lkt_pixel(&frame, x, y) >> 24) / 255.0 - want);
+                if (e > worst) { worst = e; wx = x; wy = y; }
+            }
+        }
+        if (worst > 0.02) lkt_fail("pixel (%d,%d) off by %.4f", wx, wy, worst);
+    }
+    lkt_end();
+}
+
+static void test_large_shape(void)
+{
+    lkt_begin("coverage_large_rotated_rect_fallback");
+    /* 700x700 output, a 560x560 rect rotated 30 degrees: its mask is larger
+       than the analytic rasterizer takes, so pixman's sample grid draws it. */
+    lkt_frame big = lkt_frame_new(700, 700);
+    lkt_frame saved = frame;
+    lkt_host_record record;
+    memset(&record, 0, sizeof record);
+    lk_backend_host host = lkt_host(&record);
+    lk_backend_instance *saved_inst = inst;
+    inst = lkt_open(b, &host, 700, 700);
+    if (inst) {
+        frame = big;
+        lkt_mat m = lkt_mat_mul(lkt_translate(-280, -280, 0), lkt_rotate_z(30 * LKT_PI / 180));
+        m = lkt_mat_mul(m, lkt_translate(350.3, 349.6, 0));
+        lk_dl_op op = lkt_fill(0, 0, 560, 560, lkt_color(1, 1, 1, 1));
+        lkt_set_transform(&op, m);
+        quad q = project_rect(m, 0, 0, 560, 560);
+        worst_error worst;
+        memset(&worst, 0, sizeof worst);
+        if (draw(&op, 1)) compare_frame(&frame, quad_exact, &q, 0, &worst);
+        judge(&worst, 0.04);   /* pixman's 17x15 grid */
+        b->close(inst);
+    } else {
+        lkt_fail("could not open a 700x700 instance");
+    }
+    inst = saved_inst;
+    frame = saved;
+    free(big.pixels);
+    lkt_end();
+}
+
+int main(void)
+{
+    b = lkt_load();
+    if (!b) return 1;
+    lkt_host_record record;
+    memset(&record, 0, sizeof record);
+    lk_backend_host host = lkt_host(&record);
+    inst = lkt_open(b, &host, W, H);
+    if (!inst) return 1;
+    frame = lkt_frame_new(W, H);
+
+    test_rotated_rects();
+    test_perspective_quads();
+    test_supersampled();
+    test_rotated_borders();
+    test_rotated_clips();
+    test_rotated_rounded();
+    test_many_in_one_frame();
+    test_large_shape();
+
+    b->close(inst);
+    free(frame.pixels);
+    return lkt_exit_code();
+}
