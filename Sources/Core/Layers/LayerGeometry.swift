@@ -35,6 +35,14 @@ extension LayerState {
         return Rect.bounding(projected)
     }
 
+    /// Layer coordinates to superlayer coordinates, through the superlayer's
+    /// sublayerTransform (about its anchor), flattened into its plane (S6.3).
+    func transformToSuperlayer(through sublayerTransform: Transform3D?) -> Transform3D {
+        var m = transformToSuperlayerPlane
+        if let s = sublayerTransform { m = m.concatenating(s) }
+        return m.flattened
+    }
+
     /// The superlayer's sublayerTransform, applied about its anchor point.
     var sublayerTransformAboutAnchor: Transform3D? {
         guard !sublayerTransform.isIdentity else { return nil }
@@ -48,11 +56,7 @@ extension Layer {
     /// sublayerTransform, flattened into the superlayer's plane (S6.3). A
     /// mask is placed in its owner's coordinates.
     public var transformToSuperlayer: Transform3D {
-        var m = state.transformToSuperlayerPlane
-        if let parent = superlayer, let s = parent.state.sublayerTransformAboutAnchor {
-            m = m.concatenating(s)
-        }
-        return m.flattened
+        state.transformToSuperlayer(through: superlayer?.state.sublayerTransformAboutAnchor)
     }
 
     /// Layer coordinates to the space its tree's root is placed in (a display's pixels).
@@ -136,13 +140,16 @@ extension Layer {
         return inside ? self : nil
     }
 
-    /// Sublayers back to front: in order, then by zPosition (a stable sort).
-    public var sublayersInDrawingOrder: [Layer] {
-        guard sublayers.contains(where: { $0.state.zPosition != 0 }) else { return sublayers }
-        return sublayers.enumerated().sorted {
-            ($0.element.state.zPosition, $0.offset) < ($1.element.state.zPosition, $1.offset)
-        }.map(\.element)
-    }
+    /// Sublayers back to front (S1.3).
+    public var sublayersInDrawingOrder: [Layer] { drawingOrder(sublayers) { $0.state.zPosition } }
+}
+
+/// Back to front: in order, then by zPosition, a stable sort (S1.3). The
+/// common case, every zPosition 0, returns the array itself.
+func drawingOrder<Node>(_ nodes: [Node], zPosition: (Node) -> Double) -> [Node] {
+    guard nodes.contains(where: { zPosition($0) != 0 }) else { return nodes }
+    return nodes.enumerated().sorted { (zPosition($0.element), $0.offset) < (zPosition($1.element), $1.offset) }
+        .map(\.element)
 }
 
 /// The 3x3 projective map a flattened 4x4 transform applies to the z = 0 plane.

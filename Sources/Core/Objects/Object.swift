@@ -120,6 +120,4 @@ public final class HandleRegistry: Sendable {
         }
     }
 
-    /// Live objects, for leak checks in tests.
-    public var liveCount: Int { entries.withLock { $0.values.filter { $0.object != nil }.count } }
 }

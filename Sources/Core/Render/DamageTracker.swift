@@ -14,9 +14,6 @@ struct DamageTracker: ~Copyable {
     init() { previous = .allocate(capacity: 1) }
     deinit { previous.deallocate() }
 
-    /// Forget the previous frame: the next damage is the whole output.
-    mutating func invalidate() { previousCount = -1 }
-
     /// The damage of `ops` against the previous frame, then remembers them.
     mutating func damage(ops: UnsafePointer<lk_dl_op>, count: Int, images: [Image], width: Int, height: Int) -> lk_dl_box {
         let full = lk_dl_box(x: 0, y: 0, width: Int32(width), height: Int32(height))

@@ -83,16 +83,14 @@ public struct DisplayListBuilder: ~Copyable {
     }
 
     private static func world(of s: UnsafeMutablePointer<LayerState>, in parent: Placement) -> Transform3D {
-        if parent.isRoot { return s.pointee.transformToSuperlayerPlane.flattened }
+        if parent.isRoot { return s.pointee.transformToSuperlayer(through: nil) }
         if parent.sublayerTransform == nil && s.pointee.transform.isIdentity {
             // The common case: a plain offset in the superlayer's plane.
             let b = s.pointee.bounds, anchor = s.pointee.anchorPoint, p = s.pointee.position
             return parent.world.preTranslated(p.x - b.origin.x - anchor.x * b.size.width,
                                               p.y - b.origin.y - anchor.y * b.size.height)
         }
-        var local = s.pointee.transformToSuperlayerPlane
-        if let st = parent.sublayerTransform { local = local.concatenating(st) }
-        return local.flattened.concatenating(parent.world)
+        return s.pointee.transformToSuperlayer(through: parent.sublayerTransform).concatenating(parent.world)
     }
 
     private mutating func visit(_ node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, parent: Placement,
@@ -119,17 +117,8 @@ public struct DisplayListBuilder: ~Copyable {
         let children = node.children
         if !children.isEmpty {
             let placement = Placement(world: world, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, isRoot: false)
-            if children.contains(where: { $0.state.zPosition != 0 }) {
-                let ordered = children.enumerated().sorted {
-                    ($0.element.state.zPosition, $0.offset) < ($1.element.state.zPosition, $1.offset)
-                }
-                for (_, child) in ordered {
-                    visit(child, parent: placement, parentOpacity: opacity, parentTime: time, events: events)
-                }
-            } else {
-                for child in children {
-                    visit(child, parent: placement, parentOpacity: opacity, parentTime: time, events: events)
-                }
+            for child in drawingOrder(children, zPosition: { $0.state.zPosition }) {
+                visit(child, parent: placement, parentOpacity: opacity, parentTime: time, events: events)
             }
         }
         if masks {

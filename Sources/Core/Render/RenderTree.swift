@@ -43,8 +43,6 @@ public final class RenderTree: @unchecked Sendable {
 
     private var mutex = pthread_mutex_t()
     private var nodes: [UInt64: RenderNode] = [:]
-    /// Bumped by every commit, so idle render loops know to draw.
-    public private(set) var commitCount: UInt64 = 0
     private var observers: [UInt64: () -> Void] = [:]
     private var nextObserver: UInt64 = 0
 
@@ -77,7 +75,6 @@ public final class RenderTree: @unchecked Sendable {
             for layer in layers where !layer.isPresentationCopy {
                 sync(ensureNode(layer, time), with: layer, commitTime: time)
             }
-            commitCount &+= 1
             return Array(observers.values)
         }
         for notify in toNotify { notify() }

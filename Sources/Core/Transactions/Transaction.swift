@@ -60,15 +60,10 @@ public enum Transaction {
     public static func flush() {
         let state = current
         defer { state.autoreleased.removeAll() }
-        guard state.frames.count == 1, state.frames[0].implicit else {
-            if state.frames.isEmpty && !state.changed.isEmpty { commitToRenderSide(state) }
-            return
-        }
+        guard state.frames.count == 1, state.frames[0].implicit else { return }
         close(state.frames.removeLast(), in: state)
         commitToRenderSide(state)
     }
-
-    public static var hasOpenTransaction: Bool { !current.frames.isEmpty }
 
     /// Keeps `object` alive until this thread's transaction commits.
     public static func autorelease(_ object: Object) { current.autoreleased.append(object) }
