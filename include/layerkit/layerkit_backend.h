@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define LK_BACKEND_ABI_VERSION 1u
+#define LK_BACKEND_ABI_VERSION 2u
 #define LK_BACKEND_ENTRY_SYMBOL "lk_backend_entry"
 
 /* Plugins are searched for as "liblayerkit-<name>.so" in each directory of
@@ -70,7 +70,23 @@ typedef enum lk_dl_op_kind {
     /* intersect the clip with rect (rounded by corner_radius) under transform;
        ops up to the matching POP_CLIP are clipped by it */
     LK_DL_OP_PUSH_CLIP = 4,
-    LK_DL_OP_POP_CLIP = 5
+    LK_DL_OP_POP_CLIP = 5,
+    /* ABI 2: offscreen groups (group opacity, masks, shadows, transitions).
+       The ops up to the matching POP_GROUP draw into a new transparent
+       target. rect (transform ignored, in output pixels) bounds all that the
+       group draws, shadow excluded: a backend may size the target to it. At
+       POP_GROUP the target is composited onto the one below: first its
+       shadow (when shadow_color.a > 0: the target's alpha blurred with a
+       Gaussian of standard deviation shadow_sigma, moved by shadow_offset,
+       times shadow_color), then, unless LK_DL_FLAG_SHADOW_ONLY, the target
+       itself times opacity (with LK_DL_FLAG_BLEND_ADD: added). */
+    LK_DL_OP_PUSH_GROUP = 6,
+    /* ABI 2: only in a group flagged LK_DL_FLAG_GROUP_MASK: the ops between
+       PUSH_GROUP and this one drew the mask; the ops after it draw the
+       content, and the content's pixels are multiplied by the mask's alpha
+       before the group is composited. */
+    LK_DL_OP_GROUP_CONTENT = 7,
+    LK_DL_OP_POP_GROUP = 8
 } lk_dl_op_kind;
 
 typedef enum lk_dl_op_flags {
@@ -78,7 +94,14 @@ typedef enum lk_dl_op_flags {
        neighbour exactly, such as the inner slices of a nine-slice image) */
     LK_DL_FLAG_ANTIALIAS = 1u << 0,
     /* image: sample with nearest-neighbour instead of bilinear filtering */
-    LK_DL_FLAG_FILTER_NEAREST = 1u << 1
+    LK_DL_FLAG_FILTER_NEAREST = 1u << 1,
+    /* ABI 2. FILL, IMAGE, BORDER, PUSH_GROUP: composite by adding
+       (premultiplied src + dst, saturating) instead of source-over */
+    LK_DL_FLAG_BLEND_ADD = 1u << 2,
+    /* ABI 2. PUSH_GROUP: the group starts with a mask (see GROUP_CONTENT) */
+    LK_DL_FLAG_GROUP_MASK = 1u << 3,
+    /* ABI 2. PUSH_GROUP: composite only the group's shadow, not the group */
+    LK_DL_FLAG_SHADOW_ONLY = 1u << 4
 } lk_dl_op_flags;
 
 typedef struct lk_dl_op {
@@ -98,6 +121,10 @@ typedef struct lk_dl_op {
     uint32_t    reserved;
     const lk_dl_image *image;   /* IMAGE */
     lk_dl_rect  source;         /* IMAGE: the part of the image, in image pixels */
+    /* ABI 2 */
+    lk_dl_color shadow_color;   /* PUSH_GROUP: premultiplied, shadowOpacity applied; a = 0: no shadow */
+    double      shadow_offset_x, shadow_offset_y; /* PUSH_GROUP: in output pixels */
+    double      shadow_sigma;   /* PUSH_GROUP: Gaussian standard deviation in output pixels (0: hard edge) */
 } lk_dl_op;
 
 typedef struct lk_dl_box { int32_t x, y, width, height; } lk_dl_box;
@@ -109,8 +136,11 @@ typedef struct lk_display_list {
     uint32_t          op_count;
     const lk_dl_op   *ops;           /* op i is at (const char *)ops + i * op_size */
     lk_dl_color       clear_color;   /* the output is cleared to this first (opaque black) */
-    /* the part of the output that may differ from the previous frame; ops
-       outside it may be skipped. The whole output when nothing is known. */
+    /* the part of the output that may differ from the previous list handed
+       to this backend; ops outside it may be skipped. The whole output when
+       nothing is known. A backend that renders into several buffers in turn
+       unions the damage of the lists since the buffer it reuses was drawn
+       (its buffer age); a frame with nothing changed is not rendered at all. */
     lk_dl_box         damage;
     double            target_time;   /* media time the frame is for */
     uint64_t          frame_number;

@@ -177,7 +177,9 @@ public struct DisplayListBuilder: ~Copyable {
             opacity: Float(opacity),
             reserved: 0,
             image: image.map { UnsafePointer($0.descriptor) },
-            source: lk_dl_rect(x: source.origin.x, y: source.origin.y, width: source.size.width, height: source.size.height))
+            source: lk_dl_rect(x: source.origin.x, y: source.origin.y, width: source.size.width, height: source.size.height),
+            shadow_color: lk_dl_color(r: 0, g: 0, b: 0, a: 0),
+            shadow_offset_x: 0, shadow_offset_y: 0, shadow_sigma: 0)
         count += 1
     }
 }
