@@ -34,10 +34,11 @@ static lk_backend table = {
     sizeof(lk_backend), "test", "a plugin for failure tests",
     open_output, close_output, get_output, render, read_pixels,
 #ifdef NULL_ENTRY
-    NULL
+    NULL,
 #else
-    image_released
+    image_released,
 #endif
+    NULL /* describe is optional */
 };
 
 const lk_backend *lk_backend_entry(uint32_t host_abi_version)

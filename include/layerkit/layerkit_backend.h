@@ -203,6 +203,13 @@ typedef struct lk_backend {
                         char *error, size_t error_size);
     /* the core dropped an image: forget anything cached for id */
     void (*image_released)(lk_backend_instance *instance, uint64_t id);
+    /* ABI 2, may be NULL: writes a human-readable description of what the
+       backend finds (devices, connectors, modes, planes and formats; EGL/GL
+       vendor, renderer, version and the extensions that matter), one fact a
+       line, NUL-terminated, into text (text_size bytes). instance is NULL to
+       probe without opening an output. On failure writes the reason and
+       returns false. Used by the lk-info tool. */
+    bool (*describe)(lk_backend_instance *instance, char *text, size_t text_size);
 } lk_backend;
 
 typedef const lk_backend *(*lk_backend_entry_fn)(uint32_t host_abi_version);
