@@ -11,21 +11,29 @@ extension Layer {
         _ = try valueType(forKeyPath: keyPath)
         let (property, subpath) = try resolve(keyPath)
         let copy = animation.copy()
-        if copy.timing.duration <= 0 || copy.timing.duration.isNaN {
-            copy.timing.duration = Transaction.animationDuration // S4.3
+        attach(copy, forKey: key ?? Layer.anonymousKeyPrefix + String(UInt(bitPattern: copy.handle)),
+               property: property, subpath: subpath)
+    }
+
+    /// Adds an animation the layer owns already (a copy, or the built-in
+    /// action's own), whose key path is known to name `property`.
+    func attach(_ animation: Animation, forKey key: String, property: AnyProperty, subpath: [Substring]) {
+        if animation.timing.duration <= 0 || animation.timing.duration.isNaN {
+            animation.timing.duration = Transaction.animationDuration // S4.3
         }
-        let key = key ?? Layer.anonymousKeyPrefix + String(UInt(bitPattern: copy.handle))
         removeAnimationRecord(forKey: key)
         // The presentation value now is where "to only", "by only" and
         // "none" animations start (S4.8); a layer never committed starts
         // from its model value.
-        let previous = RenderTree.shared.presentationValue(of: self, keyPath: keyPath, at: mediaTime())
+        let keyPath = animation.keyPath!
+        let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: subpath,
+                                                           keyPath: keyPath, at: mediaTime())
             ?? (try? state.value(forKeyPath: keyPath))
-        let record = AnimationRecord(key: key, animation: copy, previousValue: previous,
+        let record = AnimationRecord(key: key, animation: animation, previousValue: previous,
                                      runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(),
                                      property: property, subpath: subpath)
         record.layer = self
-        copy.isAttached = true
+        animation.isAttached = true
         animationRecords.append(record)
         changed()
     }
