@@ -254,14 +254,20 @@ static bool draw_shadow(lk_backend_instance *inst, const sw_group *g, pixman_ima
     int32_t first = out.x0 - ox - b.x0;   /* content column of output column out.x0 */
     for (int32_t v = 0; v < h; v++) {
         const uint32_t *src = (const uint32_t *)(pixels + (size_t)v * stride);
-        for (int32_t u = 0; u < w; u++) row[2 * reach + u] = (float)(src[u] >> 24);
+        uint32_t any = 0;
+        for (int32_t u = 0; u < w; u++) {
+            row[2 * reach + u] = (float)(src[u] >> 24);
+            any |= src[u];
+        }
         float *dst = rows + (size_t)v * (size_t)ow;
-        for (int32_t x = 0; x < ow; x++) {
-            /* padded index of content column (first + x - d), d = -reach..reach */
-            const float *p = row + 2 * reach + first + x + reach;
-            float s = 0.0f;
-            for (size_t k = 0; k < taps; k++) s += kx[k] * p[-(ptrdiff_t)k];
-            dst[x] = s;
+        memset(dst, 0, (size_t)ow * sizeof *dst);
+        if (!any) continue;
+        /* Tap by tap, so the inner loop is a plain a*x+y the compiler
+           vectorises: output column x takes content column first + x - d,
+           at padded index 3 reach + first + x - k for tap k = d + reach. */
+        for (size_t k = 0; k < taps; k++) {
+            const float weight = kx[k], *p = row + 3 * reach + first - (ptrdiff_t)k;
+            for (int32_t x = 0; x < ow; x++) dst[x] += weight * p[x];
         }
     }
 
