@@ -9,7 +9,9 @@
  * goal is a plugin within 1.25x of raw pixman. Two more scenes time the
  * mask path (rotated images, rounded translucent fills), which has no
  * one-call pixman equivalent, and (e) 1000 small rotated translucent fills
- * measures its fixed cost per op.
+ * measures its fixed cost per op. (f) and (g) time offscreen groups (ABI 2):
+ * 20 rounded cards each casting a blurred shadow (sigma 8), and 20 cards
+ * each fading two overlapping fills as one group.
  *
  * usage: bench_composite [--smoke] [--frames N] [--plugin PATH]
  * The plugin is --plugin, else $LKTEST_PLUGIN, else liblayerkit-software.so
@@ -136,6 +138,7 @@ typedef struct scene {
     int32_t        *x, *y;
     lk_dl_op       *ops;
     float           opacity;
+    const char     *note;           /* printed instead of the raw column when has_raw is 0 */
 } scene;
 
 static uint32_t premultiply(uint32_t a, uint32_t r, uint32_t g, uint32_t b)
@@ -315,8 +318,8 @@ static int run_scene(const lk_backend *b, lk_backend_instance *inst, scene *s, i
                ratio <= GOAL ? "within goal" : "ABOVE GOAL", verdict);
         pixman_image_unref(fb);
     } else {
-        printf("%-46s %11s %8.3f ms %7s  (mask path; no one-call pixman equivalent)\n", s->name, "-",
-               plugin_ms, "-");
+        printf("%-46s %11s %8.3f ms %7s  (%s)\n", s->name, "-", plugin_ms, "-",
+               s->note ? s->note : "mask path; no one-call pixman equivalent");
     }
     fflush(stdout);
     return ok;
@@ -462,6 +465,53 @@ int main(int argc, char **argv)
     }
     ok &= run_scene(b, inst, &e, frames, warmup, readback);
     free(e.ops);
+
+    /* Offscreen groups: cards with shadows, then cards faded as groups. */
+    for (int variant = 0; variant < 2; variant++) {
+        scene g;
+        memset(&g, 0, sizeof g);
+        g.name = variant == 0 ? "(f) 20 200x120 cards with shadows, sigma 8"
+                              : "(g) 20 cards of 2 fills at 50% group opacity";
+        g.note = "offscreen groups; no one-call pixman equivalent";
+        g.count = 20 * 4;
+        g.ops = calloc((size_t)g.count, sizeof *g.ops);
+        for (int i = 0; i < 20; i++) {
+            double x = 40 + (i % 5) * 370, y = 40 + (i / 5) * 260;
+            lk_dl_op *push = &g.ops[i * 4], *a = push + 1, *c = push + 2, *pop = push + 3;
+            for (lk_dl_op *op = push; op <= pop; op++) {
+                identity(op->transform);
+                op->flags = LK_DL_FLAG_ANTIALIAS;
+                op->opacity = 1.0f;
+            }
+            push->kind = LK_DL_OP_PUSH_GROUP;
+            push->rect.x = x;
+            push->rect.y = y;
+            push->rect.width = 240;
+            push->rect.height = 140;
+            if (variant == 0) {
+                push->shadow_color.a = 0.5f;
+                push->shadow_offset_y = 6;
+                push->shadow_sigma = 8;
+            } else {
+                push->opacity = 0.5f;
+            }
+            a->kind = LK_DL_OP_FILL;
+            a->rect = push->rect;
+            a->rect.width = 200;
+            a->rect.height = 120;
+            a->corner_radius = 16;
+            a->color.r = 0.9f; a->color.g = 0.9f; a->color.b = 0.95f; a->color.a = 1.0f;
+            c->kind = LK_DL_OP_FILL;
+            c->rect.x = x + 40;
+            c->rect.y = y + 20;
+            c->rect.width = 200;
+            c->rect.height = 120;
+            c->color.r = 0.2f; c->color.g = 0.5f; c->color.b = 0.9f; c->color.a = 1.0f;
+            pop->kind = LK_DL_OP_POP_GROUP;
+        }
+        ok &= run_scene(b, inst, &g, frames, warmup, readback);
+        free(g.ops);
+    }
 
     b->close(inst);
     if (plugin_log[0]) printf("plugin stats: %s\n", plugin_log);

@@ -83,6 +83,7 @@ static lk_backend_instance *sw_open(const lk_backend_host *host,
     inst->raster = calloc(1, sizeof *inst->raster);
     inst->clip_capacity = 16;
     inst->clips = calloc(inst->clip_capacity, sizeof *inst->clips);
+    inst->target = inst->framebuffer;
     pixman_color_t white = { 0xffff, 0xffff, 0xffff, 0xffff };
     inst->white = pixman_image_create_solid_fill(&white);
     if (!inst->framebuffer || !inst->raster || !inst->clips || !inst->white) {
@@ -104,11 +105,16 @@ static void sw_close(lk_backend_instance *inst)
     if (s->frames > 0)
         sw_log(inst, LK_BACKEND_LOG_DEBUG,
                "software backend: %llu frames, %llu ops (%llu rect, %llu masked, %llu skipped), "
-               "%llu rect clips, %llu mask clips",
+               "%llu rect clips, %llu mask clips, %llu groups (%llu with a shadow)",
                (unsigned long long)s->frames, (unsigned long long)s->ops,
                (unsigned long long)s->rect_ops, (unsigned long long)s->mask_ops,
                (unsigned long long)s->skipped_ops, (unsigned long long)s->rect_clips,
-               (unsigned long long)s->mask_clips);
+               (unsigned long long)s->mask_clips, (unsigned long long)s->groups,
+               (unsigned long long)s->shadows);
+    sw_group_stack_free(inst);
+    free(inst->groups);
+    free(inst->nesting);
+    free(inst->blur);
     sw_clip_stack_free(inst);
     free(inst->clips);
     sw_image_cache_free(inst);

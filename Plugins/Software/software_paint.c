@@ -1,5 +1,5 @@
 /*
- * Drawing one op into the framebuffer.
+ * Drawing one op into the current target.
  *
  * Two ways to cover pixels:
  *  - rect path: a shape that stays an axis-aligned rect in output space (no
@@ -11,7 +11,8 @@
  *  - mask path: everything else is rasterized into an A8 coverage mask over
  *    its bounding box, multiplied by the clip mask and the image opacity, and
  *    composited through it.
- * All compositing is premultiplied OVER.
+ * All compositing is premultiplied OVER (ADD with LK_DL_FLAG_BLEND_ADD), into
+ * the current target: the framebuffer or the innermost group's image.
  */
 #include "software_private.h"
 
@@ -20,9 +21,9 @@
 #include <string.h>
 
 /* 0..1, with NaN as 0. */
-static float unit(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
+float sw_unit(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
 
-static uint32_t to_byte(float v) { return (uint32_t)lrintf(unit(v) * 255.0f); }
+uint32_t sw_to_byte(float v) { return (uint32_t)lrintf(sw_unit(v) * 255.0f); }
 
 static lk_dl_color scaled(lk_dl_color c, double f)
 {
@@ -35,7 +36,7 @@ static lk_dl_color scaled(lk_dl_color c, double f)
    alpha so the value stays a valid premultiplied one. */
 static uint32_t quantise(lk_dl_color c)
 {
-    uint32_t a = to_byte(c.a), r = to_byte(c.r), g = to_byte(c.g), b = to_byte(c.b);
+    uint32_t a = sw_to_byte(c.a), r = sw_to_byte(c.r), g = sw_to_byte(c.g), b = sw_to_byte(c.b);
     if (r > a) r = a;
     if (g > a) g = a;
     if (b > a) b = a;
@@ -58,7 +59,7 @@ pixman_color_t sw_pixman_color(lk_dl_color premultiplied)
 }
 
 /* The cached solid image of a premultiplied colour, quantised to 8 bits. */
-static pixman_image_t *solid(lk_backend_instance *inst, lk_dl_color premultiplied)
+pixman_image_t *sw_solid(lk_backend_instance *inst, lk_dl_color premultiplied)
 {
     uint32_t argb = quantise(premultiplied);
     for (int i = 0; i < SW_SOLID_CACHE; i++)
@@ -86,7 +87,7 @@ void sw_solid_cache_free(lk_backend_instance *inst)
 static pixman_image_t *solid_alpha(lk_backend_instance *inst, double alpha)
 {
     lk_dl_color c = { 0.0f, 0.0f, 0.0f, (float)alpha };
-    return solid(inst, c);
+    return sw_solid(inst, c);
 }
 
 /* A zeroed A8 image over box in the instance's scratch storage (grown, never
@@ -188,6 +189,7 @@ typedef struct sw_paint {
     sw_homography   placement;   /* image -> output */
     bool            nearest;
     float           opacity;     /* image */
+    pixman_op_t     op;          /* OVER, or ADD for LK_DL_FLAG_BLEND_ADD */
     /* set by prepare_source */
     bool            projective;  /* composited in tiles, see composite_mask */
     sw_homography   inverse;     /* output -> image */
@@ -246,7 +248,7 @@ static bool can_composite_pieces(const sw_paint *p, const sw_piece *pieces, int 
 {
     if (!clip->mask || !p->is_image) return true;
     for (int i = 0; i < n; i++)
-        if (to_byte((float)(pieces[i].coverage * p->opacity)) < 255) return false;
+        if (sw_to_byte((float)(pieces[i].coverage * p->opacity)) < 255) return false;
     return true;
 }
 
@@ -257,11 +259,11 @@ static bool composite_pieces(lk_backend_instance *inst, const sw_paint *p,
         sw_box b = pieces[i].box;
         pixman_image_t *src = p->image, *mask = NULL;
         if (!p->is_image) {
-            src = solid(inst, scaled(p->color, pieces[i].coverage));
+            src = sw_solid(inst, scaled(p->color, pieces[i].coverage));
             if (!src) return false;
         } else if (!clip->mask) {
             double alpha = pieces[i].coverage * p->opacity;
-            if (to_byte((float)alpha) < 255 && !(mask = solid_alpha(inst, alpha))) return false;
+            if (sw_to_byte((float)alpha) < 255 && !(mask = solid_alpha(inst, alpha))) return false;
         }
         int32_t mx = 0, my = 0;
         if (clip->mask) {
@@ -269,9 +271,10 @@ static bool composite_pieces(lk_backend_instance *inst, const sw_paint *p,
             mx = b.x0 - clip->mask_x;
             my = b.y0 - clip->mask_y;
         }
-        pixman_image_composite32(PIXMAN_OP_OVER, src, mask, inst->framebuffer,
+        pixman_image_composite32(p->op, src, mask, inst->target,
                                  b.x0 + p->src_dx, b.y0 + p->src_dy, mx, my,
-                                 b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0);
+                                 b.x0 - inst->target_x, b.y0 - inst->target_y,
+                                 b.x1 - b.x0, b.y1 - b.y0);
     }
     inst->stats.rect_ops++;
     return true;
@@ -289,14 +292,14 @@ static bool composite_mask(lk_backend_instance *inst, sw_paint *p, pixman_image_
                                  box.y0 - clip->mask_y, 0, 0, 0, 0, w, h);
     pixman_image_t *src = p->image;
     if (p->is_image) {
-        if (to_byte(p->opacity) < 255) {
+        if (sw_to_byte(p->opacity) < 255) {
             pixman_image_t *alpha = solid_alpha(inst, p->opacity);
             if (alpha)
                 pixman_image_composite32(PIXMAN_OP_IN, alpha, NULL, mask, 0, 0, 0, 0, 0, 0, w, h);
             else
                 ok = false;
         }
-    } else if (!(src = solid(inst, p->color))) {
+    } else if (!(src = sw_solid(inst, p->color))) {
         ok = false;
     }
     if (ok && p->projective) {
@@ -308,14 +311,15 @@ static bool composite_mask(lk_backend_instance *inst, sw_paint *p, pixman_image_
                 sw_box t = { x, y, x + SW_PROJECTIVE_TILE, y + SW_PROJECTIVE_TILE };
                 t = sw_box_intersect(t, box);
                 if (!set_source_transform(p, t)) continue;
-                pixman_image_composite32(PIXMAN_OP_OVER, src, mask, inst->framebuffer, 0, 0,
-                                         t.x0 - box.x0, t.y0 - box.y0, t.x0, t.y0,
-                                         t.x1 - t.x0, t.y1 - t.y0);
+                pixman_image_composite32(p->op, src, mask, inst->target, 0, 0,
+                                         t.x0 - box.x0, t.y0 - box.y0, t.x0 - inst->target_x,
+                                         t.y0 - inst->target_y, t.x1 - t.x0, t.y1 - t.y0);
             }
         }
     } else if (ok) {
-        pixman_image_composite32(PIXMAN_OP_OVER, src, mask, inst->framebuffer,
-                                 box.x0 + p->src_dx, box.y0 + p->src_dy, 0, 0, box.x0, box.y0, w, h);
+        pixman_image_composite32(p->op, src, mask, inst->target, box.x0 + p->src_dx,
+                                 box.y0 + p->src_dy, 0, 0, box.x0 - inst->target_x,
+                                 box.y0 - inst->target_y, w, h);
     }
     pixman_image_unref(mask);
     inst->stats.mask_ops++;
@@ -392,11 +396,12 @@ static bool draw_shape(lk_backend_instance *inst, sw_paint *p, const sw_shape *s
 bool sw_paint_fill(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip)
 {
     sw_shape shape;
-    float opacity = unit(op->opacity);
-    if (sw_box_empty(clip->box) || !op_shape(op, &shape) || to_byte(opacity * op->color.a) == 0)
+    float opacity = sw_unit(op->opacity);
+    if (sw_box_empty(clip->box) || !op_shape(op, &shape) || sw_to_byte(opacity * op->color.a) == 0)
         return skip(inst);
     sw_paint p;
     memset(&p, 0, sizeof p);
+    p.op = (op->flags & LK_DL_FLAG_BLEND_ADD) ? PIXMAN_OP_ADD : PIXMAN_OP_OVER;
     p.color = scaled(op->color, opacity);
     return draw_shape(inst, &p, &shape, NULL, (op->flags & LK_DL_FLAG_ANTIALIAS) != 0, clip);
 }
@@ -404,13 +409,14 @@ bool sw_paint_fill(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip 
 bool sw_paint_border(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip)
 {
     sw_shape shape;
-    float opacity = unit(op->opacity);
+    float opacity = sw_unit(op->opacity);
     double width = op->border_width;
-    if (sw_box_empty(clip->box) || !op_shape(op, &shape) || to_byte(opacity * op->color.a) == 0 ||
+    if (sw_box_empty(clip->box) || !op_shape(op, &shape) || sw_to_byte(opacity * op->color.a) == 0 ||
         !isfinite(width) || !(width > 0.0))
         return skip(inst);
     sw_paint p;
     memset(&p, 0, sizeof p);
+    p.op = (op->flags & LK_DL_FLAG_BLEND_ADD) ? PIXMAN_OP_ADD : PIXMAN_OP_OVER;
     p.color = scaled(op->color, opacity);
     /* A band as wide as half the smaller side leaves no inside. */
     double half = 0.5 * fmin(shape.rect.x1 - shape.rect.x0, shape.rect.y1 - shape.rect.y0);
@@ -424,8 +430,8 @@ bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip
     const lk_dl_image *img = op->image;
     const lk_dl_rect src = op->source;
     sw_shape shape;
-    float opacity = unit(op->opacity);
-    if (sw_box_empty(clip->box) || img->width == 0 || img->height == 0 || to_byte(opacity) == 0 ||
+    float opacity = sw_unit(op->opacity);
+    if (sw_box_empty(clip->box) || img->width == 0 || img->height == 0 || sw_to_byte(opacity) == 0 ||
         !op_shape(op, &shape) || !isfinite(src.x) || !isfinite(src.y) ||
         !isfinite(src.width) || !isfinite(src.height) || src.width == 0.0 || src.height == 0.0)
         return skip(inst);
@@ -459,6 +465,7 @@ bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip
                               { 0, 0, 1 } } };
     sw_paint p;
     memset(&p, 0, sizeof p);
+    p.op = (op->flags & LK_DL_FLAG_BLEND_ADD) ? PIXMAN_OP_ADD : PIXMAN_OP_OVER;
     p.is_image = true;
     p.image = image;
     p.placement = sw_homography_multiply(&shape.h, &local);

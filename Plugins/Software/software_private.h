@@ -5,6 +5,7 @@
  * software_images.c   the per-instance cache of pixman images for lk_dl_image
  * software_render.c   display list validation, the op walk, the clip stack
  * software_paint.c    drawing one op: the rect fast paths and the mask path
+ * software_group.c    offscreen groups: group opacity, alpha masks, shadows
  * software_raster.c   geometry: homographies, homogeneous clipping, outlines,
  *                     rasterizing convex polygons into A8 masks
  */
@@ -160,7 +161,25 @@ typedef struct sw_stats {
     uint64_t skipped_ops;   /* invisible, clipped out or not finite */
     uint64_t rect_clips;
     uint64_t mask_clips;
+    uint64_t groups;        /* offscreen groups composited */
+    uint64_t shadows;       /* of them, with a blurred shadow */
 } sw_stats;
+
+/* One open PUSH_GROUP: ops draw into target (and first into mask_target
+   when the group is masked), whose pixel (0,0) is output pixel (box.x0,
+   box.y0). The clip stack level the group opened is clip_base: clips pushed
+   inside a group end with it, and the parent's clip applies when the group
+   is composited. */
+typedef struct sw_group {
+    lk_dl_op        op;              /* the PUSH_GROUP: opacity, flags, shadow */
+    sw_box          box;
+    pixman_image_t *target;          /* content (NULL when the box is empty) */
+    pixman_image_t *mask_target;     /* GROUP_MASK: what the mask ops drew */
+    bool            drawing_mask;    /* before GROUP_CONTENT */
+    size_t          clip_base;
+    pixman_image_t *parent_target;
+    int32_t         parent_x, parent_y;
+} sw_group;
 
 struct lk_backend_instance {
     lk_backend_host    host;          /* zeroed fields the host did not provide */
@@ -181,6 +200,19 @@ struct lk_backend_instance {
 
     sw_raster_scratch *raster;
     sw_stats           stats;
+
+    /* Where ops draw: the framebuffer, or the innermost group's target, whose
+       pixel (0,0) is output pixel (target_x, target_y). */
+    pixman_image_t    *target;
+    int32_t            target_x, target_y;
+    sw_group          *groups;
+    size_t             group_count, group_capacity;
+    /* validate()'s nesting stack: one byte per open clip or group */
+    uint8_t           *nesting;
+    size_t             nesting_capacity;
+    /* the shadow blur's rows (floats), grown on demand */
+    float             *blur;
+    size_t             blur_capacity;
 };
 
 /* software_backend.c */
@@ -212,6 +244,20 @@ bool sw_paint_clip(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip 
                    sw_clip *out);
 /* A premultiplied colour as pixman wants it, rounded to 8 bits per channel. */
 pixman_color_t sw_pixman_color(lk_dl_color premultiplied);
+/* The cached solid image of a premultiplied colour (8 bits a channel); NULL
+   when memory runs out. */
+pixman_image_t *sw_solid(lk_backend_instance *inst, lk_dl_color premultiplied);
+/* op's opacity as a 0..1 float, NaN as 0, and as the 8-bit value drawn. */
+float sw_unit(float v);
+uint32_t sw_to_byte(float v);
 void sw_solid_cache_free(lk_backend_instance *inst);
+
+/* software_group.c */
+/* PUSH_GROUP, GROUP_CONTENT, POP_GROUP; false only when memory runs out. */
+bool sw_group_push(lk_backend_instance *inst, const lk_dl_op *op);
+bool sw_group_content(lk_backend_instance *inst);
+bool sw_group_pop(lk_backend_instance *inst);
+/* Drops every open group without compositing (after a failure). */
+void sw_group_stack_free(lk_backend_instance *inst);
 
 #endif /* LAYERKIT_SOFTWARE_PRIVATE_H */

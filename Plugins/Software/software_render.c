@@ -1,6 +1,7 @@
 /*
  * One frame: check the display list, clear the damaged part of the
- * framebuffer, walk the ops in order under the clip stack, report the frame.
+ * framebuffer, walk the ops in order under the clip stack (groups draw into
+ * offscreen targets, software_group.c), report the frame.
  *
  * The whole list is validated before the first pixel changes, so a rejected
  * list leaves the last presented frame intact for read_pixels.
@@ -64,7 +65,11 @@ static bool validate_image(const lk_dl_op *op, uint32_t index, char *error, size
     return true;
 }
 
-static bool validate(const lk_display_list *list, char *error, size_t error_size)
+/* What validate() keeps on its nesting stack. */
+enum { NEST_CLIP = 1, NEST_GROUP = 2, NEST_MASK_GROUP = 3 /* before its GROUP_CONTENT */ };
+
+static bool validate(lk_backend_instance *inst, const lk_display_list *list, char *error,
+                     size_t error_size)
 {
     if (!list) {
         sw_set_error(error, error_size, "software backend: render called without a display list");
@@ -94,10 +99,13 @@ static bool validate(const lk_display_list *list, char *error, size_t error_size
                      list->op_count);
         return false;
     }
-    uint32_t depth = 0;
+    /* Clips and groups nest: a group's ops may push and pop clips of their
+       own, but a clip pushed outside a group cannot end inside it. */
+    size_t depth = 0;
     for (uint32_t i = 0; i < list->op_count; i++) {
         lk_dl_op op;
         load_op(list, i, &op);
+        uint8_t top = depth ? inst->nesting[depth - 1] : 0;
         switch (op.kind) {
         case LK_DL_OP_FILL:
         case LK_DL_OP_BORDER:
@@ -106,12 +114,43 @@ static bool validate(const lk_display_list *list, char *error, size_t error_size
             if (!validate_image(&op, i, error, error_size)) return false;
             break;
         case LK_DL_OP_PUSH_CLIP:
-            depth++;
+        case LK_DL_OP_PUSH_GROUP:
+            if (depth == inst->nesting_capacity) {
+                size_t capacity = inst->nesting_capacity ? inst->nesting_capacity * 2 : 64;
+                uint8_t *nesting = realloc(inst->nesting, capacity);
+                if (!nesting) {
+                    sw_set_error(error, error_size, "software backend: out of memory checking op %u", i);
+                    return false;
+                }
+                inst->nesting = nesting;
+                inst->nesting_capacity = capacity;
+            }
+            inst->nesting[depth++] = op.kind == LK_DL_OP_PUSH_CLIP ? NEST_CLIP
+                                   : (op.flags & LK_DL_FLAG_GROUP_MASK) ? NEST_MASK_GROUP : NEST_GROUP;
             break;
         case LK_DL_OP_POP_CLIP:
-            if (depth == 0) {
+            if (top != NEST_CLIP) {
                 sw_set_error(error, error_size,
-                             "software backend: op %u: POP_CLIP without a matching PUSH_CLIP", i);
+                             "software backend: op %u: POP_CLIP without a matching PUSH_CLIP%s", i,
+                             top ? " in the same group" : "");
+                return false;
+            }
+            depth--;
+            break;
+        case LK_DL_OP_GROUP_CONTENT:
+            if (top != NEST_MASK_GROUP) {
+                sw_set_error(error, error_size,
+                             "software backend: op %u: GROUP_CONTENT outside a PUSH_GROUP flagged "
+                             "GROUP_MASK (or a second one, or with a clip still open)", i);
+                return false;
+            }
+            inst->nesting[depth - 1] = NEST_GROUP;
+            break;
+        case LK_DL_OP_POP_GROUP:
+            if (top != NEST_GROUP && top != NEST_MASK_GROUP) {
+                sw_set_error(error, error_size,
+                             "software backend: op %u: POP_GROUP without a matching PUSH_GROUP%s", i,
+                             top == NEST_CLIP ? " (a clip pushed inside the group is still open)" : "");
                 return false;
             }
             depth--;
@@ -172,7 +211,7 @@ static sw_box damage_box(const lk_backend_instance *inst, lk_dl_box d)
 bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
                char *error, size_t error_size)
 {
-    if (!validate(list, error, error_size)) return false;
+    if (!validate(inst, list, error, error_size)) return false;
 
     sw_box damage = damage_box(inst, list->damage);
     if (!sw_box_empty(damage)) {
@@ -182,6 +221,7 @@ bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
     }
 
     sw_clip_stack_free(inst);
+    sw_group_stack_free(inst);   /* also points the target at the framebuffer */
     memset(&inst->clips[0], 0, sizeof inst->clips[0]);
     inst->clips[0].box = damage;
     inst->clip_count = 1;
@@ -198,16 +238,28 @@ bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
         case LK_DL_OP_IMAGE: ok = sw_paint_image(inst, &op, clip); break;
         case LK_DL_OP_PUSH_CLIP: ok = push_clip(inst, &op); break;
         case LK_DL_OP_POP_CLIP: pop_clip(inst); break;
+        case LK_DL_OP_PUSH_GROUP: ok = sw_group_push(inst, &op); break;
+        case LK_DL_OP_GROUP_CONTENT: ok = sw_group_content(inst); break;
+        case LK_DL_OP_POP_GROUP: ok = sw_group_pop(inst); break;
         default: break;   /* rejected by validate() */
         }
         if (!ok) {
+            sw_group_stack_free(inst);
             sw_clip_stack_free(inst);
             sw_set_error(error, error_size, "software backend: out of memory drawing op %u", i);
             return false;
         }
     }
-    /* Pushes left open at the end simply end with the frame. */
+    /* Groups left open at the end are composited as if closed there; clips
+       left open simply end with the frame. */
+    bool ok = true;
+    while (ok && inst->group_count > 0) ok = sw_group_pop(inst);
+    sw_group_stack_free(inst);
     sw_clip_stack_free(inst);
+    if (!ok) {
+        sw_set_error(error, error_size, "software backend: out of memory closing the open groups");
+        return false;
+    }
 
     inst->has_frame = true;
     inst->stats.frames++;

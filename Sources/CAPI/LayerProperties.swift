@@ -103,6 +103,13 @@ private func get<T, R>(_ handle: OpaquePointer?, _ property: Property<T>, _ zero
     get(layer, LayerProperties.cornerRadius, 0.0) { $0 }
 }
 
+@c @implementation public func lk_layer_set_allows_group_opacity(_ layer: OpaquePointer?, _ v: Bool) -> lk_status {
+    set(layer, LayerProperties.allowsGroupOpacity, v)
+}
+@c @implementation public func lk_layer_get_allows_group_opacity(_ layer: OpaquePointer?) -> Bool {
+    get(layer, LayerProperties.allowsGroupOpacity, false) { $0 }
+}
+
 @c @implementation public func lk_layer_set_masks_to_bounds(_ layer: OpaquePointer?, _ v: Bool) -> lk_status {
     set(layer, LayerProperties.masksToBounds, v)
 }

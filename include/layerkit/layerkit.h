@@ -254,6 +254,11 @@ lk_transform3d lk_layer_get_sublayer_transform(const lk_layer *layer);
 /* clamped to 0..1 */
 lk_status lk_layer_set_opacity(lk_layer *layer, double opacity);
 double    lk_layer_get_opacity(const lk_layer *layer);
+/* true (the default, as on iOS): a layer with opacity below 1 and sublayers
+   (or several overlapping parts of its own) fades as one picture; false:
+   the opacity multiplies each part on its own, so overlaps show through */
+lk_status lk_layer_set_allows_group_opacity(lk_layer *layer, bool allows);
+bool      lk_layer_get_allows_group_opacity(const lk_layer *layer);
 lk_status lk_layer_set_hidden(lk_layer *layer, bool hidden);
 bool      lk_layer_get_hidden(const lk_layer *layer);
 /* a colour with alpha 0 is "none" */

@@ -19,6 +19,8 @@ public enum LayerProperties {
     public static let opacity = Property("opacity", \.opacity, animatable: true, effect: .appearance) { v, _ in
         min(max(v, 0), 1) // Core Animation clamps opacity to 0...1
     }
+    /// Not animatable, as in Core Animation.
+    public static let allowsGroupOpacity = Property("allowsGroupOpacity", \.allowsGroupOpacity, animatable: false, effect: .appearance)
     public static let hidden = Property("hidden", \.hidden, animatable: true, effect: .appearance)
     public static let backgroundColor = Property("backgroundColor", \.backgroundColor, animatable: true, effect: .appearance) { c, _ throws(LayerKitError) in
         if let c { try checkColor("backgroundColor", c) }
@@ -91,7 +93,7 @@ public enum LayerProperties {
     /// Every stored property, then the derived ones.
     public static let all: [AnyProperty] = [
         bounds.erased, position.erased, anchorPoint.erased, anchorPointZ.erased, zPosition.erased,
-        transform.erased, sublayerTransform.erased, opacity.erased, hidden.erased,
+        transform.erased, sublayerTransform.erased, opacity.erased, allowsGroupOpacity.erased, hidden.erased,
         backgroundColor.erased, borderColor.erased, borderWidth.erased, cornerRadius.erased,
         masksToBounds.erased, doubleSided.erased, shadowColor.erased, shadowOpacity.erased,
         shadowOffset.erased, shadowRadius.erased, shadowPath.erased, contents.erased,

@@ -9,6 +9,8 @@ public struct LayerState: Sendable {
     public var transform = Transform3D.identity
     public var sublayerTransform = Transform3D.identity
     public var opacity = 1.0
+    /// Whether opacity below 1 fades the layer and its sublayers as one picture (as on iOS 7 and later).
+    public var allowsGroupOpacity = true
     public var hidden = false
     public var backgroundColor: Color? = nil
     public var borderColor = Color.black

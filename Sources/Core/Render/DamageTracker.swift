@@ -2,8 +2,10 @@ import CLayerKit
 
 /// The part of the output a frame changes (issue: damage): the display list
 /// is compared with the previous frame's, op by op; the screen boxes of ops
-/// that differ, before and after, are united. A change of structure (op
-/// count or a clip) damages everything. Backends then redraw only the box.
+/// that differ, before and after, are united, grown by the shadows of the
+/// groups around them (offset and 3 sigma). A group whose opacity or shadow
+/// changes damages all it covers. A change of structure (op count, an op's
+/// kind, a clip) damages everything. Backends then redraw only the box.
 struct DamageTracker: ~Copyable {
     private var previous: UnsafeMutablePointer<lk_dl_op>
     private var capacity = 0
@@ -17,29 +19,76 @@ struct DamageTracker: ~Copyable {
     /// The damage of `ops` against the previous frame, then remembers them.
     mutating func damage(ops: UnsafePointer<lk_dl_op>, count: Int, images: [Image], width: Int, height: Int) -> lk_dl_box {
         let full = lk_dl_box(x: 0, y: 0, width: Int32(width), height: Int32(height))
-        var box: (x0: Double, y0: Double, x1: Double, y1: Double)? = nil
+        var box = ScreenBox.empty
         var whole = previousCount != count
+        // The shadows of the groups around op i, before and after: what an op
+        // changes inside a group casting a shadow, its shadow changes too.
+        var shadows: [(now: lk_dl_op, before: lk_dl_op)] = []
         if !whole {
-            for i in 0..<count where !DamageTracker.same(ops[i], previous[i]) {
-                if ops[i].kind == LK_DL_OP_PUSH_CLIP.rawValue || ops[i].kind == LK_DL_OP_POP_CLIP.rawValue {
+            for i in 0..<count {
+                let now = ops[i], before = previous[i]
+                guard now.kind == before.kind else { whole = true; break }
+                switch now.kind {
+                case LK_DL_OP_PUSH_GROUP.rawValue:
+                    shadows.append((now, before))
+                    // A group's rect only bounds its ops, which carry their own
+                    // damage; how it composites changes every pixel it covers.
+                    if !DamageTracker.sameComposite(now, before) {
+                        box = box.union(DamageTracker.groupBox(now)).union(DamageTracker.groupBox(before))
+                    }
+                    continue
+                case LK_DL_OP_POP_GROUP.rawValue:
+                    if !shadows.isEmpty { shadows.removeLast() }
+                    continue
+                case LK_DL_OP_GROUP_CONTENT.rawValue:
+                    continue
+                default:
+                    break
+                }
+                if DamageTracker.same(now, before) { continue }
+                if now.kind == LK_DL_OP_PUSH_CLIP.rawValue || now.kind == LK_DL_OP_POP_CLIP.rawValue {
                     whole = true
                     break
                 }
-                for op in [ops[i], previous[i]] {
-                    guard let b = DamageTracker.screenBox(of: op) else { whole = true; break }
-                    box = box.map { (min($0.x0, b.x0), min($0.y0, b.y0), max($0.x1, b.x1), max($0.y1, b.y1)) } ?? b
+                var changed = DamageTracker.screenBox(of: now).union(DamageTracker.screenBox(of: before))
+                for (n, b) in shadows.reversed() {
+                    changed = DamageTracker.withShadow(changed, n).union(DamageTracker.withShadow(changed, b))
                 }
-                if whole { break }
+                box = box.union(changed)
             }
         }
         remember(ops: ops, count: count, images: images)
         if whole { return full }
-        guard let b = box else { return lk_dl_box(x: 0, y: 0, width: 0, height: 0) }
+        guard !box.isEmpty else { return lk_dl_box(x: 0, y: 0, width: 0, height: 0) }
+        guard box.x0.isFinite, box.y0.isFinite, box.x1.isFinite, box.y1.isFinite else { return full }
         // One pixel of margin for anti-aliased edges and filtering.
-        let x0 = max(0, Int32((b.x0 - 1).rounded(.down))), y0 = max(0, Int32((b.y0 - 1).rounded(.down)))
-        let x1 = min(Int32(width), Int32((b.x1 + 1).rounded(.up))), y1 = min(Int32(height), Int32((b.y1 + 1).rounded(.up)))
+        let x0 = Int32(max(0, min(Double(width), (box.x0 - 1).rounded(.down))))
+        let y0 = Int32(max(0, min(Double(height), (box.y0 - 1).rounded(.down))))
+        let x1 = Int32(max(0, min(Double(width), (box.x1 + 1).rounded(.up))))
+        let y1 = Int32(max(0, min(Double(height), (box.y1 + 1).rounded(.up))))
         guard x1 > x0, y1 > y0 else { return lk_dl_box(x: 0, y: 0, width: 0, height: 0) }
         return lk_dl_box(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// b grown by where the group's shadow can carry it (unchanged without one).
+    private static func withShadow(_ b: ScreenBox, _ group: lk_dl_op) -> ScreenBox {
+        guard group.shadow_color.a > 0 else { return b }
+        let sigma = group.shadow_sigma.isFinite ? max(group.shadow_sigma, 0) : .infinity
+        return b.withShadow(dx: group.shadow_offset_x, dy: group.shadow_offset_y, reach: 3 * sigma + 2)
+    }
+
+    /// All a group can draw: its rect and its shadow.
+    private static func groupBox(_ group: lk_dl_op) -> ScreenBox {
+        let r = group.rect
+        return withShadow(ScreenBox(x0: r.x, y0: r.y, x1: r.x + r.width, y1: r.y + r.height), group)
+    }
+
+    /// Same compositing of a group's content: everything but its rect.
+    private static func sameComposite(_ a: lk_dl_op, _ b: lk_dl_op) -> Bool {
+        a.flags == b.flags && a.opacity == b.opacity && a.shadow_color.r == b.shadow_color.r
+            && a.shadow_color.g == b.shadow_color.g && a.shadow_color.b == b.shadow_color.b
+            && a.shadow_color.a == b.shadow_color.a && a.shadow_offset_x == b.shadow_offset_x
+            && a.shadow_offset_y == b.shadow_offset_y && a.shadow_sigma == b.shadow_sigma
     }
 
     private mutating func remember(ops: UnsafePointer<lk_dl_op>, count: Int, images: [Image]) {
@@ -72,15 +121,10 @@ struct DamageTracker: ~Copyable {
         }
     }
 
-    /// The op's rect on screen, or nil when part of it is behind the viewer.
-    private static func screenBox(of op: lk_dl_op) -> (x0: Double, y0: Double, x1: Double, y1: Double)? {
+    /// The op's rect on screen, unbounded when part of it is behind the viewer.
+    private static func screenBox(of op: lk_dl_op) -> ScreenBox {
         let t = withUnsafeBytes(of: op.transform) { Transform3D(Array($0.bindMemory(to: Double.self))) }
         let r = op.rect
-        var box: (x0: Double, y0: Double, x1: Double, y1: Double)? = nil
-        for (x, y) in [(r.x, r.y), (r.x + r.width, r.y), (r.x + r.width, r.y + r.height), (r.x, r.y + r.height)] {
-            guard let p = t.project(Point(x: x, y: y)), p.x.isFinite, p.y.isFinite else { return nil }
-            box = box.map { (min($0.x0, p.x), min($0.y0, p.y), max($0.x1, p.x), max($0.y1, p.y)) } ?? (p.x, p.y, p.x, p.y)
-        }
-        return box
+        return ScreenBox(t, Rect(x: r.x, y: r.y, width: r.width, height: r.height))
     }
 }

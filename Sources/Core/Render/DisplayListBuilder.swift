@@ -1,9 +1,11 @@
 import CLayerKit
 
 /// Turns a layer tree into the backend's display list (S6.1): per layer,
-/// back to front, background, contents, sublayers (clipped when
-/// masksToBounds), border. Hidden and fully transparent subtrees and
-/// culled back faces produce nothing. The op buffer is reused frame to frame.
+/// back to front, shadow, background, contents, sublayers (clipped when
+/// masksToBounds), border. Offscreen groups carry what needs a layer drawn
+/// as one picture: group opacity, a mask's alpha, a shadow derived from the
+/// layer's alpha. Hidden and fully transparent subtrees and culled back
+/// faces produce nothing. The op buffer is reused frame to frame.
 public struct DisplayListBuilder: ~Copyable {
     private var ops: UnsafeMutablePointer<lk_dl_op>
     private var capacity: Int
@@ -12,6 +14,8 @@ public struct DisplayListBuilder: ~Copyable {
     public private(set) var animating = false
     /// Images named by the current list; kept alive until the next build.
     private var images: [Image] = []
+    /// Groups open while building (empty between builds).
+    private var openGroups: [OpenGroup] = []
 
     public init() {
         capacity = 256
@@ -41,6 +45,7 @@ public struct DisplayListBuilder: ~Copyable {
         count = 0
         animating = false
         images.removeAll(keepingCapacity: true)
+        openGroups.removeAll(keepingCapacity: true)
         guard let root else { return }
         visit(root, parent: Placement(world: .identity, sublayerTransform: nil, isRoot: true), parentOpacity: 1,
               parentTime: time, events: events)
@@ -98,6 +103,102 @@ public struct DisplayListBuilder: ~Copyable {
         guard opacity > 0 else { return }
         let world = DisplayListBuilder.world(of: s, in: parent)
         if !s.pointee.doubleSided && DisplayListBuilder.isBackFacing(world) { return }
+        let layer = LayerDraw(node: node, state: s, world: world, time: time, events: events)
+
+        let mask = node.mask
+        let hasShadow = s.pointee.shadowOpacity > 0 && s.pointee.shadowColor.a > 0
+        if mask == nil && !hasShadow {
+            drawFaded(layer, opacity: opacity)
+            return
+        }
+        // A mask multiplies the whole layer, shadow included (as in Core
+        // Animation): the layer draws inside the mask's group, which
+        // carries its opacity.
+        var inner = opacity
+        if let mask {
+            beginGroup(opacity: opacity, flags: LK_DL_FLAG_GROUP_MASK.rawValue)
+            visit(mask, parent: Placement(world: world, sublayerTransform: nil, isRoot: false), parentOpacity: 1,
+                  parentTime: time, events: events)
+            groupContent()
+            inner = 1
+        }
+        let superlayerMap = parent.isRoot ? Transform3D.identity
+            : (parent.sublayerTransform.map { $0.concatenating(parent.world) } ?? parent.world)
+        if hasShadow, let shadow = ShadowSpec.of(s, superlayerMap: superlayerMap, opacity: inner) {
+            drawWithShadow(layer, shadow, opacity: inner)
+        } else {
+            drawFaded(layer, opacity: inner)
+        }
+        if mask != nil { endGroup() }
+    }
+
+    /// One layer being drawn, with what its sublayers need.
+    private struct LayerDraw {
+        let node: RenderNode
+        let state: UnsafeMutablePointer<LayerState>
+        let world: Transform3D
+        let time: Double
+        let events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?
+    }
+
+    /// The layer at `opacity`: as one group when it fades as a whole
+    /// (allowsGroupOpacity) and has parts that overlap (sublayers, or two
+    /// of background, contents and border); otherwise the opacity multiplies
+    /// each op, and a plain layer stays on the backends' fast paths.
+    private mutating func drawFaded(_ layer: LayerDraw, opacity: Double) {
+        let s = layer.state
+        if opacity < 1 && s.pointee.opacity < 1 && s.pointee.allowsGroupOpacity && DisplayListBuilder.hasOverlappingParts(layer) {
+            beginGroup(opacity: opacity)
+            drawLayer(layer, opacity: 1)
+            endGroup()
+        } else {
+            drawLayer(layer, opacity: opacity)
+        }
+    }
+
+    private static func hasOverlappingParts(_ layer: LayerDraw) -> Bool {
+        if !layer.node.children.isEmpty { return true }
+        let s = layer.state
+        var parts = 0
+        if let c = s.pointee.backgroundColor, c.a > 0 { parts += 1 }
+        if s.pointee.contents != nil { parts += 1 }
+        if s.pointee.borderWidth > 0 && s.pointee.borderColor.a > 0 { parts += 1 }
+        return parts > 1
+    }
+
+    /// S6.1's shadow goes first. With a shadowPath of a simple shape it is
+    /// that shape's; otherwise it is the layer's own composited alpha
+    /// (background, contents, sublayers, border), so the layer draws as one
+    /// group casting it. masksToBounds clips the layer's shadow too, as in
+    /// Core Animation.
+    private mutating func drawWithShadow(_ layer: LayerDraw, _ shadow: ShadowSpec, opacity: Double) {
+        let s = layer.state
+        let bounds = s.pointee.bounds, radius = s.pointee.cornerRadius
+        let masks = s.pointee.masksToBounds
+        if let path = s.pointee.shadowPath, let shape = ShadowShape(path.data) {
+            if masks { append(.pushClip, layer.world, bounds, radius: radius) }
+            beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
+            append(.fill, shape.local.concatenating(layer.world), shape.rect, radius: shape.radius, color: Color(r: 1, g: 1, b: 1, a: 1))
+            endGroup()
+            if masks { append(.popClip, layer.world, bounds) }
+            drawFaded(layer, opacity: opacity)
+        } else if !masks {
+            beginGroup(opacity: opacity, shadow: shadow)
+            drawLayer(layer, opacity: 1)
+            endGroup()
+        } else {
+            append(.pushClip, layer.world, bounds, radius: radius)
+            beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
+            drawLayer(layer, opacity: 1)
+            endGroup()
+            append(.popClip, layer.world, bounds)
+            drawFaded(layer, opacity: opacity)
+        }
+    }
+
+    /// Background, contents, sublayers (clipped when masksToBounds), border.
+    private mutating func drawLayer(_ layer: LayerDraw, opacity: Double) {
+        let s = layer.state, world = layer.world
         let bounds = s.pointee.bounds
         let radius = s.pointee.cornerRadius
         let masks = s.pointee.masksToBounds
@@ -111,11 +212,11 @@ public struct DisplayListBuilder: ~Copyable {
         if let image = s.pointee.contents {
             appendContents(image, of: s, world: world, opacity: opacity)
         }
-        let children = node.children
+        let children = layer.node.children
         if !children.isEmpty {
             let placement = Placement(world: world, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, isRoot: false)
             for child in drawingOrder(children, zPosition: { $0.state.zPosition }) {
-                visit(child, parent: placement, parentOpacity: opacity, parentTime: time, events: events)
+                visit(child, parent: placement, parentOpacity: opacity, parentTime: layer.time, events: layer.events)
             }
         }
         if masks {
@@ -137,7 +238,29 @@ public struct DisplayListBuilder: ~Copyable {
                                                       gravity: s.pointee.contentsGravity,
                                                       scale: s.pointee.contentsScale) else { return }
         images.append(image)
-        append(.image, world, placement.destination, opacity: opacity, image: image, source: placement.source)
+        guard let slices = NineSlice.slices(destination: placement.destination, source: placement.source,
+                                            center: s.pointee.contentsCenter, scale: s.pointee.contentsScale) else {
+            append(.image, world, placement.destination, opacity: opacity, image: image, source: placement.source)
+            return
+        }
+        // Slices meet edge to edge: drawn without anti-aliasing (pixel-centre
+        // sampling) they neither overlap nor leave seams. Unless the outline
+        // lands on whole pixels, an anti-aliased clip gives it smooth edges.
+        let d = placement.destination
+        let clip = !DisplayListBuilder.landsOnPixels(world, d)
+        if clip { append(.pushClip, world, d) }
+        for slice in slices {
+            append(.image, world, slice.destination, opacity: opacity, image: image, source: slice.source, flags: 0)
+        }
+        if clip { append(.popClip, world, d) }
+    }
+
+    /// Whether `rect` under `t` is an axis-aligned rect with whole-pixel edges.
+    private static func landsOnPixels(_ t: Transform3D, _ rect: Rect) -> Bool {
+        guard t.m12 == 0, t.m21 == 0, t.m14 == 0, t.m24 == 0, t.m44 == 1 else { return false }
+        func whole(_ v: Double) -> Bool { abs(v - v.rounded()) < 1e-9 }
+        return whole(rect.minX * t.m11 + t.m41) && whole(rect.maxX * t.m11 + t.m41)
+            && whole(rect.minY * t.m22 + t.m42) && whole(rect.maxY * t.m22 + t.m42)
     }
 
     /// A layer faces away when its plane's map to the screen reverses
@@ -147,13 +270,50 @@ public struct DisplayListBuilder: ~Copyable {
         Homography(world).determinant < 0
     }
 
+    // MARK: - Groups
+
+    /// An open PUSH_GROUP: where it is, and the screen box of what its ops
+    /// draw so far, written into its rect when it closes.
+    private struct OpenGroup {
+        var index: Int
+        var box = ScreenBox.empty
+        /// A mask group's mask part, once GROUP_CONTENT is reached.
+        var maskBox: ScreenBox?
+        var shadow: ShadowSpec?
+    }
+
+    private mutating func beginGroup(opacity: Double, flags: UInt32 = 0, shadow: ShadowSpec? = nil) {
+        openGroups.append(OpenGroup(index: count, shadow: shadow))
+        append(.pushGroup, .identity, .zero, opacity: opacity, flags: flags, shadow: shadow)
+    }
+
+    private mutating func groupContent() {
+        let i = openGroups.count - 1
+        openGroups[i].maskBox = openGroups[i].box
+        openGroups[i].box = .empty
+        append(.groupContent, .identity, .zero)
+    }
+
+    private mutating func endGroup() {
+        let group = openGroups.removeLast()
+        var box = group.box
+        if let mask = group.maskBox { box = box.intersection(mask) }
+        ops[group.index].rect = box.rect
+        append(.popGroup, .identity, .zero)
+        if !openGroups.isEmpty {
+            if let shadow = group.shadow { box = box.withShadow(dx: shadow.offsetX, dy: shadow.offsetY, reach: shadow.reach) }
+            openGroups[openGroups.count - 1].box = openGroups[openGroups.count - 1].box.union(box)
+        }
+    }
+
     private enum Kind: UInt32 {
-        case fill = 1, image = 2, border = 3, pushClip = 4, popClip = 5
+        case fill = 1, image = 2, border = 3, pushClip = 4, popClip = 5, pushGroup = 6, groupContent = 7, popGroup = 8
     }
 
     private mutating func append(_ kind: Kind, _ world: Transform3D, _ rect: Rect, radius: Double = 0,
                                  borderWidth: Double = 0, color: Color = .clear, opacity: Double = 1,
-                                 image: Image? = nil, source: Rect = .zero) {
+                                 image: Image? = nil, source: Rect = .zero,
+                                 flags: UInt32 = LK_DL_FLAG_ANTIALIAS.rawValue, shadow: ShadowSpec? = nil) {
         if count == capacity {
             let bigger = UnsafeMutablePointer<lk_dl_op>.allocate(capacity: capacity * 2)
             bigger.moveInitialize(from: ops, count: count)
@@ -161,10 +321,14 @@ public struct DisplayListBuilder: ~Copyable {
             ops = bigger
             capacity *= 2
         }
+        if !openGroups.isEmpty && kind.rawValue <= Kind.border.rawValue {
+            let i = openGroups.count - 1
+            openGroups[i].box = openGroups[i].box.union(ScreenBox(world, rect))
+        }
         let a = Float(color.a)
         ops[count] = lk_dl_op(
             kind: kind.rawValue,
-            flags: LK_DL_FLAG_ANTIALIAS.rawValue,
+            flags: flags,
             transform: (world.m11, world.m12, world.m13, world.m14, world.m21, world.m22, world.m23, world.m24,
                         world.m31, world.m32, world.m33, world.m34, world.m41, world.m42, world.m43, world.m44),
             rect: lk_dl_rect(x: rect.origin.x, y: rect.origin.y, width: rect.size.width, height: rect.size.height),
@@ -175,8 +339,9 @@ public struct DisplayListBuilder: ~Copyable {
             reserved: 0,
             image: image.map { UnsafePointer($0.descriptor) },
             source: lk_dl_rect(x: source.origin.x, y: source.origin.y, width: source.size.width, height: source.size.height),
-            shadow_color: lk_dl_color(r: 0, g: 0, b: 0, a: 0),
-            shadow_offset_x: 0, shadow_offset_y: 0, shadow_sigma: 0)
+            shadow_color: shadow?.color ?? lk_dl_color(r: 0, g: 0, b: 0, a: 0),
+            shadow_offset_x: shadow?.offsetX ?? 0, shadow_offset_y: shadow?.offsetY ?? 0,
+            shadow_sigma: shadow?.sigma ?? 0)
         count += 1
     }
 }

@@ -14,6 +14,9 @@ final class RenderNode: @unchecked Sendable {
     var children: [RenderNode] = []
     weak var parent: RenderNode?
     var animations: [AnimationRecord] = []
+    /// The committed node of the layer's mask (S6.1), drawn in this node's
+    /// space; its parent is this node, for its timing.
+    var mask: RenderNode?
 
     init(id: UInt64, state: LayerState) {
         self.id = id
@@ -42,6 +45,11 @@ final class RenderNode: @unchecked Sendable {
             let c = snapshot(of: child)
             c.parent = node
             return c
+        }
+        node.mask = layer.state.mask.map { mask in
+            let m = snapshot(of: mask)
+            m.parent = node
+            return m
         }
         return node
     }
@@ -111,6 +119,11 @@ public final class RenderTree: @unchecked Sendable {
             old.parent = nil
         }
         node.children = children
+        node.mask = layer.state.mask.map { mask in
+            let m = ensureNode(mask, time)
+            m.parent = node
+            return m
+        }
         for record in layer.animationRecords where !record.beginResolved {
             // S4.3: beginTime 0 means the commit time, in the layer's own time.
             if record.animation.timing.beginTime == 0 {

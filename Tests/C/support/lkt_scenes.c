@@ -58,6 +58,13 @@ int lkt_scene_add_layer(lkt_scene *s, int parent)
     l->contents_rect[2] = 1;
     l->contents_rect[3] = 1;
     l->contents_scale = 1;
+    l->allows_group_opacity = 1;
+    lkt_scene_rgba(l->shadow_color, 0, 0, 0, 1);
+    l->shadow_offset[1] = -3;
+    l->shadow_radius = 3;
+    l->mask = -1;
+    l->contents_center[2] = 1;
+    l->contents_center[3] = 1;
     return s->layer_count++;
 }
 
@@ -256,7 +263,7 @@ static void scene_opacity_tree(lkt_scene *s)
 {
     int root, p, c, g, g2;
     s->name = "s6_1_opacity_tree";
-    s->title = "S6.1 opacity multiplies down the tree, each layer blended separately";
+    s->title = "S6.1 opacity multiplies down the tree, each layer blended separately (allowsGroupOpacity off)";
     s->width = 160;
     s->height = 120;
     set_tolerance(s, 3, 3, 0, 0);
@@ -269,6 +276,8 @@ static void scene_opacity_tree(lkt_scene *s)
     (void)g;
     g2 = box(s, c, 50, 30, 20, 20, 1, 1, 1, 0.5);      /* 0.25 * 0.8 * 0.5 = 0.1 */
     s->layers[g2].opacity = 0.8;
+    s->layers[p].allows_group_opacity = 0;
+    s->layers[c].allows_group_opacity = 0;
 }
 
 /* S6.1, S6.2: cornerRadius rounds the background with anti-aliased edges,
@@ -605,6 +614,232 @@ static void scene_contents_rect_scale(lkt_scene *s)
 
 typedef void (*scene_builder)(lkt_scene *s);
 
+/* ---- decorations: shadows, masks, group opacity, nine-slice (S6.1) ------ */
+
+/* S6.1 group opacity: a half-transparent layer with two overlapping opaque
+   sublayers fades as one picture (allowsGroupOpacity, the default: the
+   overlap shows only the top sublayer); beside it the same with
+   allowsGroupOpacity off, where the lower sublayer shows through the upper.
+   Whole pixels: within 3. */
+static void scene_group_opacity(lkt_scene *s)
+{
+    int root, p, i;
+    s->name = "s6_1_group_opacity";
+    s->title = "S6.1 group opacity: overlapping sublayers fade as one, or not without allowsGroupOpacity";
+    s->suite = LKT_SUITE_DECORATIONS;
+    s->width = 220;
+    s->height = 110;
+    set_tolerance(s, 3, 3, 0, 0);
+    root = root_layer(s, 0.9, 0.9, 0.9);
+    for (i = 0; i < 2; i++) {
+        p = box(s, root, 10 + i * 110, 10, 90, 90, 0.2, 0.3, 0.8, 1);
+        s->layers[p].opacity = 0.5;
+        s->layers[p].allows_group_opacity = i == 0;
+        box(s, p, 10, 10, 50, 50, 0.9, 0.1, 0.1, 1);
+        box(s, p, 30, 30, 50, 50, 0.1, 0.7, 0.2, 1);
+    }
+}
+
+/* S6.1 shadows derived from the layer's alpha, blurred with a Gaussian of
+   sigma = shadowRadius: a plain box; a box rotated 30 degrees whose shadow
+   still falls straight down (shadowOffset is in the superlayer's space); a
+   rounded box with a sublayer sticking out, whose shadow includes the
+   sublayer and is faded by the layer's opacity. Blurs are smooth: within 3
+   wherever the reference is flat; the layers' own edges within 40. */
+static void scene_shadow_blurred(lkt_scene *s)
+{
+    int root, l;
+    s->name = "s6_1_shadow_blurred";
+    s->title = "S6.1 shadow: Gaussian blur of the layer's alpha, offset in the superlayer's space";
+    s->suite = LKT_SUITE_DECORATIONS;
+    s->width = 300;
+    s->height = 140;
+    set_tolerance(s, 3, 40, 700, 0);
+    root = root_layer(s, 0.95, 0.95, 0.9);
+    l = box(s, root, 20, 20, 70, 60, 0.9, 0.5, 0.1, 1);
+    s->layers[l].shadow_opacity = 0.8;
+    s->layers[l].shadow_radius = 6;
+    s->layers[l].shadow_offset[0] = 8;
+    s->layers[l].shadow_offset[1] = 10;
+    lkt_scene_rgba(s->layers[l].shadow_color, 0.1, 0.1, 0.4, 1);
+
+    l = box(s, root, 125, 30, 60, 50, 0.2, 0.6, 0.9, 1);
+    s->layers[l].transform = lkt_affine2_rotation(PI / 6);
+    s->layers[l].shadow_opacity = 1;
+    s->layers[l].shadow_radius = 3;
+    s->layers[l].shadow_offset[0] = 0;
+    s->layers[l].shadow_offset[1] = 12;
+
+    l = box(s, root, 215, 25, 60, 60, 0.3, 0.8, 0.3, 1);
+    s->layers[l].corner_radius = 14;
+    s->layers[l].opacity = 0.75;
+    s->layers[l].shadow_opacity = 0.6;
+    s->layers[l].shadow_radius = 4;
+    s->layers[l].shadow_offset[0] = -6;
+    s->layers[l].shadow_offset[1] = 6;
+    box(s, l, 40, 40, 30, 40, 0.9, 0.9, 0.2, 1);
+}
+
+/* S6.1 shadowPath: the shadow takes the path's shape, not the layer's: an
+   ellipse under a square layer, a rounded rect wider than its layer, and a
+   rect under a layer that has only a border. Within 3 where flat; edges
+   within 40. */
+static void scene_shadow_path(lkt_scene *s)
+{
+    int root, l;
+    s->name = "s6_1_shadow_path";
+    s->title = "S6.1 shadowPath gives the shadow its shape (ellipse, rounded rect, rect)";
+    s->suite = LKT_SUITE_DECORATIONS;
+    s->width = 300;
+    s->height = 120;
+    set_tolerance(s, 3, 40, 500, 0);
+    root = root_layer(s, 0.95, 0.95, 0.95);
+    l = box(s, root, 20, 20, 60, 60, 0.8, 0.2, 0.2, 1);
+    s->layers[l].shadow_opacity = 0.9;
+    s->layers[l].shadow_radius = 4;
+    s->layers[l].shadow_offset[0] = 10;
+    s->layers[l].shadow_offset[1] = 15;
+    s->layers[l].shadow_path = LKT_SHADOW_PATH_ELLIPSE;
+    s->layers[l].shadow_path_rect[0] = 5;
+    s->layers[l].shadow_path_rect[1] = 10;
+    s->layers[l].shadow_path_rect[2] = 70;
+    s->layers[l].shadow_path_rect[3] = 40;
+
+    l = box(s, root, 120, 30, 50, 50, 0.2, 0.5, 0.8, 1);
+    s->layers[l].shadow_opacity = 0.7;
+    s->layers[l].shadow_radius = 5;
+    s->layers[l].shadow_offset[0] = 0;
+    s->layers[l].shadow_offset[1] = 8;
+    s->layers[l].shadow_path = LKT_SHADOW_PATH_ROUNDED_RECT;
+    s->layers[l].shadow_path_rect[0] = -20;
+    s->layers[l].shadow_path_rect[1] = 0;
+    s->layers[l].shadow_path_rect[2] = 90;
+    s->layers[l].shadow_path_rect[3] = 50;
+    s->layers[l].shadow_path_radius = 16;
+    lkt_scene_rgba(s->layers[l].shadow_color, 0.5, 0, 0.5, 1);
+
+    l = lkt_scene_add_layer(s, root);
+    lkt_scene_frame(&s->layers[l], 210, 20, 60, 60);
+    s->layers[l].border_width = 3;
+    s->layers[l].shadow_opacity = 1;
+    s->layers[l].shadow_radius = 2;
+    s->layers[l].shadow_offset[0] = 6;
+    s->layers[l].shadow_offset[1] = 6;
+    s->layers[l].shadow_path = LKT_SHADOW_PATH_RECT;
+    s->layers[l].shadow_path_rect[0] = 10;
+    s->layers[l].shadow_path_rect[1] = 10;
+    s->layers[l].shadow_path_rect[2] = 40;
+    s->layers[l].shadow_path_rect[3] = 40;
+}
+
+/* S6.1 mask: the mask layer's alpha (its background, sublayers and
+   opacity) multiplies a rotated layer and its sublayers; the mask is placed
+   in the masked layer's coordinates and rotates with it. A rounded mask on
+   a layer rotated 20 degrees, with a half-transparent mask sublayer; and a
+   mask with opacity 0.5 on a layer with opacity 0.8. Edges within 40. */
+static void scene_mask_rotated(lkt_scene *s)
+{
+    int root, l, m;
+    s->name = "s6_1_mask_rotated";
+    s->title = "S6.1 mask by alpha: a rounded mask on a rotated layer, and a translucent mask";
+    s->suite = LKT_SUITE_DECORATIONS;
+    s->width = 260;
+    s->height = 140;
+    set_tolerance(s, 3, 40, 900, 0);
+    root = root_layer(s, 0.1, 0.1, 0.15);
+    l = box(s, root, 20, 20, 110, 100, 0.9, 0.6, 0.1, 1);
+    s->layers[l].transform = lkt_affine2_rotation(PI / 9);
+    box(s, l, 50, -10, 80, 50, 0.2, 0.7, 0.9, 1);   /* sticks out: masked too */
+    m = box(s, LKT_SCENE_MASK_LAYER, 10, 10, 90, 80, 1, 1, 1, 1);
+    s->layers[m].corner_radius = 25;
+    box(s, m, 60, 40, 40, 50, 0, 0, 0, 0.5);        /* mask sublayer at half alpha */
+    s->layers[l].mask = m;
+
+    l = box(s, root, 160, 20, 80, 100, 0.3, 0.9, 0.4, 1);
+    s->layers[l].opacity = 0.8;
+    m = box(s, LKT_SCENE_MASK_LAYER, 0, 20, 80, 60, 0, 0, 0, 1);
+    s->layers[m].opacity = 0.5;
+    s->layers[l].mask = m;
+}
+
+/* S6.1 masksToBounds with rounded corners under rotation clips the
+   sublayers to the rounded, rotated bounds. Edges within 40. */
+static void scene_masks_rotated_rounded(lkt_scene *s)
+{
+    int root, l, c;
+    s->name = "s6_1_masks_to_bounds_rotated";
+    s->title = "S6.1 masksToBounds with cornerRadius on a rotated layer clips its sublayers";
+    s->suite = LKT_SUITE_DECORATIONS;
+    s->width = 200;
+    s->height = 160;
+    set_tolerance(s, 3, 40, 900, 0);
+    root = root_layer(s, 0.1, 0.1, 0.1);
+    l = box(s, root, 40, 30, 120, 100, 0.2, 0.3, 0.8, 1);
+    s->layers[l].transform = lkt_affine2_rotation(-PI / 7);
+    s->layers[l].corner_radius = 30;
+    s->layers[l].masks_to_bounds = 1;
+    box(s, l, -20, -20, 70, 70, 0.9, 0.2, 0.2, 1);
+    c = box(s, l, 70, 50, 80, 80, 0.95, 0.85, 0.2, 1);
+    s->layers[c].transform = lkt_affine2_rotation(PI / 5);
+}
+
+/* 30x30 nine-slice test image: 10 px corners red, green, blue, yellow; edges
+   grey; the centre's left half white, right half black. */
+static int image_nine(lkt_scene *s)
+{
+    int index = add_image(s, 30, 30);
+    lkt_scene_image *im = &s->images[index];
+    uint32_t x, y;
+    for (y = 0; y < 30; y++) {
+        for (x = 0; x < 30; x++) {
+            uint8_t *p = im->rgba + ((size_t)y * 30 + x) * 4;
+            int cx = x < 10 ? 0 : x < 20 ? 1 : 2, cy = y < 10 ? 0 : y < 20 ? 1 : 2;
+            if (cx == 1 && cy == 1) put(p, x < 15 ? 255 : 0, x < 15 ? 255 : 0, x < 15 ? 255 : 0, 255);
+            else if (cx == 0 && cy == 0) put(p, 230, 40, 40, 255);
+            else if (cx == 2 && cy == 0) put(p, 40, 200, 60, 255);
+            else if (cx == 0 && cy == 2) put(p, 40, 80, 230, 255);
+            else if (cx == 2 && cy == 2) put(p, 240, 220, 40, 255);
+            else if (cy == 1) put(p, 120, 120, 120, 255);
+            else put(p, 180, 180, 180, 255);
+        }
+    }
+    return index;
+}
+
+static int nine_layer(lkt_scene *s, int parent, int image, double x, double y, double w, double h)
+{
+    int l = lkt_scene_add_layer(s, parent);
+    lkt_scene_frame(&s->layers[l], x, y, w, h);
+    s->layers[l].contents = image;
+    s->layers[l].contents_center[0] = 1.0 / 3;
+    s->layers[l].contents_center[1] = 1.0 / 3;
+    s->layers[l].contents_center[2] = 1.0 / 3;
+    s->layers[l].contents_center[3] = 1.0 / 3;
+    return l;
+}
+
+/* S6.1 contentsCenter: the corners keep their size, the edges stretch along
+   one axis, the centre along both; a layer smaller than two corners shrinks
+   them in proportion; contentsScale 2 halves the corners. Whole pixels; the
+   centre's stretched white-black transition is filtered: within 40 there. */
+static void scene_nine_slice(lkt_scene *s)
+{
+    int root, img, l;
+    s->name = "s6_1_nine_slice";
+    s->title = "S6.1 contentsCenter nine-slice stretching";
+    s->suite = LKT_SUITE_DECORATIONS;
+    s->width = 260;
+    s->height = 120;
+    set_tolerance(s, 3, 40, 400, 0);
+    root = root_layer(s, 0.3, 0.1, 0.3);
+    img = image_nine(s);
+    nine_layer(s, root, img, 10, 10, 130, 60);
+    nine_layer(s, root, img, 160, 10, 40, 100);
+    nine_layer(s, root, img, 220, 10, 16, 16);   /* corners shrink to 8 px */
+    l = nine_layer(s, root, img, 10, 80, 200, 30);
+    s->layers[l].contents_scale = 2;              /* 5 px corners */
+}
+
 static const scene_builder builders[] = {
     scene_root_frame,
     scene_root_transform,
@@ -620,6 +855,12 @@ static const scene_builder builders[] = {
     scene_bounds_origin_sublayer_transform,
     scene_contents_gravity,
     scene_contents_rect_scale,
+    scene_group_opacity,
+    scene_shadow_blurred,
+    scene_shadow_path,
+    scene_mask_rotated,
+    scene_masks_rotated_rounded,
+    scene_nine_slice,
 };
 
 int lkt_scene_count(void) { return (int)(sizeof builders / sizeof builders[0]); }

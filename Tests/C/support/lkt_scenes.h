@@ -63,7 +63,24 @@ typedef struct lkt_scene_layer {
     int gravity;                /* LKT_GRAVITY_* */
     double contents_rect[4];    /* unit rect of the image, origin top left */
     double contents_scale;
+    /* layer decorations (S6.1) */
+    int allows_group_opacity;   /* default 1, as on iOS */
+    double shadow_color[4];     /* default opaque black */
+    double shadow_opacity;      /* default 0: no shadow */
+    double shadow_offset[2];    /* default (0, -3), in the superlayer's space */
+    double shadow_radius;       /* default 3 */
+    int shadow_path;            /* LKT_SHADOW_PATH_*: default none */
+    double shadow_path_rect[4];
+    double shadow_path_radius;  /* rounded rect: corner radius */
+    int mask;                   /* index of the layer that is this layer's mask; -1: none */
+    double contents_center[4];  /* unit rect; default 0, 0, 1, 1 */
 } lkt_scene_layer;
+
+/* A mask layer's parent: it belongs to no tree (S6.1). */
+#define LKT_SCENE_MASK_LAYER (-2)
+
+enum { LKT_SHADOW_PATH_NONE = 0, LKT_SHADOW_PATH_RECT, LKT_SHADOW_PATH_ROUNDED_RECT,
+       LKT_SHADOW_PATH_ELLIPSE };
 
 typedef struct lkt_scene_image {
     uint32_t width, height;
@@ -71,11 +88,15 @@ typedef struct lkt_scene_image {
 } lkt_scene_image;
 
 #define LKT_SCENE_MAX_LAYERS 40
+
+enum { LKT_SUITE_RENDER = 0,        /* test_render.c */
+       LKT_SUITE_DECORATIONS = 1 }; /* test_decorations.c: shadows, masks, groups, nine-slice */
 #define LKT_SCENE_MAX_IMAGES 4
 
 typedef struct lkt_scene {
     const char *name;           /* reference file: <name>.png */
     const char *title;          /* the check's name: the rule and what it shows */
+    int suite;                  /* LKT_SUITE_*: which test program checks it */
     uint32_t width, height;     /* the display, in pixels */
     /* how far the frame may stray from the reference (see lkt_pixels.h) */
     int flat_tolerance, edge_tolerance, max_edge_pixels, max_bad_pixels;

@@ -1,0 +1,176 @@
+/*
+ * S6.1 layer decorations through the C API: shadows (blurred, with a
+ * shadowPath), masks, masksToBounds with rounded corners under rotation,
+ * contentsCenter nine-slice and group opacity, each scene compared with a
+ * reference cairo draws (Tests/C/refgen; tolerances where the scenes are
+ * described in support/lkt_scenes.c). Then allowsGroupOpacity as a
+ * property, and the shadow properties half-way through an animation
+ * (S3.3, S4.8): the presentation value, and the frame drawn then equal to
+ * the frame of a layer set to that value.
+ */
+#include "lktest.h"
+#include "lkt_scene_render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 120
+#define H 100
+
+static void test_allows_group_opacity_property(void)
+{
+    lk_layer *l = lk_layer_create();
+    lk_value v;
+    LKT_CHECK(lk_layer_get_allows_group_opacity(l), "allowsGroupOpacity is true by default (as on iOS)",
+              "got false");
+    LKT_CHECK_STATUS("allowsGroupOpacity can be turned off", lk_layer_set_allows_group_opacity(l, false), LK_OK);
+    LKT_CHECK(!lk_layer_get_allows_group_opacity(l), "allowsGroupOpacity reads back false", "got true");
+    LKT_CHECK_STATUS("S1.6 allowsGroupOpacity by key path",
+                     lk_layer_set_value(l, "allowsGroupOpacity", lk_value_bool(true)), LK_OK);
+    LKT_CHECK(lk_layer_get_value(l, "allowsGroupOpacity", &v) == LK_OK && v.type == LK_VALUE_BOOL && v.as.boolean,
+              "S1.6 allowsGroupOpacity reads back by key path", "type %d", (int)v.type);
+    LKT_CHECK_ERROR("S1.6 allowsGroupOpacity takes a bool",
+                    lk_layer_set_value(l, "allowsGroupOpacity", lk_value_color(lk_color_make(1, 1, 1, 1))), LK_ERROR_TYPE_MISMATCH,
+                    "allowsGroupOpacity");
+    LKT_CHECK_ERROR("S8.1 allowsGroupOpacity on a NULL layer", lk_layer_set_allows_group_opacity(NULL, true),
+                    LK_ERROR_INVALID_ARGUMENT, "layer");
+    lk_release(l);
+}
+
+/* ---- shadow properties half-way through an animation --------------------- */
+
+typedef struct shadow_case {
+    const char *key_path;
+    lk_value from, to, mid;   /* mid: what the layer shows at half time (linear) */
+} shadow_case;
+
+/* A scene with one shadowed layer, its shadow set from `set`. */
+static lk_layer *shadow_scene(lk_layer **layer)
+{
+    lk_layer *root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
+    lk_layer_set_background_color(root, lk_color_make(1, 1, 1, 1));
+    *layer = lkt_layer_new(root, 30, 25, 50, 40, lk_color_make(0.9, 0.5, 0.1, 1));
+    lk_layer_set_shadow_opacity(*layer, 0.8);
+    lk_layer_set_shadow_radius(*layer, 4);
+    lk_layer_set_shadow_offset(*layer, lk_size_make(6, 8));
+    lk_layer_set_shadow_color(*layer, lk_color_make(0, 0, 0.5, 1));
+    return root;
+}
+
+static uint8_t *frame_at(lk_display *display, double t)
+{
+    uint8_t *pixels = (uint8_t *)malloc((size_t)W * H * 4);
+    if (lk_display_render_frame_at(display, t) != LK_OK ||
+        lk_display_read_pixels(display, pixels, (size_t)W * 4) != LK_OK) {
+        free(pixels);
+        return NULL;
+    }
+    return pixels;
+}
+
+static int max_difference(const uint8_t *a, const uint8_t *b)
+{
+    int worst = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i++) {
+        int d = abs((int)a[i] - (int)b[i]);
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
+static int value_near(lk_value a, lk_value b)
+{
+    if (a.type != b.type) return 0;
+    switch (a.type) {
+    case LK_VALUE_NUMBER: return fabs(a.as.number - b.as.number) < 1e-9;
+    case LK_VALUE_SIZE:
+        return fabs(a.as.size.width - b.as.size.width) < 1e-9 && fabs(a.as.size.height - b.as.size.height) < 1e-9;
+    case LK_VALUE_COLOR:
+        return fabs(a.as.color.r - b.as.color.r) < 1e-6 && fabs(a.as.color.g - b.as.color.g) < 1e-6 &&
+               fabs(a.as.color.b - b.as.color.b) < 1e-6 && fabs(a.as.color.a - b.as.color.a) < 1e-6;
+    default: return 0;
+    }
+}
+
+static void check_mid_animation(const shadow_case *c, lk_layer *animated, lk_layer *still, lk_layer *root_a,
+                                lk_layer *root_b, lk_display *da, lk_display *db);
+
+static void test_shadow_mid_animation(const shadow_case *c)
+{
+    lk_layer *animated, *still;
+    lk_layer *root_a = shadow_scene(&animated), *root_b = shadow_scene(&still);
+    lk_display *da = lkt_open_display(W, H, c->key_path), *db = lkt_open_display(W, H, c->key_path);
+    if (da && db) check_mid_animation(c, animated, still, root_a, root_b, da, db);
+    if (da) lk_display_close(da);
+    if (db) lk_display_close(db);
+    lk_release(root_a);
+    lk_release(root_b);
+}
+
+static void check_mid_animation(const shadow_case *c, lk_layer *animated, lk_layer *still, lk_layer *root_a,
+                                lk_layer *root_b, lk_display *da, lk_display *db)
+{
+    char name[160];
+    lk_display_set_root_layer(da, root_a);
+    lk_display_set_root_layer(db, root_b);
+    lk_transaction_flush();
+
+    lk_animation *a = lk_basic_animation_create(c->key_path);
+    lk_animation_set_from_value(a, c->from);
+    lk_animation_set_to_value(a, c->to);
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_add_animation(animated, a, "shadow");
+    lk_release(a);
+    lk_layer_set_value(still, c->key_path, c->mid);
+    lk_transaction_flush();
+
+    double begin = lk_animation_get_begin_time(lk_layer_get_animation(animated, "shadow"));
+    lk_layer *p = lk_layer_copy_presentation_at(animated, begin + 0.5);
+    lk_value got;
+    memset(&got, 0, sizeof got);
+    snprintf(name, sizeof name, "S4.8 %s half-way through a linear animation", c->key_path);
+    LKT_CHECK(p && lk_layer_get_value(p, c->key_path, &got) == LK_OK && value_near(got, c->mid), name,
+              "presentation value differs (type %d)", (int)got.type);
+    lk_release(p);
+
+    uint8_t *fa = frame_at(da, begin + 0.5), *fb = frame_at(db, begin + 0.5), *f0 = frame_at(da, begin + 0.0);
+    snprintf(name, sizeof name, "S6.1 the frame half-way through a %s animation shows the half-way shadow",
+             c->key_path);
+    LKT_CHECK(fa && fb && max_difference(fa, fb) <= 1, name, "frames differ by %d", fa && fb ? max_difference(fa, fb) : -1);
+    snprintf(name, sizeof name, "S6.1 %s changes the frame (the test can tell)", c->key_path);
+    LKT_CHECK(fa && f0 && max_difference(fa, f0) > 8, name, "start and middle differ by only %d",
+              fa && f0 ? max_difference(fa, f0) : -1);
+    free(fa);
+    free(fb);
+    free(f0);
+}
+
+int main(void)
+{
+    lkt_run_scene_suite(LKT_SUITE_DECORATIONS);
+    test_allows_group_opacity_property();
+
+    shadow_case cases[4];
+    cases[0].key_path = "shadowOpacity";
+    cases[0].from = lk_value_number(0.0);
+    cases[0].to = lk_value_number(1.0);
+    cases[0].mid = lk_value_number(0.5);
+    cases[1].key_path = "shadowRadius";
+    cases[1].from = lk_value_number(0.0);
+    cases[1].to = lk_value_number(12.0);
+    cases[1].mid = lk_value_number(6.0);
+    cases[2].key_path = "shadowOffset";
+    cases[2].from = lk_value_size(lk_size_make(-10, -10));
+    cases[2].to = lk_value_size(lk_size_make(20, 10));
+    cases[2].mid = lk_value_size(lk_size_make(5, 0));
+    cases[3].key_path = "shadowColor";
+    cases[3].from = lk_value_color(lk_color_make(1, 0, 0, 1));
+    cases[3].to = lk_value_color(lk_color_make(0, 0, 1, 1));
+    cases[3].mid = lk_value_color(lk_color_make(0.5, 0, 0.5, 1));
+    for (int i = 0; i < 4; i++) test_shadow_mid_animation(&cases[i]);
+    return lkt_finish();
+}
