@@ -7,27 +7,60 @@ extension Layer {
     public func addAnimation(_ animation: Animation, forKey key: String?) throws(LayerKitError) {
         try checkWritable()
         try animation.validateForAdding()
-        let keyPath = animation.keyPath!
-        _ = try valueType(forKeyPath: keyPath)
-        let (property, subpath) = try resolve(keyPath)
         let copy = animation.copy()
         if copy.timing.duration <= 0 || copy.timing.duration.isNaN {
-            copy.timing.duration = Transaction.animationDuration // S4.3
+            // S4.11: a spring lasts until it settles; others take the transaction's duration (S4.3).
+            copy.timing.duration = copy.animationKind == .spring ? copy.spring.settlingDuration
+                : Transaction.animationDuration
         }
         let key = key ?? Layer.anonymousKeyPrefix + String(UInt(bitPattern: copy.handle))
+        let now = mediaTime()
+        let record = try makeRecord(copy, key: key, groupDuration: nil, now: now, runLoop: RunLoop.current,
+                                    groups: Transaction.groupsForNewAnimation())
         removeAnimationRecord(forKey: key)
-        // The presentation value now is where "to only", "by only" and
-        // "none" animations start (S4.8); a layer never committed starts
-        // from its model value.
-        let previous = RenderTree.shared.presentationValue(of: self, keyPath: keyPath, at: mediaTime())
-            ?? (try? state.value(forKeyPath: keyPath))
-        let record = AnimationRecord(key: key, animation: copy, previousValue: previous,
-                                     runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(),
-                                     property: property, subpath: subpath)
         record.layer = self
         copy.isAttached = true
         animationRecords.append(record)
         changed()
+    }
+
+    /// Resolves an added copy's key path (or, for a group, each child's) and
+    /// makes its keyframes ready; throws before anything changes.
+    private func makeRecord(_ copy: Animation, key: String, groupDuration: Double?, now: Double, runLoop: RunLoop,
+                            groups: [CompletionGroup]) throws(LayerKitError) -> AnimationRecord {
+        if let groupDuration, copy.timing.duration <= 0 || copy.timing.duration.isNaN {
+            // A child without a duration lasts as long as its group.
+            copy.timing.duration = copy.animationKind == .spring ? copy.spring.settlingDuration : groupDuration
+        }
+        copy.isAttached = true
+        if copy.animationKind == .group {
+            var children: [AnimationRecord] = []
+            for child in copy.animations {
+                children.append(try makeRecord(child, key: key, groupDuration: copy.timing.duration, now: now,
+                                               runLoop: runLoop, groups: []))
+            }
+            return AnimationRecord(key: key, animation: copy, previousValue: nil, runLoop: runLoop, groups: groups,
+                                   property: nil, subpath: [], children: children)
+        }
+        let keyPath = copy.keyPath!
+        let type = try valueType(forKeyPath: keyPath)
+        let (property, subpath) = try resolve(keyPath)
+        let keyframes = copy.animationKind == .keyframe
+            ? try KeyframeTrack(copy.keyframes, valueType: type, keyPath: keyPath) : nil
+        if copy.animationKind == .spring {
+            for (name, v) in [("fromValue", copy.fromValue), ("toValue", copy.toValue), ("byValue", copy.byValue)] {
+                if let v, v.type != type {
+                    throw LayerKitError(.typeMismatch, "\(name): \"\(keyPath)\" takes \(type), got \(v.type)")
+                }
+            }
+        }
+        // The presentation value now is where "to only", "by only" and
+        // "none" animations start (S4.8); a layer never committed starts
+        // from its model value.
+        let previous = RenderTree.shared.presentationValue(of: self, keyPath: keyPath, at: now)
+            ?? (try? state.value(forKeyPath: keyPath))
+        return AnimationRecord(key: key, animation: copy, previousValue: previous, runLoop: runLoop, groups: groups,
+                               property: property, subpath: subpath, keyframes: keyframes)
     }
 
     public func animation(forKey key: String) -> Animation? {

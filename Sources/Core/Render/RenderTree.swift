@@ -143,7 +143,9 @@ public final class RenderTree: @unchecked Sendable {
         guard let (property, subpath) = try? resolve(keyPath) else { return nil }
         return withLock {
             guard let node = nodes[layer.id] else { return nil }
-            let relevant = node.animations.filter { $0.property.key == property.key }
+            let relevant = node.animations.filter {
+                $0.animates(property.key) || (property.key == LayerProperties.transform.key && $0.turnsLayer)
+            }
             // Read before the in-place access below: it also reads node.state.
             let local = relevant.isEmpty ? 0 : RenderTree.localTime(of: node, at: time)
             return withUnsafeMutablePointer(to: &node.state) { model -> Value? in
