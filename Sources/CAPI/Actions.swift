@@ -30,7 +30,9 @@ public typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> 
                 return .action(found)
             }
         }
-        target.delegate = LayerDelegate(actionForKey: ask, destroy: destroy.map { fn in { fn(box.pointer) } })
+        let layout = c.layout_sublayers.map { fn in { (layer: Layer) in fn(borrowed(layer), box.pointer) } }
+        target.delegate = LayerDelegate(actionForKey: ask, layoutSublayers: layout,
+                                        destroy: destroy.map { fn in { fn(box.pointer) } })
     }
 }
 
@@ -85,4 +87,28 @@ private func setAction(_ l: OpaquePointer?, _ event: UnsafePointer<CChar>?, _ a:
         setLastError(layerKitError(error))
         return nil
     }
+}
+
+// Layout
+
+@c @implementation public func lk_layer_set_needs_layout(_ l: OpaquePointer?) -> lk_status {
+    run {
+        let target = try layer(l)
+        guard !target.isPresentationCopy else {
+            throw LayerKitError(.state, "layer: a presentation layer is read-only; mark its model layer")
+        }
+        target.setNeedsLayout()
+    }
+}
+
+@c @implementation public func lk_layer_get_needs_layout(_ l: OpaquePointer?) -> Bool {
+    read(false) { try layer(l).needsLayout }
+}
+
+@c @implementation public func lk_layer_layout_if_needed(_ l: OpaquePointer?) -> lk_status {
+    run { try layer(l).layoutIfNeeded() }
+}
+
+@c @implementation public func lk_layer_layout_sublayers(_ l: OpaquePointer?) -> lk_status {
+    run { try layer(l).layoutSublayers() }
 }

@@ -411,6 +411,20 @@ lk_status  lk_layer_set_style_action(lk_layer *layer, const char *event, lk_acti
    finds no action or the null action */
 lk_action *lk_layer_copy_action_for_key(lk_layer *layer, const char *event);
 
+/* Layout (CALayer's setNeedsLayout / layoutIfNeeded / layoutSublayers).
+   A layer marked as needing layout has its delegate's layout_sublayers
+   called before the outermost commit of the thread's transaction, parents
+   before sublayers, then its "onLayout" action runs (S3.4). A change of
+   bounds size marks the layer; adding or removing sublayers marks the
+   superlayer. */
+lk_status lk_layer_set_needs_layout(lk_layer *layer);
+bool      lk_layer_get_needs_layout(const lk_layer *layer);
+/* lays out now: from the highest marked ancestor down through every marked
+   layer beneath it */
+lk_status lk_layer_layout_if_needed(lk_layer *layer);
+/* calls the delegate's layout_sublayers now, marked or not */
+lk_status lk_layer_layout_sublayers(lk_layer *layer);
+
 /* Animations (S4) */
 typedef enum lk_calculation_mode {
     LK_CALCULATION_LINEAR = 0, LK_CALCULATION_DISCRETE, LK_CALCULATION_PACED,

@@ -36,10 +36,13 @@ public enum DelegateAnswer {
 /// The program's layer delegate (S3.1 step 1, layout, drawing later).
 public final class LayerDelegate: @unchecked Sendable {
     let actionForKey: ((Layer, String) -> DelegateAnswer)?
+    let layoutSublayers: ((Layer) -> Void)?
     private let destroy: (() -> Void)?
 
-    public init(actionForKey: ((Layer, String) -> DelegateAnswer)?, destroy: (() -> Void)?) {
+    public init(actionForKey: ((Layer, String) -> DelegateAnswer)?, layoutSublayers: ((Layer) -> Void)? = nil,
+                destroy: (() -> Void)?) {
         self.actionForKey = actionForKey
+        self.layoutSublayers = layoutSublayers
         self.destroy = destroy
     }
 

@@ -20,10 +20,16 @@ extension Layer {
     /// timing function or the default curve. `contents` (a fade transition)
     /// has none until transitions exist; non-animatable properties have none.
     func builtInAction(forKey key: String) -> Action? {
+        guard let (animation, _) = builtInAnimation(forKey: key) else { return nil }
+        return Action(.animation(animation))
+    }
+
+    /// The built-in action's animation and the property it animates.
+    private func builtInAnimation(forKey key: String) -> (Animation, AnyProperty)? {
         guard key != "contents", let property = LayerProperties.named(key), property.animatable else { return nil }
         let animation = Animation(kind: .basic, keyPath: key)
         animation.timingFunction = Transaction.animationTimingFunction ?? TimingFunction.named(.default)
-        return Action(.animation(animation))
+        return (animation, property)
     }
 
     /// Called after a property or the hierarchy changed: searches and runs
@@ -32,6 +38,15 @@ extension Layer {
     func runAction(forKey event: String, animatable: Bool) {
         guard !isPresentationCopy, !Transaction.disableActions else { return }
         guard RenderTree.shared.isCommitted(self) else { return }
+        if delegate == nil, actions.isEmpty, styleActions.isEmpty {
+            // Only the built-in action can answer: its animation is attached
+            // as it is, with no Action around it and no copy (the common
+            // case, and what re-triggering thousands of animations costs).
+            if animatable, let (animation, property) = builtInAnimation(forKey: event) {
+                attachBuiltIn(animation, forKey: event, property: property)
+            }
+            return
+        }
         guard let action = action(forKey: event) else { return }
         run(action, forKey: event)
     }

@@ -24,6 +24,8 @@ public class Layer: Object, @unchecked Sendable {
     public internal(set) var actions: [String: Action] = [:]
     public internal(set) var styleActions: [String: Action] = [:]
     public var delegate: LayerDelegate?
+    /// Marked for the layout pass (setNeedsLayout).
+    public internal(set) var needsLayout = false
     /// A presentation copy (S5.1) is read-only and names its model layer.
     public private(set) var modelLayer: Layer?
     public var isPresentationCopy: Bool { modelLayer != nil }
@@ -68,8 +70,10 @@ public class Layer: Object, @unchecked Sendable {
         try checkWritable()
         let value = try property.validated(newValue, in: state)
         guard state[keyPath: property.keyPath] != value else { return } // S3.6: no change, no action
+        let sizeBefore = state.bounds.size
         state[keyPath: property.keyPath] = value
         changed()
+        if state.bounds.size != sizeBefore { setNeedsLayout() }
         if property.effect != .timing { runAction(forKey: property.key, animatable: property.animatable) }
     }
 
@@ -142,6 +146,7 @@ public class Layer: Object, @unchecked Sendable {
     /// S3.4: "sublayers" on the superlayer, "onOrderIn" on the layer added.
     private func sublayersChanged(added: Layer? = nil, removed: Layer? = nil) {
         changed()
+        setNeedsLayout()
         runAction(forKey: "sublayers", animatable: false)
         if let removed { removed.changed(); removed.runAction(forKey: "onOrderOut", animatable: false) }
         if let added { added.changed(); added.runAction(forKey: "onOrderIn", animatable: false) }

@@ -19,7 +19,28 @@ extension Layer {
                                     groups: Transaction.groupsForNewAnimation())
         removeAnimationRecord(forKey: key)
         record.layer = self
-        copy.isAttached = true
+        animationRecords.append(record)
+        changed()
+    }
+
+    /// The built-in action's basic animation, which the layer owns already
+    /// and whose key path is known to name `property`: attached without the
+    /// copy and the key-path checks of addAnimation (re-triggering thousands
+    /// of implicit animations in one transaction costs this).
+    func attachBuiltIn(_ animation: Animation, forKey key: String, property: AnyProperty) {
+        if animation.timing.duration <= 0 || animation.timing.duration.isNaN {
+            animation.timing.duration = Transaction.animationDuration // S4.3
+        }
+        removeAnimationRecord(forKey: key)
+        // The presentation value now is where the animation starts (S3.3).
+        let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: [],
+                                                           keyPath: key, at: mediaTime())
+            ?? (try? state.value(forKeyPath: key))
+        let record = AnimationRecord(key: key, animation: animation, previousValue: previous,
+                                     runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(),
+                                     property: property, subpath: [])
+        record.layer = self
+        animation.isAttached = true
         animationRecords.append(record)
         changed()
     }

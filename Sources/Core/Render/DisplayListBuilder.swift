@@ -66,16 +66,13 @@ public struct DisplayListBuilder: ~Copyable {
         if node.animations.isEmpty {
             // Fields are read in place: copying the whole LayerState would
             // retain and release its object references for every layer.
-            withUnsafeMutablePointer(to: &node.state) { s in
-                visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
-            }
+            visit(node, node.statePointer, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
         } else {
             // Animations apply once per frame; geometry and appearance both use the result.
             var presented = node.state
             withUnsafeMutablePointer(to: &presented) { s in
-                let running = withUnsafeMutablePointer(to: &node.state) { model in
-                    AnimationEvaluator.apply(node.animations, to: s, layerTime: time, model: model, events: events)
-                }
+                let running = AnimationEvaluator.apply(node.animations, to: s, layerTime: time, model: node.statePointer,
+                                                       events: events)
                 if running { animating = true }
                 visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
             }

@@ -4,14 +4,26 @@ import Glibc
 /// animations then attached. The render side never touches model layers.
 final class RenderNode: @unchecked Sendable {
     let id: UInt64
-    var state: LayerState
+    /// The state lives at a fixed address so the hot paths (evaluation,
+    /// presentation values) read and write it in place, never by copy.
+    let statePointer: UnsafeMutablePointer<LayerState>
+    var state: LayerState {
+        unsafeAddress { UnsafePointer(statePointer) }
+        unsafeMutableAddress { statePointer }
+    }
     var children: [RenderNode] = []
     weak var parent: RenderNode?
     var animations: [AnimationRecord] = []
 
     init(id: UInt64, state: LayerState) {
         self.id = id
-        self.state = RenderNode.renderable(state)
+        statePointer = .allocate(capacity: 1)
+        statePointer.initialize(to: RenderNode.renderable(state))
+    }
+
+    deinit {
+        statePointer.deinitialize(count: 1)
+        statePointer.deallocate()
     }
 
     /// Model objects other than immutable images and paths stay on the
@@ -127,9 +139,8 @@ public final class RenderTree: @unchecked Sendable {
             var state = node.state
             let local = RenderTree.localTime(of: node, at: time)
             withUnsafeMutablePointer(to: &state) { presented in
-                withUnsafeMutablePointer(to: &node.state) { model in
-                    _ = AnimationEvaluator.apply(node.animations, to: presented, layerTime: local, model: model, events: nil)
-                }
+                _ = AnimationEvaluator.apply(node.animations, to: presented, layerTime: local, model: node.statePointer,
+                                             events: nil)
             }
             state.mask = layer.state.mask
             return state
@@ -141,21 +152,28 @@ public final class RenderTree: @unchecked Sendable {
     /// without copying the whole state.
     func presentationValue(of layer: Layer, keyPath: String, at time: Double) -> Value? {
         guard let (property, subpath) = try? resolve(keyPath) else { return nil }
-        return withLock {
+        return presentationValue(of: layer, property: property, subpath: subpath, keyPath: keyPath, at: time)
+    }
+
+    /// The same for a resolved key path.
+    func presentationValue(of layer: Layer, property: AnyProperty, subpath: [Substring], keyPath: String,
+                           at time: Double) -> Value? {
+        withLock {
             guard let node = nodes[layer.id] else { return nil }
-            let relevant = node.animations.filter {
+            let model = UnsafePointer(node.statePointer)
+            let relevant: (AnimationRecord) -> Bool = {
                 $0.animates(property.key) || (property.key == LayerProperties.transform.key && $0.turnsLayer)
             }
-            // Read before the in-place access below: it also reads node.state.
-            let local = relevant.isEmpty ? 0 : RenderTree.localTime(of: node, at: time)
-            return withUnsafeMutablePointer(to: &node.state) { model -> Value? in
-                var value = property.read(model)
-                if !relevant.isEmpty {
-                    value = AnimationEvaluator.presentedValue(of: property, relevant, layerTime: local, model: model)
-                }
-                if subpath.isEmpty { return value }
-                return try? KeyPathParts.component(of: value, path: subpath, keyPath: keyPath)
+            var value: Value
+            if node.animations.contains(where: relevant) {
+                value = AnimationEvaluator.presentedValue(of: property, node.animations.filter(relevant),
+                                                          layerTime: RenderTree.localTime(of: node, at: time), model: model)
+            } else {
+                value = property.read(model)
             }
+            if subpath.isEmpty { return value }
+            return try? KeyPathParts.component(of: value, path: subpath, keyPath: keyPath)
         }
     }
+
 }

@@ -22,6 +22,8 @@ public enum Transaction {
         /// commit has nothing left to show.
         var changed: [WeakLayer] = []
         var changedIDs: Set<UInt64> = []
+        /// Layers marked with setNeedsLayout, laid out before the outermost commit.
+        var needsLayout: [WeakLayer] = []
         /// Completion groups of transactions already closed, sealed at the outermost commit.
         var closedGroups: [CompletionGroup] = []
         /// Objects handed out at +0 with nothing else holding them, kept
@@ -50,6 +52,9 @@ public enum Transaction {
         guard let index = state.frames.lastIndex(where: { !$0.implicit }) else {
             throw LayerKitError(.state, "lk_transaction_commit: no transaction is open (S2.6)")
         }
+        // The layout pass runs inside the outermost transaction, so what the
+        // layout callbacks change commits with it.
+        if index == 0 { LayoutPass.run(state) }
         // An implicit transaction opened inside an explicit one belongs to it.
         while state.frames.count > index + 1 { close(state.frames.removeLast(), in: state) }
         close(state.frames.removeLast(), in: state)
@@ -60,6 +65,8 @@ public enum Transaction {
     public static func flush() {
         let state = current
         defer { state.autoreleased.removeAll() }
+        guard state.frames.count == 1, state.frames[0].implicit else { return }
+        LayoutPass.run(state)
         guard state.frames.count == 1, state.frames[0].implicit else { return }
         close(state.frames.removeLast(), in: state)
         commitToRenderSide(state)
@@ -91,6 +98,13 @@ public enum Transaction {
         let state = current
         if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
         if state.changedIDs.insert(layer.id).inserted { state.changed.append(WeakLayer(layer)) }
+    }
+
+    /// Marks a layer for the layout pass of this thread's next commit.
+    static func recordNeedsLayout(_ layer: Layer) {
+        let state = current
+        if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
+        state.needsLayout.append(WeakLayer(layer))
     }
 
     /// Every open transaction with a completion waits for this animation.
