@@ -22,6 +22,7 @@ import LayerKitCore
         case .keyframe: LK_ANIMATION_KEYFRAME
         case .spring: LK_ANIMATION_SPRING
         case .group: LK_ANIMATION_GROUP
+        case .transition: LK_ANIMATION_TRANSITION
         }
     }
 }

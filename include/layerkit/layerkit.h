@@ -434,8 +434,16 @@ typedef enum lk_rotation_mode {
     LK_ROTATION_NONE = 0, LK_ROTATION_AUTO, LK_ROTATION_AUTO_REVERSE
 } lk_rotation_mode;
 typedef enum lk_animation_kind {
-    LK_ANIMATION_BASIC = 0, LK_ANIMATION_KEYFRAME, LK_ANIMATION_SPRING, LK_ANIMATION_GROUP
+    LK_ANIMATION_BASIC = 0, LK_ANIMATION_KEYFRAME, LK_ANIMATION_SPRING, LK_ANIMATION_GROUP,
+    LK_ANIMATION_TRANSITION
 } lk_animation_kind;
+typedef enum lk_transition_type {
+    LK_TRANSITION_FADE = 0, LK_TRANSITION_MOVE_IN, LK_TRANSITION_PUSH, LK_TRANSITION_REVEAL
+} lk_transition_type;
+/* the side the motion starts from */
+typedef enum lk_transition_subtype {
+    LK_TRANSITION_FROM_RIGHT = 0, LK_TRANSITION_FROM_LEFT, LK_TRANSITION_FROM_TOP, LK_TRANSITION_FROM_BOTTOM
+} lk_transition_subtype;
 
 lk_animation *lk_basic_animation_create(const char *key_path);
 lk_animation *lk_keyframe_animation_create(const char *key_path);
@@ -443,6 +451,11 @@ lk_animation *lk_keyframe_animation_create(const char *key_path);
    settling duration */
 lk_animation *lk_spring_animation_create(const char *key_path);
 lk_animation *lk_animation_group_create(void);
+/* a transition (S4.13): added to a layer in the transaction that changes it,
+   it animates the layer's appearance before the change (with sublayers)
+   against the appearance after it. Always stored under the key
+   "transition" (the key given to add is ignored); cannot be in a group. */
+lk_animation *lk_transition_create(void);
 lk_animation_kind lk_animation_get_kind(const lk_animation *a);
 lk_animation *lk_animation_copy(const lk_animation *animation);
 lk_status   lk_animation_set_key_path(lk_animation *a, const char *key_path);
@@ -520,6 +533,17 @@ double    lk_animation_get_settling_duration(const lk_animation *a);
 lk_status lk_animation_set_animations(lk_animation *group, lk_animation *const *children, size_t count);
 /* the group's children (+0), up to capacity; returns the count */
 size_t    lk_animation_get_animations(const lk_animation *group, lk_animation **children, size_t capacity);
+
+/* transitions (S4.13): type (fade), subtype (from left), and the part of
+   the transition shown: start_progress (0) <= end_progress (1), in 0...1 */
+lk_status lk_animation_set_transition_type(lk_animation *a, lk_transition_type t);
+lk_transition_type lk_animation_get_transition_type(const lk_animation *a);
+lk_status lk_animation_set_transition_subtype(lk_animation *a, lk_transition_subtype s);
+lk_transition_subtype lk_animation_get_transition_subtype(const lk_animation *a);
+lk_status lk_animation_set_start_progress(lk_animation *a, double p);
+double    lk_animation_get_start_progress(const lk_animation *a);
+lk_status lk_animation_set_end_progress(lk_animation *a, double p);
+double    lk_animation_get_end_progress(const lk_animation *a);
 
 typedef struct lk_animation_delegate {
     uint32_t struct_size;  /* sizeof(lk_animation_delegate) */

@@ -2,7 +2,7 @@
 /// Adding one to a layer adds a copy (S4.3), which is what the render side
 /// evaluates and what delegate callbacks receive.
 public final class Animation: Object, @unchecked Sendable {
-    public enum Kind: Sendable { case basic, keyframe, spring, group }
+    public enum Kind: Sendable { case basic, keyframe, spring, group, transition }
 
     public let animationKind: Kind
     public var keyPath: String?
@@ -19,6 +19,8 @@ public final class Animation: Object, @unchecked Sendable {
     public var keyframes = KeyframeParameters()
     /// Spring animations (S4.11); from/to/by as for basic ones.
     public var spring = SpringParameters()
+    /// Transitions (S4.13).
+    public var transition = TransitionParameters()
     /// Group animations (S4.12): the children, in order (copies).
     public var animations: [Animation] = []
     public var delegate: AnimationDelegate?
@@ -51,6 +53,7 @@ public final class Animation: Object, @unchecked Sendable {
         c.removedOnCompletion = removedOnCompletion
         c.keyframes = keyframes
         c.spring = spring
+        c.transition = transition
         c.animations = animations.map { $0.copy() }
         c.delegate = delegate
         c.userValues = userValues
@@ -69,8 +72,15 @@ public final class Animation: Object, @unchecked Sendable {
                 throw LayerKitError(.invalidArgument, "\(name): the group has no animations")
             }
             for (i, child) in animations.enumerated() {
+                if child.animationKind == .transition {
+                    throw LayerKitError(.invalidArgument,
+                                        "\(name).animations[\(i)]: a transition cannot be part of a group; add it to the layer")
+                }
                 try child.validateForAdding("\(name).animations[\(i)]")
             }
+        } else if animationKind == .transition {
+            // A transition animates the layer's appearance, not a key path.
+            try transition.validate(name)
         } else {
             guard let keyPath, !keyPath.isEmpty else {
                 throw LayerKitError(.invalidArgument, "\(name): has no key path")

@@ -85,6 +85,9 @@ enum AnimationEvaluator {
                 // rotationMode: turn the layer along the path, on top of its transform.
                 state.pointee.transform = Transform3D.rotation(angle, 0, 0, 1).concatenating(state.pointee.transform)
             }
+        case .transition:
+            // Drawn by the display list builder from the node's frozen "before".
+            return
         case .basic, .spring:
             guard let value = value(of: record, progress: progress, iteration: iteration,
                                     base: read(record, state), model: { read(record, model) }) else { return }

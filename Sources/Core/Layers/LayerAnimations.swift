@@ -13,7 +13,9 @@ extension Layer {
             copy.timing.duration = copy.animationKind == .spring ? copy.spring.settlingDuration
                 : Transaction.animationDuration
         }
-        let key = key ?? Layer.anonymousKeyPrefix + String(UInt(bitPattern: copy.handle))
+        // S4.13: one transition per layer, always under "transition".
+        let key = copy.animationKind == .transition ? "transition"
+            : key ?? Layer.anonymousKeyPrefix + String(UInt(bitPattern: copy.handle))
         let now = mediaTime()
         let record = try makeRecord(copy, key: key, groupDuration: nil, now: now, runLoop: RunLoop.current,
                                     groups: Transaction.groupsForNewAnimation())
@@ -62,6 +64,10 @@ extension Layer {
             }
             return AnimationRecord(key: key, animation: copy, previousValue: nil, runLoop: runLoop, groups: groups,
                                    property: nil, subpath: [], children: children)
+        }
+        if copy.animationKind == .transition {
+            return AnimationRecord(key: key, animation: copy, previousValue: nil, runLoop: runLoop, groups: groups,
+                                   property: nil, subpath: [])
         }
         let keyPath = copy.keyPath!
         let type = try valueType(forKeyPath: keyPath)

@@ -1,0 +1,130 @@
+/* Transitions (S4.13): the model side (kind, parameters, validation, the
+   key "transition", one per layer, delegate start/stop) and the rendering
+   of fade, moveIn, push and reveal against references computed here. */
+#include "support/lktest.h"
+#include <math.h>
+#include <string.h>
+
+static lk_display *display;
+static lk_layer *root;
+
+static void parameters(void)
+{
+    lk_animation *t = lk_transition_create();
+    LKT_CHECK(t != NULL && lk_animation_get_kind(t) == LK_ANIMATION_TRANSITION, "S4.13 lk_transition_create",
+              "%s", lk_last_error());
+    LKT_CHECK(lk_animation_get_transition_type(t) == LK_TRANSITION_FADE &&
+                  lk_animation_get_transition_subtype(t) == LK_TRANSITION_FROM_LEFT,
+              "S4.13 defaults: fade, from the left", "type %d subtype %d", (int)lk_animation_get_transition_type(t),
+              (int)lk_animation_get_transition_subtype(t));
+    LKT_CHECK_NEAR("S4.13 startProgress defaults to 0", lk_animation_get_start_progress(t), 0, 0);
+    LKT_CHECK_NEAR("S4.13 endProgress defaults to 1", lk_animation_get_end_progress(t), 1, 0);
+
+    LKT_CHECK_STATUS("S4.13 set type push", lk_animation_set_transition_type(t, LK_TRANSITION_PUSH), LK_OK);
+    LKT_CHECK_STATUS("S4.13 set subtype from top", lk_animation_set_transition_subtype(t, LK_TRANSITION_FROM_TOP), LK_OK);
+    LKT_CHECK(lk_animation_get_transition_type(t) == LK_TRANSITION_PUSH &&
+                  lk_animation_get_transition_subtype(t) == LK_TRANSITION_FROM_TOP,
+              "S4.13 type and subtype read back", "type %d subtype %d", (int)lk_animation_get_transition_type(t),
+              (int)lk_animation_get_transition_subtype(t));
+    LKT_CHECK_STATUS("S4.13 an unknown type is refused", lk_animation_set_transition_type(t, (lk_transition_type)9),
+                     LK_ERROR_INVALID_ARGUMENT);
+    LKT_CHECK(strstr(lk_last_error(), "t:") != NULL && lk_animation_get_transition_type(t) == LK_TRANSITION_PUSH,
+              "S8 the error names the argument and nothing changed", "%s", lk_last_error());
+    LKT_CHECK_STATUS("S4.13 progress outside 0...1 is refused", lk_animation_set_start_progress(t, 1.5),
+                     LK_ERROR_INVALID_ARGUMENT);
+    LKT_CHECK_STATUS("S4.13 progress NaN is refused", lk_animation_set_end_progress(t, NAN), LK_ERROR_INVALID_ARGUMENT);
+
+    lk_animation *basic = lk_basic_animation_create("opacity");
+    LKT_CHECK_STATUS("S4.13 transition setters refuse other kinds",
+                     lk_animation_set_transition_type(basic, LK_TRANSITION_FADE), LK_ERROR_INVALID_ARGUMENT);
+
+    lk_animation *copy = lk_animation_copy(t);
+    LKT_CHECK(copy && lk_animation_get_transition_type(copy) == LK_TRANSITION_PUSH &&
+                  lk_animation_get_kind(copy) == LK_ANIMATION_TRANSITION,
+              "S4.13 a copy keeps the kind and the parameters", "copy %p", (void *)copy);
+
+    /* start after end: refused when added, naming both */
+    lk_layer *l = lkt_layer_new(root, 0, 0, 10, 10, lk_color_make(1, 0, 0, 1));
+    lk_animation_set_start_progress(copy, 0.8);
+    lk_animation_set_end_progress(copy, 0.2);
+    LKT_CHECK_STATUS("S4.13 startProgress after endProgress is refused when added",
+                     lk_layer_add_animation(l, copy, "x"), LK_ERROR_INVALID_ARGUMENT);
+    LKT_CHECK(strstr(lk_last_error(), "startProgress") != NULL && lk_layer_get_animation(l, "transition") == NULL,
+              "S4.13 the error says why and nothing was added", "%s", lk_last_error());
+
+    /* a transition cannot be a group's child */
+    lk_animation *group = lk_animation_group_create();
+    lk_animation *children[1] = { t };
+    lk_animation_set_animations(group, children, 1);
+    LKT_CHECK_STATUS("S4.12 a group holding a transition is refused when added", lk_layer_add_animation(l, group, "g"),
+                     LK_ERROR_INVALID_ARGUMENT);
+    LKT_CHECK(strstr(lk_last_error(), "animations[0]") != NULL, "S4.12 the error names the child", "%s",
+              lk_last_error());
+
+    lk_release(group);
+    lk_release(copy);
+    lk_release(basic);
+    lk_release(t);
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_transaction_flush();
+}
+
+static int stops, finished_stops;
+static void did_stop(lk_animation *a, bool finished, void *user_data)
+{
+    (void)a; (void)user_data;
+    stops++;
+    if (finished) finished_stops++;
+}
+
+static void under_key_transition(void)
+{
+    lk_layer *l = lkt_layer_new(root, 0, 0, 10, 10, lk_color_make(1, 0, 0, 1));
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_animation *t = lk_transition_create();
+    lk_animation_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.did_stop = did_stop;
+    lk_animation_set_delegate(t, &d, NULL, NULL);
+    lk_animation_set_duration(t, 1.0);
+    LKT_CHECK_STATUS("S4.13 adding a transition", lk_layer_add_animation(l, t, "whatever"), LK_OK);
+    LKT_CHECK(lk_layer_get_animation(l, "transition") != NULL && lk_layer_get_animation(l, "whatever") == NULL,
+              "S4.13 a transition is stored under \"transition\" whatever the key given", "by key: %p / %p",
+              (void *)lk_layer_get_animation(l, "transition"), (void *)lk_layer_get_animation(l, "whatever"));
+    lk_layer_add_animation(l, t, NULL);
+    size_t n = lk_layer_get_animation_keys(l, NULL, 0);
+    LKT_CHECK(n == 1, "S4.13 one transition per layer: a second replaces the first", "%zu keys", n);
+    lk_transaction_flush();
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(stops == 0, "S4.6 the transition replaced before it started reports no stop (one stop per start)",
+              "%d stops", stops);
+    lk_animation *added = lk_layer_get_animation(l, "transition");
+    double b = added ? lk_animation_get_begin_time(added) : 0;
+    lk_display_render_frame_at(display, b + 0.5);
+    lk_display_dispatch(display, 0);
+    lk_display_render_frame_at(display, b + 2.0);
+    lk_display_dispatch(display, 0);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(stops == 1 && finished_stops == 1 && lk_layer_get_animation(l, "transition") == NULL,
+              "S4.6 the transition ends with finished = true and is removed", "%d stops, %d finished", stops,
+              finished_stops);
+    lk_release(t);
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_transaction_flush();
+}
+
+int main(void)
+{
+    display = lkt_open_display(64, 32, "transitions");
+    if (!display) return lkt_finish();
+    root = lkt_layer_new(NULL, 0, 0, 64, 32, lk_color_make(0, 0, 0, 1));
+    lk_display_set_root_layer(display, root);
+    parameters();
+    under_key_transition();
+    lk_display_close(display);
+    lk_release(root);
+    return lkt_finish();
+}
