@@ -116,6 +116,140 @@ static void under_key_transition(void)
     lk_transaction_flush();
 }
 
+/* ---- rendering: the frozen "before" against the live "after" ----------- */
+
+static uint8_t frame[64 * 32 * 4];
+
+static void render_at(double t)
+{
+    lk_display_render_frame_at(display, t);
+    lk_display_read_pixels(display, frame, 64 * 4);
+}
+
+/* 'r', 'b', 'k' (black) or '?' for the pixel at (x, y) */
+static char colour_at(int x, int y)
+{
+    const uint8_t *p = frame + ((size_t)y * 64 + (size_t)x) * 4;
+    if (p[0] > 240 && p[1] < 15 && p[2] < 15) return 'r';
+    if (p[0] < 15 && p[1] < 15 && p[2] > 240) return 'b';
+    if (p[0] < 15 && p[1] < 15 && p[2] < 15) return 'k';
+    return '?';
+}
+
+/* colours at the given points, as a string */
+static const char *sample(const int (*points)[2], int n)
+{
+    static char out[16];
+    int i;
+    for (i = 0; i < n && i < 15; i++) out[i] = colour_at(points[i][0], points[i][1]);
+    out[i] = '\0';
+    return out;
+}
+
+/* A 40x20 red layer at the top left turns blue under a transition; returns
+   the transition's begin time. */
+static double start(lk_layer *l, lk_transition_type type, lk_transition_subtype subtype)
+{
+    lk_layer_set_background_color(l, lk_color_make(1, 0, 0, 1));
+    lk_layer_remove_all_animations(l);
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true); /* the colour change itself must not animate */
+    lk_layer_set_background_color(l, lk_color_make(0, 0, 1, 1));
+    lk_animation *t = lk_transition_create();
+    lk_animation_set_transition_type(t, type);
+    lk_animation_set_transition_subtype(t, subtype);
+    lk_animation_set_duration(t, 1.0); /* no timing function: linear (S4.7) */
+    lk_layer_add_animation(l, t, NULL);
+    lk_release(t);
+    lk_transaction_commit();
+    lk_animation *added = lk_layer_get_animation(l, "transition");
+    return added ? lk_animation_get_begin_time(added) : NAN;
+}
+
+static void moving_transitions(void)
+{
+    lk_layer *l = lkt_layer_new(root, 0, 0, 40, 20, lk_color_make(1, 0, 0, 1));
+    lk_transaction_flush();
+
+    /* push from the right, half-way: the old red is 20 px to the left (x 0..20
+       shows), the new blue enters 20 px right of its place (x 20..60) */
+    double b = start(l, LK_TRANSITION_PUSH, LK_TRANSITION_FROM_RIGHT);
+    render_at(b + 0.5);
+    static const int push_points[][2] = { { 10, 10 }, { 30, 10 }, { 50, 10 }, { 62, 10 }, { 30, 25 } };
+    const char *got = sample(push_points, 5);
+    LKT_CHECK(strcmp(got, "rbbkk") == 0, "S4.13 push from the right at 0.5: old out to the left, new in from the right",
+              "samples %s, expected rbbkk", got);
+    render_at(b + 2.0);
+    got = sample(push_points, 5);
+    LKT_CHECK(strcmp(got, "bbkkk") == 0, "S4.13 after the push only the new appearance shows", "samples %s", got);
+
+    /* moveIn from the left at 0.25: the new blue covers x -30..10 over the old red */
+    b = start(l, LK_TRANSITION_MOVE_IN, LK_TRANSITION_FROM_LEFT);
+    render_at(b + 0.25);
+    static const int move_points[][2] = { { 5, 10 }, { 20, 10 }, { 38, 10 }, { 45, 10 } };
+    got = sample(move_points, 4);
+    LKT_CHECK(strcmp(got, "brrk") == 0, "S4.13 moveIn from the left at 0.25: the new slides in over the old",
+              "samples %s, expected brrk", got);
+
+    /* reveal from the top at 0.5: the old red has moved 10 px down (y 10..30)
+       on top of the new blue, which shows where the old has left */
+    b = start(l, LK_TRANSITION_REVEAL, LK_TRANSITION_FROM_TOP);
+    render_at(b + 0.5);
+    static const int reveal_points[][2] = { { 20, 5 }, { 20, 15 }, { 20, 25 }, { 20, 31 } };
+    got = sample(reveal_points, 4);
+    LKT_CHECK(strcmp(got, "brrk") == 0, "S4.13 reveal from the top at 0.5: the old slides down uncovering the new",
+              "samples %s, expected brrk", got);
+
+    /* startProgress/endProgress: a push shown from 0.5 to 1 starts half-way */
+    lk_layer_set_background_color(l, lk_color_make(1, 0, 0, 1));
+    lk_layer_remove_all_animations(l);
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true); /* the colour change itself must not animate */
+    lk_layer_set_background_color(l, lk_color_make(0, 0, 1, 1));
+    lk_animation *t = lk_transition_create();
+    lk_animation_set_transition_type(t, LK_TRANSITION_PUSH);
+    lk_animation_set_transition_subtype(t, LK_TRANSITION_FROM_RIGHT);
+    lk_animation_set_start_progress(t, 0.5);
+    lk_animation_set_duration(t, 1.0);
+    lk_layer_add_animation(l, t, NULL);
+    lk_release(t);
+    lk_transaction_commit();
+    lk_animation *added = lk_layer_get_animation(l, "transition");
+    b = added ? lk_animation_get_begin_time(added) : NAN;
+    render_at(b);
+    got = sample(push_points, 5);
+    LKT_CHECK(strcmp(got, "rbbkk") == 0, "S4.13 startProgress 0.5: at its begin the push is half-way",
+              "samples %s, expected rbbkk", got);
+
+    /* a sublayer added under a transition on the superlayer comes in with it */
+    lk_layer_set_background_color(l, lk_color_make(0, 0, 0, 0));
+    lk_layer_remove_all_animations(l);
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer *child = lkt_layer_new(l, 0, 0, 40, 20, lk_color_make(0, 0, 1, 1));
+    t = lk_transition_create();
+    lk_animation_set_transition_type(t, LK_TRANSITION_MOVE_IN);
+    lk_animation_set_transition_subtype(t, LK_TRANSITION_FROM_BOTTOM);
+    lk_animation_set_duration(t, 1.0);
+    lk_layer_add_animation(l, t, NULL);
+    lk_release(t);
+    lk_transaction_commit();
+    added = lk_layer_get_animation(l, "transition");
+    b = added ? lk_animation_get_begin_time(added) : NAN;
+    render_at(b + 0.5);
+    static const int child_points[][2] = { { 20, 5 }, { 20, 15 }, { 20, 25 } };
+    got = sample(child_points, 3);
+    LKT_CHECK(strcmp(got, "kbb") == 0, "S4.13 a sublayer added under the superlayer's transition moves in with it",
+              "samples %s, expected kbb", got);
+    (void)child;
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_transaction_flush();
+}
+
 int main(void)
 {
     display = lkt_open_display(64, 32, "transitions");
@@ -124,6 +258,7 @@ int main(void)
     lk_display_set_root_layer(display, root);
     parameters();
     under_key_transition();
+    moving_transitions();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();
