@@ -3,6 +3,7 @@
    of fade, moveIn, push and reveal against references computed here. */
 #include "support/lktest.h"
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static lk_display *display;
@@ -116,6 +117,43 @@ static void under_key_transition(void)
     lk_transaction_flush();
 }
 
+/* S3.3: contents and the sublayers event fade */
+static void builtin_fades(void)
+{
+    lk_layer *parent = lkt_layer_new(root, 0, 0, 10, 10, lk_color_make(1, 0, 0, 1));
+    lk_display_render_frame_at(display, lk_media_time());
+    LKT_CHECK(lk_layer_get_animation(parent, "transition") == NULL, "S3.3 a committed layer has no transition yet",
+              "it has one");
+    lk_layer *child = lkt_layer_new(parent, 0, 0, 5, 5, lk_color_make(0, 0, 1, 1));
+    lk_animation *fade = lk_layer_get_animation(parent, "transition");
+    LKT_CHECK(fade != NULL && lk_animation_get_kind(fade) == LK_ANIMATION_TRANSITION &&
+                  lk_animation_get_transition_type(fade) == LK_TRANSITION_FADE,
+              "S3.3 adding a sublayer runs the built-in sublayers action: a fade transition", "animation %p",
+              (void *)fade);
+    if (fade)
+        LKT_CHECK_NEAR("S3.3 it lasts the transaction's duration", lk_animation_get_duration(fade), 0.25, 1e-12);
+    lk_transaction_flush();
+
+    uint32_t px = 0xff00ff00u;
+    lk_image *img = lk_image_create_from_pixels(1, 1, 4, LK_PIXEL_FORMAT_ARGB32_PREMULTIPLIED, &px);
+    lk_layer_set_contents(child, img);
+    lk_animation *cfade = lk_layer_get_animation(child, "transition");
+    LKT_CHECK(cfade != NULL && lk_animation_get_transition_type(cfade) == LK_TRANSITION_FADE &&
+                  lk_layer_get_animation(child, "contents") == NULL,
+              "S3.3 changing contents fades (a transition under \"transition\")", "transition %p", (void *)cfade);
+    lk_release(img);
+
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_remove_from_superlayer(child);
+    lk_transaction_commit();
+    LKT_CHECK(lk_layer_get_animation(parent, "transition") == NULL || lk_layer_get_animation(parent, "transition") == fade,
+              "S3.2 with actions disabled a sublayer change adds no transition", "a new one was added");
+    lk_layer_remove_from_superlayer(parent);
+    lk_release(parent);
+    lk_transaction_flush();
+}
+
 /* ---- rendering: the frozen "before" against the live "after" ----------- */
 
 static uint8_t frame[64 * 32 * 4];
@@ -169,8 +207,11 @@ static double start(lk_layer *l, lk_transition_type type, lk_transition_subtype 
 
 static void moving_transitions(void)
 {
+    /* added without the superlayer's built-in fade (S3.3), checked below */
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
     lk_layer *l = lkt_layer_new(root, 0, 0, 40, 20, lk_color_make(1, 0, 0, 1));
-    lk_transaction_flush();
+    lk_transaction_commit();
 
     /* push from the right, half-way: the old red is 20 px to the left (x 0..20
        shows), the new blue enters 20 px right of its place (x 20..60) */
@@ -256,6 +297,10 @@ int main(void)
     if (!display) return lkt_finish();
     root = lkt_layer_new(NULL, 0, 0, 64, 32, lk_color_make(0, 0, 0, 1));
     lk_display_set_root_layer(display, root);
+    /* the root's own built-in fade on sublayer changes (S3.3) would overlap
+       the checks below: it is checked on its own in builtin_fades() */
+    lk_layer_set_action(root, "sublayers", lk_action_null());
+    builtin_fades();
     parameters();
     under_key_transition();
     moving_transitions();
