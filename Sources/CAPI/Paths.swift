@@ -109,3 +109,26 @@ private func checkedRect(_ r: lk_rect) throws -> Rect {
 @c @implementation public func lk_path_get_bounds(_ p: OpaquePointer?) -> lk_rect {
     read(Rect.zero.lk) { try path(p).data.bounds.lk }
 }
+
+@c @implementation public func lk_path_get_length(_ p: OpaquePointer?) -> Double {
+    read(0) { try path(p).data.length }
+}
+
+@c @implementation public func lk_path_get_point_at_distance(_ p: OpaquePointer?, _ distance: Double,
+                                                             _ point: UnsafeMutablePointer<lk_point>?,
+                                                             _ angle: UnsafeMutablePointer<Double>?) -> lk_status {
+    run {
+        let target = try path(p)
+        let d = try finite(distance, "distance")
+        guard let point else { throw LayerKitError(.invalidArgument, "point: NULL") }
+        guard let at = PathMeasure(target.data).position(atDistance: d) else {
+            throw LayerKitError(.state, "p: the path draws nothing (it needs a line or curve after its moveto)")
+        }
+        point.pointee = at.point.lk
+        angle?.pointee = at.angle
+    }
+}
+
+@c @implementation public func lk_path_create_from_svg(_ pathData: UnsafePointer<CChar>?) -> OpaquePointer? {
+    create { Path(try SVGPathParser.parse(try string(pathData, "path_data"))) }
+}

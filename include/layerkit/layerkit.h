@@ -195,6 +195,17 @@ bool      lk_path_is_empty(const lk_path *p);
 /* bounding box of every point, control points included (CGPathGetBoundingBox
    is the tight box of the curve: that is what this returns) */
 lk_rect   lk_path_get_bounds(const lk_path *p);
+/* arc length of everything drawn (moves add nothing; a close draws back to
+   its subpath's start), to 1e-9 relative */
+double    lk_path_get_length(const lk_path *p);
+/* the point at `distance` along the path (clamped to 0...length) and the
+   direction of travel there in radians (atan2 of the tangent: clockwise on
+   screen); angle may be NULL. Fails on a path that draws nothing. */
+lk_status lk_path_get_point_at_distance(const lk_path *p, double distance, lk_point *point, double *angle);
+/* SVG path data (the "d" attribute): M L H V C S Q T A Z, absolute and
+   relative, implicit repeats. NULL and lk_last_error() naming the offset and
+   what was expected on bad data. */
+lk_path  *lk_path_create_from_svg(const char *path_data);
 
 /* ------------------------------------------------------------------------ */
 /* Layers                                                                    */
@@ -420,7 +431,37 @@ lk_status lk_layer_layout_if_needed(lk_layer *layer);
 lk_status lk_layer_layout_sublayers(lk_layer *layer);
 
 /* Animations (S4) */
+typedef enum lk_calculation_mode {
+    LK_CALCULATION_LINEAR = 0, LK_CALCULATION_DISCRETE, LK_CALCULATION_PACED,
+    LK_CALCULATION_CUBIC, LK_CALCULATION_CUBIC_PACED
+} lk_calculation_mode;
+typedef enum lk_rotation_mode {
+    LK_ROTATION_NONE = 0, LK_ROTATION_AUTO, LK_ROTATION_AUTO_REVERSE
+} lk_rotation_mode;
+typedef enum lk_animation_kind {
+    LK_ANIMATION_BASIC = 0, LK_ANIMATION_KEYFRAME, LK_ANIMATION_SPRING, LK_ANIMATION_GROUP,
+    LK_ANIMATION_TRANSITION
+} lk_animation_kind;
+typedef enum lk_transition_type {
+    LK_TRANSITION_FADE = 0, LK_TRANSITION_MOVE_IN, LK_TRANSITION_PUSH, LK_TRANSITION_REVEAL
+} lk_transition_type;
+/* the side the motion starts from */
+typedef enum lk_transition_subtype {
+    LK_TRANSITION_FROM_RIGHT = 0, LK_TRANSITION_FROM_LEFT, LK_TRANSITION_FROM_TOP, LK_TRANSITION_FROM_BOTTOM
+} lk_transition_subtype;
+
 lk_animation *lk_basic_animation_create(const char *key_path);
+lk_animation *lk_keyframe_animation_create(const char *key_path);
+/* from/to/by as for basic animations (S4.8); duration defaults to the
+   settling duration */
+lk_animation *lk_spring_animation_create(const char *key_path);
+lk_animation *lk_animation_group_create(void);
+/* a transition (S4.13): added to a layer in the transaction that changes it,
+   it animates the layer's appearance before the change (with sublayers)
+   against the appearance after it. Always stored under the key
+   "transition" (the key given to add is ignored); cannot be in a group. */
+lk_animation *lk_transition_create(void);
+lk_animation_kind lk_animation_get_kind(const lk_animation *a);
 lk_animation *lk_animation_copy(const lk_animation *animation);
 lk_status   lk_animation_set_key_path(lk_animation *a, const char *key_path);
 const char *lk_animation_get_key_path(const lk_animation *a);
@@ -458,6 +499,56 @@ lk_status lk_animation_get_to_value(const lk_animation *a, lk_value *out);
 lk_status lk_animation_get_by_value(const lk_animation *a, lk_value *out);
 lk_status lk_animation_set_user_value(lk_animation *a, const char *key, lk_value v);
 lk_status lk_animation_get_user_value(const lk_animation *a, const char *key, lk_value *out);
+
+/* keyframes (S4.10). Arrays are copied; count 0 clears. Checked when the
+   animation is added: the error names the array and the index. */
+lk_status lk_animation_set_values(lk_animation *a, const lk_value *values, size_t count);
+size_t    lk_animation_get_values(const lk_animation *a, lk_value *values, size_t capacity);
+lk_status lk_animation_set_key_times(lk_animation *a, const double *times, size_t count);
+size_t    lk_animation_get_key_times(const lk_animation *a, double *times, size_t capacity);
+/* the animation keeps its own copy of the path; NULL clears. With a path,
+   values are ignored: each line or curve is one keyframe segment. */
+lk_status lk_animation_set_path(lk_animation *a, lk_path *path);
+/* one per segment (values - 1); NULL entries are linear */
+lk_status lk_animation_set_timing_functions(lk_animation *a, lk_timing_function *const *fns, size_t count);
+lk_status lk_animation_set_calculation_mode(lk_animation *a, lk_calculation_mode m);
+lk_calculation_mode lk_animation_get_calculation_mode(const lk_animation *a);
+lk_status lk_animation_set_rotation_mode(lk_animation *a, lk_rotation_mode m);
+lk_rotation_mode lk_animation_get_rotation_mode(const lk_animation *a);
+/* Kochanek-Bartels parameters for the cubic modes, one per value (0 = Catmull-Rom) */
+lk_status lk_animation_set_tension_values(lk_animation *a, const double *v, size_t count);
+lk_status lk_animation_set_continuity_values(lk_animation *a, const double *v, size_t count);
+lk_status lk_animation_set_bias_values(lk_animation *a, const double *v, size_t count);
+
+/* springs (S4.11): mass (1) and stiffness (100) > 0, damping (10) >= 0,
+   initial_velocity (0) in distances per second */
+lk_status lk_animation_set_mass(lk_animation *a, double v);
+double    lk_animation_get_mass(const lk_animation *a);
+lk_status lk_animation_set_stiffness(lk_animation *a, double v);
+double    lk_animation_get_stiffness(const lk_animation *a);
+lk_status lk_animation_set_damping(lk_animation *a, double v);
+double    lk_animation_get_damping(const lk_animation *a);
+lk_status lk_animation_set_initial_velocity(lk_animation *a, double v);
+double    lk_animation_get_initial_velocity(const lk_animation *a);
+/* the time after which the motion stays within 0.1% of the distance */
+double    lk_animation_get_settling_duration(const lk_animation *a);
+
+/* groups (S4.12): the group keeps copies of the children; children without
+   a duration last as long as the group */
+lk_status lk_animation_set_animations(lk_animation *group, lk_animation *const *children, size_t count);
+/* the group's children (+0), up to capacity; returns the count */
+size_t    lk_animation_get_animations(const lk_animation *group, lk_animation **children, size_t capacity);
+
+/* transitions (S4.13): type (fade), subtype (from left), and the part of
+   the transition shown: start_progress (0) <= end_progress (1), in 0...1 */
+lk_status lk_animation_set_transition_type(lk_animation *a, lk_transition_type t);
+lk_transition_type lk_animation_get_transition_type(const lk_animation *a);
+lk_status lk_animation_set_transition_subtype(lk_animation *a, lk_transition_subtype s);
+lk_transition_subtype lk_animation_get_transition_subtype(const lk_animation *a);
+lk_status lk_animation_set_start_progress(lk_animation *a, double p);
+double    lk_animation_get_start_progress(const lk_animation *a);
+lk_status lk_animation_set_end_progress(lk_animation *a, double p);
+double    lk_animation_get_end_progress(const lk_animation *a);
 
 typedef struct lk_animation_delegate {
     uint32_t struct_size;  /* sizeof(lk_animation_delegate) */

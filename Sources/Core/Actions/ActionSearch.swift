@@ -17,11 +17,21 @@ extension Layer {
 
     /// S3.3: a basic animation of the property from its presentation value
     /// to the new model value, over the transaction's duration, with its
-    /// timing function or the default curve. `contents` (a fade transition)
-    /// has none until transitions exist; non-animatable properties have none.
+    /// timing function or the default curve; a fade transition for
+    /// `contents` and `sublayers`; nothing for non-animatable properties.
     func builtInAction(forKey key: String) -> Action? {
+        if let fade = builtInTransition(forKey: key) { return Action(.animation(fade)) }
         guard let (animation, _) = builtInAnimation(forKey: key) else { return nil }
         return Action(.animation(animation))
+    }
+
+    /// S3.3: `contents` and the `sublayers` event fade, as a transition over
+    /// the transaction's duration with its timing function or the default curve.
+    private func builtInTransition(forKey key: String) -> Animation? {
+        guard key == "contents" || key == "sublayers" else { return nil }
+        let fade = Animation(kind: .transition, keyPath: nil)
+        fade.timingFunction = Transaction.animationTimingFunction ?? TimingFunction.named(.default)
+        return fade
     }
 
     /// The built-in action's animation and the property it animates.
@@ -42,8 +52,10 @@ extension Layer {
             // Only the built-in action can answer: its animation is attached
             // as it is, with no Action around it and no copy (the common
             // case, and what re-triggering thousands of animations costs).
-            if animatable, let (animation, property) = builtInAnimation(forKey: event) {
-                attach(animation, forKey: event, property: property, subpath: [])
+            if let fade = builtInTransition(forKey: event) {
+                try? addAnimation(fade, forKey: nil)
+            } else if animatable, let (animation, property) = builtInAnimation(forKey: event) {
+                attachBuiltIn(animation, forKey: event, property: property)
             }
             return
         }
@@ -58,7 +70,7 @@ extension Layer {
         case .custom(let body): body(event, self)
         case .animation(let animation):
             let copy = animation.copy()
-            if copy.keyPath == nil { copy.keyPath = event }
+            if copy.keyPath == nil && copy.animationKind != .transition { copy.keyPath = event }
             try? addAnimation(copy, forKey: event)
         }
     }

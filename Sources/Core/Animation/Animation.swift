@@ -2,7 +2,7 @@
 /// Adding one to a layer adds a copy (S4.3), which is what the render side
 /// evaluates and what delegate callbacks receive.
 public final class Animation: Object, @unchecked Sendable {
-    public enum Kind: Sendable { case basic }
+    public enum Kind: Sendable { case basic, keyframe, spring, group, transition }
 
     public let animationKind: Kind
     public var keyPath: String?
@@ -15,6 +15,14 @@ public final class Animation: Object, @unchecked Sendable {
     public var additive = false
     public var cumulative = false
     public var removedOnCompletion = true
+    /// Keyframe animations (S4.10).
+    public var keyframes = KeyframeParameters()
+    /// Spring animations (S4.11); from/to/by as for basic ones.
+    public var spring = SpringParameters()
+    /// Transitions (S4.13).
+    public var transition = TransitionParameters()
+    /// Group animations (S4.12): the children, in order (copies).
+    public var animations: [Animation] = []
     public var delegate: AnimationDelegate?
     public private(set) var userValues: [String: Value] = [:]
     /// True for the copy a layer holds: it is what the render side
@@ -43,6 +51,10 @@ public final class Animation: Object, @unchecked Sendable {
         c.additive = additive
         c.cumulative = cumulative
         c.removedOnCompletion = removedOnCompletion
+        c.keyframes = keyframes
+        c.spring = spring
+        c.transition = transition
+        c.animations = animations.map { $0.copy() }
         c.delegate = delegate
         c.userValues = userValues
         return c
@@ -52,16 +64,36 @@ public final class Animation: Object, @unchecked Sendable {
         if case .none = value { userValues.removeValue(forKey: key) } else { userValues[key] = value }
     }
 
-    /// S4.8: at most two of from, to and by.
-    func validateForAdding() throws(LayerKitError) {
-        guard let keyPath, !keyPath.isEmpty else {
-            throw LayerKitError(.invalidArgument, "animation: has no key path")
+    /// S4.8: at most two of from, to and by. A group's key path is its
+    /// children's business; each child is checked the same way.
+    func validateForAdding(_ name: String = "animation") throws(LayerKitError) {
+        if animationKind == .group {
+            guard !animations.isEmpty else {
+                throw LayerKitError(.invalidArgument, "\(name): the group has no animations")
+            }
+            for (i, child) in animations.enumerated() {
+                if child.animationKind == .transition {
+                    throw LayerKitError(.invalidArgument,
+                                        "\(name).animations[\(i)]: a transition cannot be part of a group; add it to the layer")
+                }
+                try child.validateForAdding("\(name).animations[\(i)]")
+            }
+        } else if animationKind == .transition {
+            // A transition animates the layer's appearance, not a key path.
+            try transition.validate(name)
+        } else {
+            guard let keyPath, !keyPath.isEmpty else {
+                throw LayerKitError(.invalidArgument, "\(name): has no key path")
+            }
+        }
+        if animationKind == .spring && !spring.settlingDuration.isFinite && !(timing.duration > 0) {
+            throw LayerKitError(.invalidArgument, "\(name): an undamped spring never settles; give it a duration")
         }
         if fromValue != nil && toValue != nil && byValue != nil {
-            throw LayerKitError(.invalidArgument, "animation: fromValue, toValue and byValue are all set; set at most two (S4.8)")
+            throw LayerKitError(.invalidArgument, "\(name): fromValue, toValue and byValue are all set; set at most two (S4.8)")
         }
         if timing.repeatCount != 0 && timing.repeatDuration != 0 {
-            throw LayerKitError(.invalidArgument, "animation: repeatCount and repeatDuration are both set; they are exclusive (S4.4)")
+            throw LayerKitError(.invalidArgument, "\(name): repeatCount and repeatDuration are both set; they are exclusive (S4.4)")
         }
     }
 }

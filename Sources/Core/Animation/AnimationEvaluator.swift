@@ -41,11 +41,77 @@ enum AnimationEvaluator {
                 fast.apply(animation, progress: progress, iteration: evaluation.iteration, to: state, model: model)
                 continue
             }
-            guard let value = value(of: record, progress: progress, iteration: evaluation.iteration,
-                                    base: read(record, state), model: { read(record, model) }) else { continue }
-            write(value, record, state)
+            applyGeneral(record, progress: progress, iteration: evaluation.iteration, to: state, model: model)
         }
         return running
+    }
+
+    /// Every animation kind through Values: keyframes, springs, groups, and
+    /// basic animations that have no typed track.
+    private static func applyGeneral(_ record: AnimationRecord, progress: Double, iteration: Int,
+                                     to state: UnsafeMutablePointer<LayerState>, model: UnsafePointer<LayerState>) {
+        let animation = record.animation
+        switch animation.animationKind {
+        case .group:
+            // S4.12: the children see the group's (eased) time; the group's
+            // own interval clips them.
+            let eased = animation.timingFunction?.evaluate(progress) ?? progress
+            let groupTime = eased * animation.timing.duration
+            for child in record.children {
+                var timing = child.animation.timing
+                let local = TimingModel.localTime(groupTime, timing)
+                var evaluation = TimingModel.evaluate(timing, localTime: local)
+                if evaluation.progress == nil && evaluation.phase == .after
+                    && abs(local - evaluation.activeDuration) <= 1e-9 * max(1, evaluation.activeDuration) {
+                    // A child ending with its group shows its end while the group fills.
+                    timing.fillMode = .forwards
+                    evaluation = TimingModel.evaluate(timing, localTime: local)
+                }
+                guard let p = evaluation.progress else { continue }
+                if let fast = child.fastTrack {
+                    fast.apply(child.animation, progress: p, iteration: evaluation.iteration, to: state, model: model)
+                } else {
+                    applyGeneral(child, progress: p, iteration: evaluation.iteration, to: state, model: model)
+                }
+            }
+        case .keyframe:
+            guard let track = record.keyframes else { return }
+            let eased = animation.timingFunction?.evaluate(progress) ?? progress
+            guard let (raw, angle) = track.value(at: eased),
+                  let value = keyframeValue(record, raw, progress: eased, iteration: iteration, base: read(record, state))
+            else { return }
+            write(value, record, state)
+            if let angle {
+                // rotationMode: turn the layer along the path, on top of its transform.
+                state.pointee.transform = Transform3D.rotation(angle, 0, 0, 1).concatenating(state.pointee.transform)
+            }
+        case .transition:
+            // Drawn by the display list builder from the node's frozen "before".
+            return
+        case .basic, .spring:
+            guard let value = value(of: record, progress: progress, iteration: iteration,
+                                    base: read(record, state), model: { read(record, model) }) else { return }
+            write(value, record, state)
+        }
+    }
+
+    /// Additive and cumulative keyframe animations (S4.8's rules, applied
+    /// to the keyframe value): each repeat adds last - first, additive adds
+    /// the result to the property's value.
+    private static func keyframeValue(_ record: AnimationRecord, _ raw: Value, progress: Double, iteration: Int,
+                                      base: Value?) -> Value? {
+        let a = record.animation
+        var v = raw
+        if a.cumulative && iteration > 0, let track = record.keyframes, let first = track.value(at: 0)?.0,
+           let last = track.value(at: 1)?.0, let step = Interpolation.subtract(last, first),
+           let offset = Interpolation.scale(step, by: Double(iteration)), let sum = Interpolation.add(v, offset) {
+            v = sum
+        }
+        if a.additive {
+            guard let base else { return nil }
+            return Interpolation.add(base, v)
+        }
+        return v
     }
 
     /// S4.8: the value of a basic animation at `progress` (0...1, before its timing function).
@@ -53,6 +119,14 @@ enum AnimationEvaluator {
     /// applied, without events: what a change of it animates from (S3.3).
     static func presentedValue(of property: AnyProperty, _ records: [AnimationRecord], layerTime: Double,
                                model: UnsafePointer<LayerState>) -> Value {
+        // Keyframes, springs and groups: apply to a copy of the state.
+        if records.contains(where: { $0.animation.animationKind != .basic }) {
+            var state = model.pointee
+            withUnsafeMutablePointer(to: &state) { s in
+                _ = apply(records, to: s, layerTime: layerTime, model: model, events: nil)
+            }
+            return withUnsafePointer(to: &state) { property.read($0) }
+        }
         var whole = property.read(model)
         for record in records {
             let animation = record.animation
@@ -76,17 +150,19 @@ enum AnimationEvaluator {
 
     /// The animated key path's value in `state`, through the resolved row.
     private static func read(_ record: AnimationRecord, _ state: UnsafePointer<LayerState>) -> Value? {
-        let whole = record.property.read(state)
+        guard let property = record.property else { return nil }
+        let whole = property.read(state)
         if record.subpath.isEmpty { return whole }
         return try? KeyPathParts.component(of: whole, path: record.subpath, keyPath: record.animation.keyPath ?? "")
     }
 
     private static func write(_ value: Value, _ record: AnimationRecord, _ state: UnsafeMutablePointer<LayerState>) {
+        guard let property = record.property else { return }
         if record.subpath.isEmpty {
-            _ = record.property.setState(&state.pointee, value)
-        } else if let whole = try? KeyPathParts.replacing(in: record.property.read(state), path: record.subpath,
+            _ = property.setState(&state.pointee, value)
+        } else if let whole = try? KeyPathParts.replacing(in: property.read(state), path: record.subpath,
                                                            with: value, keyPath: record.animation.keyPath ?? "") {
-            _ = record.property.setState(&state.pointee, whole)
+            _ = property.setState(&state.pointee, whole)
         }
     }
 
@@ -107,7 +183,11 @@ enum AnimationEvaluator {
             else { guard let t = Interpolation.add(previous, b) else { return nil }; (from, to) = (previous, t) }
         case (nil, nil, nil): (from, to) = (previous, base)
         }
-        let eased = a.timingFunction?.evaluate(progress) ?? progress
+        var eased = a.timingFunction?.evaluate(progress) ?? progress
+        if a.animationKind == .spring {
+            // S4.11: the oscillator's fraction of the way at this time.
+            eased = a.spring.fraction(at: eased * a.timing.duration)
+        }
         guard var v = Interpolation.interpolate(from, to, eased) else { return nil }
         if a.cumulative && iteration > 0, let step = Interpolation.subtract(to, from),
            let offset = Interpolation.scale(step, by: Double(iteration)), let sum = Interpolation.add(v, offset) {

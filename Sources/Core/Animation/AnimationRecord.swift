@@ -12,11 +12,16 @@ final class AnimationRecord: @unchecked Sendable {
     /// The run loop of the thread that added it (S4.6).
     let runLoop: RunLoop
     let groups: [CompletionGroup]
-    /// The key path, resolved once: its property row and the rest.
-    let property: AnyProperty
+    /// The key path, resolved once: its property row and the rest (nil for
+    /// a group, whose children animate).
+    let property: AnyProperty?
     let subpath: [Substring]
-    /// The unboxed form, for whole number/point/size/rect properties.
+    /// The unboxed form, for basic animations of whole number/point/size/rect properties.
     let fastTrack: FastTrack?
+    /// Keyframe animations: values, times and path made ready (S4.10).
+    let keyframes: KeyframeTrack?
+    /// Groups: one record per child, times relative to the group (S4.12).
+    let children: [AnimationRecord]
     /// Model side: beginTime already made absolute at a commit.
     var beginResolved = false
     // Render side, under the render tree's lock:
@@ -28,14 +33,31 @@ final class AnimationRecord: @unchecked Sendable {
     weak var layer: Layer?
 
     init(key: String, animation: Animation, previousValue: Value?, runLoop: RunLoop, groups: [CompletionGroup],
-         property: AnyProperty, subpath: [Substring]) {
+         property: AnyProperty?, subpath: [Substring], keyframes: KeyframeTrack? = nil, children: [AnimationRecord] = []) {
         self.property = property
         self.subpath = subpath
-        fastTrack = FastTrack.make(key: property.key, subpath: subpath, animation: animation, previous: previousValue)
+        self.keyframes = keyframes
+        self.children = children
+        fastTrack = animation.animationKind == .basic ? property.flatMap {
+            FastTrack.make(key: $0.key, subpath: subpath, animation: animation, previous: previousValue)
+        } : nil
         self.key = key
         self.animation = animation
         self.previousValue = previousValue
         self.runLoop = runLoop
         self.groups = groups
+    }
+
+    /// True when it (or, for a group, any child) animates the property `key`.
+    func animates(_ key: String) -> Bool {
+        if let property { return property.key == key }
+        return children.contains { $0.animates(key) }
+    }
+
+    /// Whether it animates the layer's transform: path animations with a
+    /// rotation mode turn the layer along the path (S4.10).
+    var turnsLayer: Bool {
+        animation.animationKind == .keyframe && animation.keyframes.path != nil
+            && animation.keyframes.rotationMode != .none
     }
 }

@@ -7,35 +7,87 @@ extension Layer {
     public func addAnimation(_ animation: Animation, forKey key: String?) throws(LayerKitError) {
         try checkWritable()
         try animation.validateForAdding()
-        let keyPath = animation.keyPath!
-        _ = try valueType(forKeyPath: keyPath)
-        let (property, subpath) = try resolve(keyPath)
         let copy = animation.copy()
-        attach(copy, forKey: key ?? Layer.anonymousKeyPrefix + String(UInt(bitPattern: copy.handle)),
-               property: property, subpath: subpath)
+        if copy.timing.duration <= 0 || copy.timing.duration.isNaN {
+            // S4.11: a spring lasts until it settles; others take the transaction's duration (S4.3).
+            copy.timing.duration = copy.animationKind == .spring ? copy.spring.settlingDuration
+                : Transaction.animationDuration
+        }
+        // S4.13: one transition per layer, always under "transition".
+        let key = copy.animationKind == .transition ? "transition"
+            : key ?? Layer.anonymousKeyPrefix + String(UInt(bitPattern: copy.handle))
+        let now = mediaTime()
+        let record = try makeRecord(copy, key: key, groupDuration: nil, now: now, runLoop: RunLoop.current,
+                                    groups: Transaction.groupsForNewAnimation())
+        removeAnimationRecord(forKey: key)
+        record.layer = self
+        animationRecords.append(record)
+        changed()
     }
 
-    /// Adds an animation the layer owns already (a copy, or the built-in
-    /// action's own), whose key path is known to name `property`.
-    func attach(_ animation: Animation, forKey key: String, property: AnyProperty, subpath: [Substring]) {
+    /// The built-in action's basic animation, which the layer owns already
+    /// and whose key path is known to name `property`: attached without the
+    /// copy and the key-path checks of addAnimation (re-triggering thousands
+    /// of implicit animations in one transaction costs this).
+    func attachBuiltIn(_ animation: Animation, forKey key: String, property: AnyProperty) {
         if animation.timing.duration <= 0 || animation.timing.duration.isNaN {
             animation.timing.duration = Transaction.animationDuration // S4.3
         }
         removeAnimationRecord(forKey: key)
-        // The presentation value now is where "to only", "by only" and
-        // "none" animations start (S4.8); a layer never committed starts
-        // from its model value.
-        let keyPath = animation.keyPath!
-        let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: subpath,
-                                                           keyPath: keyPath, at: mediaTime())
-            ?? (try? state.value(forKeyPath: keyPath))
+        // The presentation value now is where the animation starts (S3.3).
+        let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: [],
+                                                           keyPath: key, at: mediaTime())
+            ?? (try? state.value(forKeyPath: key))
         let record = AnimationRecord(key: key, animation: animation, previousValue: previous,
                                      runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(),
-                                     property: property, subpath: subpath)
+                                     property: property, subpath: [])
         record.layer = self
         animation.isAttached = true
         animationRecords.append(record)
         changed()
+    }
+
+    /// Resolves an added copy's key path (or, for a group, each child's) and
+    /// makes its keyframes ready; throws before anything changes.
+    private func makeRecord(_ copy: Animation, key: String, groupDuration: Double?, now: Double, runLoop: RunLoop,
+                            groups: [CompletionGroup]) throws(LayerKitError) -> AnimationRecord {
+        if let groupDuration, copy.timing.duration <= 0 || copy.timing.duration.isNaN {
+            // A child without a duration lasts as long as its group.
+            copy.timing.duration = copy.animationKind == .spring ? copy.spring.settlingDuration : groupDuration
+        }
+        copy.isAttached = true
+        if copy.animationKind == .group {
+            var children: [AnimationRecord] = []
+            for child in copy.animations {
+                children.append(try makeRecord(child, key: key, groupDuration: copy.timing.duration, now: now,
+                                               runLoop: runLoop, groups: []))
+            }
+            return AnimationRecord(key: key, animation: copy, previousValue: nil, runLoop: runLoop, groups: groups,
+                                   property: nil, subpath: [], children: children)
+        }
+        if copy.animationKind == .transition {
+            return AnimationRecord(key: key, animation: copy, previousValue: nil, runLoop: runLoop, groups: groups,
+                                   property: nil, subpath: [])
+        }
+        let keyPath = copy.keyPath!
+        let type = try valueType(forKeyPath: keyPath)
+        let (property, subpath) = try resolve(keyPath)
+        let keyframes = copy.animationKind == .keyframe
+            ? try KeyframeTrack(copy.keyframes, valueType: type, keyPath: keyPath) : nil
+        if copy.animationKind == .spring {
+            for (name, v) in [("fromValue", copy.fromValue), ("toValue", copy.toValue), ("byValue", copy.byValue)] {
+                if let v, v.type != type {
+                    throw LayerKitError(.typeMismatch, "\(name): \"\(keyPath)\" takes \(type), got \(v.type)")
+                }
+            }
+        }
+        // The presentation value now is where "to only", "by only" and
+        // "none" animations start (S4.8); a layer never committed starts
+        // from its model value.
+        let previous = RenderTree.shared.presentationValue(of: self, keyPath: keyPath, at: now)
+            ?? (try? state.value(forKeyPath: keyPath))
+        return AnimationRecord(key: key, animation: copy, previousValue: previous, runLoop: runLoop, groups: groups,
+                               property: property, subpath: subpath, keyframes: keyframes)
     }
 
     public func animation(forKey key: String) -> Animation? {

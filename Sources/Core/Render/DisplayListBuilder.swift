@@ -79,9 +79,56 @@ public struct DisplayListBuilder: ~Copyable {
                 let running = AnimationEvaluator.apply(node.animations, to: s, layerTime: time, model: node.statePointer,
                                                        events: events)
                 if running { animating = true }
-                visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
+                if let record = node.transition, let before = node.transitionBefore,
+                   let p = DisplayListBuilder.transitionProgress(record, layerTime: time) {
+                    drawTransition(record.animation.transition, progress: p, before: before, node: node, s,
+                                   parent: parent, parentOpacity: parentOpacity, parentTime: parentTime, time: time,
+                                   events: events)
+                } else {
+                    visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
+                }
             }
         }
+    }
+
+    /// The transition's progress at the layer's local time, nil when it
+    /// shows nothing (not begun and not filling backwards, or over).
+    private static func transitionProgress(_ record: AnimationRecord, layerTime: Double) -> Double? {
+        let animation = record.animation
+        let evaluation = TimingModel.evaluate(animation.timing,
+                                              localTime: TimingModel.localTime(layerTime, animation.timing))
+        if record.stopped && animation.removedOnCompletion && evaluation.phase == .after { return nil }
+        guard let progress = evaluation.progress else { return nil }
+        return animation.transition.progress(at: animation.timingFunction?.evaluate(progress) ?? progress)
+    }
+
+    /// S4.13: the frozen "before" and the live layer, moved and faded by the
+    /// transition. A fade is an exact dissolve, old x (1 - p) + new x p: both
+    /// are added into one group, which then goes over what lies below.
+    private mutating func drawTransition(_ t: TransitionParameters, progress p: Double, before: RenderNode,
+                                         node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, parent: Placement,
+                                         parentOpacity: Double, parentTime: Double, time: Double,
+                                         events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
+        let place = t.placement(at: p, size: s.pointee.bounds.size)
+        let fade = t.type == .fade
+        if fade { beginGroup(opacity: 1) }
+        for old in t.oldOnTop ? [false, true] : [true, false] {
+            let part = old ? place.old : place.new
+            if fade {
+                guard part.opacity > 0 else { continue }
+                beginGroup(opacity: part.opacity, flags: LK_DL_FLAG_BLEND_ADD.rawValue)
+            }
+            if old {
+                let beforeTime = TimingModel.localTime(parentTime, before.state.timing)
+                visit(before, before.statePointer, parent: parent, parentOpacity: parentOpacity, time: beforeTime,
+                      events: nil, shift: (part.dx, part.dy))
+            } else {
+                visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events,
+                      shift: (part.dx, part.dy))
+            }
+            if fade { endGroup() }
+        }
+        if fade { endGroup() }
     }
 
     private static func world(of s: UnsafeMutablePointer<LayerState>, in parent: Placement) -> Transform3D {
@@ -97,11 +144,13 @@ public struct DisplayListBuilder: ~Copyable {
 
     private mutating func visit(_ node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, parent: Placement,
                                 parentOpacity: Double, time: Double,
-                                events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
+                                events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?,
+                                shift: (dx: Double, dy: Double) = (0, 0)) {
         guard !s.pointee.hidden else { return }
         let opacity = parentOpacity * s.pointee.opacity
         guard opacity > 0 else { return }
-        let world = DisplayListBuilder.world(of: s, in: parent)
+        var world = DisplayListBuilder.world(of: s, in: parent)
+        if shift.dx != 0 || shift.dy != 0 { world = world.preTranslated(shift.dx, shift.dy) }
         if !s.pointee.doubleSided && DisplayListBuilder.isBackFacing(world) { return }
         let layer = LayerDraw(node: node, state: s, world: world, time: time, events: events)
 

@@ -17,6 +17,11 @@ final class RenderNode: @unchecked Sendable {
     /// The committed node of the layer's mask (S6.1), drawn in this node's
     /// space; its parent is this node, for its timing.
     var mask: RenderNode?
+    /// S4.13: while a transition runs, the layer's appearance before it,
+    /// frozen (presentation values at the commit, no animations).
+    var transitionBefore: RenderNode?
+    /// The running transition (also in `animations`, for its timing and events).
+    var transition: AnimationRecord?
 
     init(id: UInt64, state: LayerState) {
         self.id = id
@@ -92,8 +97,23 @@ public final class RenderTree: @unchecked Sendable {
     /// Publishes the state of `layers` (model lock held, on the committing thread).
     func commit(_ layers: [Layer], at time: Double) {
         let toNotify: [() -> Void] = withLock {
+            // S4.13: a transition added in this transaction shows the layer
+            // as it was before it: freeze that before anything changes.
+            var befores: [(Layer, AnimationRecord, RenderNode?)] = []
+            for layer in layers where !layer.isPresentationCopy {
+                guard let record = layer.animationRecords.last(where: {
+                    !$0.beginResolved && $0.animation.animationKind == .transition
+                }) else { continue }
+                befores.append((layer, record, nodes[layer.id].map { frozenCopy(of: $0, at: time) }))
+            }
             for layer in layers where !layer.isPresentationCopy {
                 sync(ensureNode(layer, time), with: layer, commitTime: time)
+            }
+            for (layer, record, before) in befores {
+                guard let node = nodes[layer.id] else { continue }
+                node.transition = record
+                // A layer that was not there before appears from nothing.
+                node.transitionBefore = before ?? RenderNode(id: layer.id, state: LayerState.hiddenPlaceholder)
             }
             return Array(observers.values)
         }
@@ -132,6 +152,32 @@ public final class RenderTree: @unchecked Sendable {
             record.beginResolved = true
         }
         node.animations = layer.animationRecords
+        if let running = node.transition, !node.animations.contains(where: { $0 === running }) {
+            node.transition = nil
+            node.transitionBefore = nil
+        }
+    }
+
+    /// The node's subtree as it shows at `time`, frozen: presentation
+    /// values, no animations (the "before" of a transition, S4.13).
+    private func frozenCopy(of node: RenderNode, at time: Double) -> RenderNode {
+        let copy = RenderNode(id: node.id, state: node.state)
+        if !node.animations.isEmpty {
+            let local = RenderTree.localTime(of: node, at: time)
+            _ = AnimationEvaluator.apply(node.animations, to: copy.statePointer, layerTime: local,
+                                         model: node.statePointer, events: nil)
+        }
+        copy.mask = node.mask.map { m in
+            let c = frozenCopy(of: m, at: time)
+            c.parent = copy
+            return c
+        }
+        copy.children = node.children.map { child in
+            let c = frozenCopy(of: child, at: time)
+            c.parent = copy
+            return c
+        }
+        return copy
     }
 
     /// A layer died: forget its node (its superlayer's next commit drops it too).
@@ -174,10 +220,12 @@ public final class RenderTree: @unchecked Sendable {
         withLock {
             guard let node = nodes[layer.id] else { return nil }
             let model = UnsafePointer(node.statePointer)
+            let relevant: (AnimationRecord) -> Bool = {
+                $0.animates(property.key) || (property.key == LayerProperties.transform.key && $0.turnsLayer)
+            }
             var value: Value
-            if node.animations.contains(where: { $0.property.key == property.key }) {
-                let relevant = node.animations.filter { $0.property.key == property.key }
-                value = AnimationEvaluator.presentedValue(of: property, relevant,
+            if node.animations.contains(where: relevant) {
+                value = AnimationEvaluator.presentedValue(of: property, node.animations.filter(relevant),
                                                           layerTime: RenderTree.localTime(of: node, at: time), model: model)
             } else {
                 value = property.read(model)

@@ -1,0 +1,87 @@
+import Glibc
+
+/// A damped harmonic oscillator carrying a value from 0 to 1 (S4.11):
+/// m x'' + c x' + k (x - 1) = 0, x(0) = 0, x'(0) = initialVelocity (in
+/// distances per second). Closed form in all three regimes.
+public struct SpringParameters: Equatable, Sendable {
+    public var mass = 1.0
+    public var stiffness = 100.0
+    public var damping = 10.0
+    public var initialVelocity = 0.0
+
+    public init() {}
+
+    /// The fraction of the distance from which the motion is taken as at
+    /// rest. SwiftUI documents its Spring.settlingDuration with an epsilon of
+    /// 0.001 of a unit target; with it, Core Animation's documented figures
+    /// (CASpringAnimation.settlingDuration: damping 5 about 2.85 s, damping
+    /// 15 just over 1 s) come out at 2.78 s and 0.98 s, within 3%.
+    public static let restFraction = 0.001
+
+    /// The solution u(t) = 1 - x(t) = e^(-a t) (...) in the form each regime needs.
+    private enum Solution {
+        case under(decay: Double, frequency: Double, a: Double, b: Double)
+        case critical(decay: Double, a: Double, b: Double)
+        case over(r1: Double, r2: Double, c1: Double, c2: Double)
+    }
+
+    private var solution: Solution {
+        let w0 = (stiffness / mass).squareRoot()
+        let zeta = damping / (2 * (stiffness * mass).squareRoot())
+        let u0 = 1.0, du0 = -initialVelocity
+        if abs(zeta - 1) < 1e-9 {
+            return .critical(decay: w0, a: u0, b: du0 + w0 * u0)
+        }
+        if zeta < 1 {
+            let wd = w0 * (1 - zeta * zeta).squareRoot()
+            return .under(decay: zeta * w0, frequency: wd, a: u0, b: (du0 + zeta * w0 * u0) / wd)
+        }
+        let root = (zeta * zeta - 1).squareRoot()
+        let r1 = -w0 * (zeta - root), r2 = -w0 * (zeta + root)
+        let c1 = (du0 - r2 * u0) / (r1 - r2)
+        return .over(r1: r1, r2: r2, c1: c1, c2: u0 - c1)
+    }
+
+    /// x(t): 0 at t = 0, settling at 1; overshoots when under-damped.
+    public func fraction(at t: Double) -> Double {
+        guard t > 0 else { return 0 }
+        switch solution {
+        case let .under(decay, frequency, a, b):
+            return 1 - exp(-decay * t) * (a * cos(frequency * t) + b * sin(frequency * t))
+        case let .critical(decay, a, b):
+            return 1 - exp(-decay * t) * (a + b * t)
+        case let .over(r1, r2, c1, c2):
+            return 1 - (c1 * exp(r1 * t) + c2 * exp(r2 * t))
+        }
+    }
+
+    /// The earliest time from which a bound on |1 - x(t)| (the envelope of
+    /// the oscillation) stays within `restFraction`: after it the motion
+    /// provably stays within that fraction of the distance.
+    public var settlingDuration: Double {
+        let eps = SpringParameters.restFraction
+        switch solution {
+        case let .under(decay, _, a, b):
+            return max(0, log((a * a + b * b).squareRoot() / eps) / decay)
+        case let .critical(decay, a, b):
+            // e^(-w t)(|a| + |b| t) rises until t = 1/w - |a|/|b| at most, then falls.
+            return SpringParameters.lastTimeAbove(eps) { t in exp(-decay * t) * (abs(a) + abs(b) * t) }
+        case let .over(r1, r2, c1, c2):
+            return SpringParameters.lastTimeAbove(eps) { t in abs(c1) * exp(r1 * t) + abs(c2) * exp(r2 * t) }
+        }
+    }
+
+    /// For a bound that starts above eps (it is at least 1 at t = 0), may
+    /// rise, then falls for good: the set where it exceeds eps is [0, T).
+    /// T by doubling then bisection to 1e-9 s.
+    private static func lastTimeAbove(_ eps: Double, _ bound: (Double) -> Double) -> Double {
+        var hi = 1.0
+        while bound(hi) > eps && hi < 1e9 { hi *= 2 }
+        var lo = 0.0
+        while hi - lo > 1e-9 {
+            let mid = (lo + hi) / 2
+            if bound(mid) > eps { lo = mid } else { hi = mid }
+        }
+        return hi
+    }
+}

@@ -1,0 +1,738 @@
+/* Every kind of animation (S4.10-S4.12, S4.14) and animation management,
+   through the C API with a manual clock: keyframes (values, key times,
+   timing functions, every calculation mode, paths and rotation modes),
+   springs against the analytic solution, groups, layered animations, keys,
+   removal and user values. Expected values are computed here, independently
+   of the library. */
+#include "support/lktest.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static lk_display *display;
+static lk_layer *root;
+
+static lk_layer *committed_layer(void)
+{
+    lk_layer *l = lkt_layer_new(root, 10, 10, 40, 40, lk_color_make(0, 0, 1, 1));
+    lk_display_render_frame_at(display, lk_media_time());
+    return l;
+}
+
+static double begin_of(lk_layer *l, const char *key)
+{
+    lk_animation *a = lk_layer_get_animation(l, key);
+    return a ? lk_animation_get_begin_time(a) : NAN;
+}
+
+/* Adds a (and releases it), commits, and returns its resolved begin time. */
+static double add(lk_layer *l, lk_animation *a, const char *key)
+{
+    lk_status s = lk_layer_add_animation(l, a, key);
+    lk_release(a);
+    if (s != LK_OK) {
+        LKT_CHECK(0, "adding an animation", "%s", lk_last_error());
+        return NAN;
+    }
+    lk_transaction_flush();
+    return begin_of(l, key);
+}
+
+static lk_value value_at(lk_layer *l, const char *key_path, double t)
+{
+    lk_value v = lk_value_none();
+    lk_layer *p = lk_layer_copy_presentation_at(l, t);
+    if (p) lk_layer_get_value(p, key_path, &v);
+    lk_release(p);
+    return v;
+}
+
+static double number_at(lk_layer *l, const char *key_path, double t)
+{
+    lk_value v = value_at(l, key_path, t);
+    return v.type == LK_VALUE_NUMBER ? v.as.number : NAN;
+}
+
+static lk_point position_at(lk_layer *l, double t)
+{
+    lk_value v = value_at(l, "position", t);
+    return v.type == LK_VALUE_POINT ? v.as.point : lk_point_make(NAN, NAN);
+}
+
+static lk_color color_at(lk_layer *l, double t)
+{
+    lk_value v = value_at(l, "backgroundColor", t);
+    return v.type == LK_VALUE_COLOR ? v.as.color : lk_color_make(-1, -1, -1, -1);
+}
+
+static lk_transform3d transform_at(lk_layer *l, double t)
+{
+    lk_value v = value_at(l, "transform", t);
+    return v.type == LK_VALUE_TRANSFORM ? v.as.transform : lkt_t_scale(NAN, NAN, NAN);
+}
+
+/* ---- S4.10 keyframes: values ------------------------------------------- */
+
+static void keyframe_colours(void)
+{
+    /* the seed's colours: blue -> red -> green -> blue over 2 s */
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_keyframe_animation_create("backgroundColor");
+    lk_value colours[4] = { lk_value_color(lk_color_make(0, 0, 1, 1)), lk_value_color(lk_color_make(1, 0, 0, 1)),
+                            lk_value_color(lk_color_make(0, 1, 0, 1)), lk_value_color(lk_color_make(0, 0, 1, 1)) };
+    LKT_CHECK_STATUS("S4.10 set values", lk_animation_set_values(a, colours, 4), LK_OK);
+    lk_animation_set_duration(a, 2.0);
+    LKT_CHECK(lk_animation_get_kind(a) == LK_ANIMATION_KEYFRAME, "S4.10 a keyframe animation says what it is", "%s", "");
+    LKT_CHECK(lk_animation_get_values(a, NULL, 0) == 4, "S4.10 values read back", "%s", "");
+    double b = add(l, a, "colours");
+    /* without keyTimes the 4 values sit at 0, 1/3, 2/3, 1 of 2 s */
+    LKT_CHECK_COLOR("S4.10 starts blue", color_at(l, b), lk_color_make(0, 0, 1, 1), 1e-9);
+    LKT_CHECK_COLOR("S4.10 half-way to the first key: blue/red mix", color_at(l, b + 1.0 / 3), lk_color_make(0.5, 0, 0.5, 1), 1e-9);
+    LKT_CHECK_COLOR("S4.10 red at 2/3 s", color_at(l, b + 2.0 / 3), lk_color_make(1, 0, 0, 1), 1e-9);
+    LKT_CHECK_COLOR("S4.10 red -> green a quarter in", color_at(l, b + 2.0 / 3 + 1.0 / 6), lk_color_make(0.75, 0.25, 0, 1), 1e-9);
+    LKT_CHECK_COLOR("S4.10 green at 4/3 s", color_at(l, b + 4.0 / 3), lk_color_make(0, 1, 0, 1), 1e-9);
+    LKT_CHECK_COLOR("S4.10 blue again just before the end", color_at(l, b + 1.999999), lk_color_make(0, 0, 1, 1), 1e-5);
+    LKT_CHECK_COLOR("S4.5 after the end the model colour is back", color_at(l, b + 2.5), lk_color_make(0, 0, 1, 1), 1e-9);
+
+    /* keyTimes and per-segment timing functions */
+    a = lk_keyframe_animation_create("opacity");
+    lk_value nums[3] = { lk_value_number(0), lk_value_number(1), lk_value_number(0.5) };
+    double times[3] = { 0, 0.8, 1 };
+    lk_animation_set_values(a, nums, 3);
+    lk_animation_set_key_times(a, times, 3);
+    lk_timing_function *fns[2] = { lk_timing_function_named(LK_TIMING_EASE_IN), NULL };
+    lk_animation_set_timing_functions(a, fns, 2);
+    lk_animation_set_duration(a, 10.0);
+    b = add(l, a, "times");
+    double ease_half = lk_timing_function_evaluate(lk_timing_function_named(LK_TIMING_EASE_IN), 0.5);
+    LKT_CHECK_NEAR("S4.10 keyTimes: 4 s is half of the first segment, eased in", number_at(l, "opacity", b + 4), ease_half, 1e-9);
+    LKT_CHECK_NEAR("S4.10 keyTimes: 8 s is the second key", number_at(l, "opacity", b + 8), 1, 1e-9);
+    LKT_CHECK_NEAR("S4.10 NULL timing function is linear in its segment", number_at(l, "opacity", b + 9), 0.75, 1e-9);
+
+    /* discrete: keyTimes has values + 1 entries */
+    a = lk_keyframe_animation_create("opacity");
+    double dtimes[4] = { 0, 0.5, 0.75, 1 };
+    lk_animation_set_values(a, nums, 3);
+    lk_animation_set_key_times(a, dtimes, 4);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_DISCRETE);
+    lk_animation_set_duration(a, 4.0);
+    lk_animation_set_fill_mode(a, LK_FILL_FORWARDS);
+    lk_animation_set_removed_on_completion(a, false);
+    b = add(l, a, "discrete");
+    LKT_CHECK_NEAR("S4.10 discrete holds the first value", number_at(l, "opacity", b + 1.9), 0, 0);
+    LKT_CHECK_NEAR("S4.10 discrete jumps at the key time", number_at(l, "opacity", b + 2.0), 1, 0);
+    LKT_CHECK_NEAR("S4.10 discrete holds the second value", number_at(l, "opacity", b + 2.9), 1, 0);
+    LKT_CHECK_NEAR("S4.10 discrete third value", number_at(l, "opacity", b + 3.5), 0.5, 0);
+    LKT_CHECK_NEAR("S4.10 discrete ends on the last value", number_at(l, "opacity", b + 5), 0.5, 0);
+    lk_layer_remove_all_animations(l);
+
+    /* paced: constant speed over distance, keyTimes ignored */
+    a = lk_keyframe_animation_create("position");
+    lk_value pts[3] = { lk_value_point(lk_point_make(0, 0)), lk_value_point(lk_point_make(30, 40)),
+                        lk_value_point(lk_point_make(30, 90)) };
+    lk_animation_set_values(a, pts, 3);
+    double ignored[3] = { 0, 0.1, 1 };
+    lk_animation_set_key_times(a, ignored, 3);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_PACED);
+    lk_animation_set_duration(a, 1.0);
+    b = add(l, a, "paced");
+    /* total 50 + 50: half the time is the end of the first leg */
+    LKT_CHECK_POINT("S4.10 paced: half time is half the distance", position_at(l, b + 0.5), lk_point_make(30, 40), 1e-9);
+    LKT_CHECK_POINT("S4.10 paced: a quarter", position_at(l, b + 0.25), lk_point_make(15, 20), 1e-9);
+    LKT_CHECK_POINT("S4.10 paced: three quarters", position_at(l, b + 0.75), lk_point_make(30, 65), 1e-9);
+    lk_layer_remove_all_animations(l);
+    lk_release(l);
+}
+
+/* The test's own Kochanek-Bartels value for numbers, end keys repeated. */
+static double kb(const double *p, int n, int i, double s, double t, double c, double bias)
+{
+    double p0 = p[i > 0 ? i - 1 : 0], p1 = p[i], p2 = p[i + 1], p3 = p[i + 2 < n ? i + 2 : n - 1];
+    double out1 = (1 - t) * (1 + bias) * (1 + c) / 2 * (p1 - p0) + (1 - t) * (1 - bias) * (1 - c) / 2 * (p2 - p1);
+    double in2 = (1 - t) * (1 + bias) * (1 - c) / 2 * (p2 - p1) + (1 - t) * (1 - bias) * (1 + c) / 2 * (p3 - p2);
+    double h00 = 2 * s * s * s - 3 * s * s + 1, h10 = s * s * s - 2 * s * s + s;
+    double h01 = -2 * s * s * s + 3 * s * s, h11 = s * s * s - s * s;
+    return h00 * p1 + h10 * out1 + h01 * p2 + h11 * in2;
+}
+
+static void keyframe_cubic(void)
+{
+    lk_layer *l = committed_layer();
+    double p[4] = { 0, 100, 50, 200 };
+    lk_value vals[4];
+    for (int i = 0; i < 4; i++) vals[i] = lk_value_number(p[i]);
+
+    lk_animation *a = lk_keyframe_animation_create("zPosition");
+    lk_animation_set_values(a, vals, 4);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_CUBIC);
+    lk_animation_set_duration(a, 3.0);
+    double b = add(l, a, "cr");
+    LKT_CHECK_NEAR("S4.10 cubic passes through the keys", number_at(l, "zPosition", b + 1), 100, 1e-9);
+    LKT_CHECK_NEAR("S4.10 cubic (Catmull-Rom) between keys", number_at(l, "zPosition", b + 1.5), kb(p, 4, 1, 0.5, 0, 0, 0), 1e-9);
+    LKT_CHECK_NEAR("S4.10 cubic first segment", number_at(l, "zPosition", b + 0.3), kb(p, 4, 0, 0.3, 0, 0, 0), 1e-9);
+    lk_layer_remove_all_animations(l);
+
+    a = lk_keyframe_animation_create("zPosition");
+    lk_animation_set_values(a, vals, 4);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_CUBIC);
+    double tension[4] = { 0.5, 0.5, 0.5, 0.5 }, cont[4] = { 0, -0.5, 0.3, 0 }, bias[4] = { 0, 0.25, -0.4, 0 };
+    lk_animation_set_tension_values(a, tension, 4);
+    lk_animation_set_continuity_values(a, cont, 4);
+    lk_animation_set_bias_values(a, bias, 4);
+    lk_animation_set_duration(a, 3.0);
+    b = add(l, a, "tcb");
+    /* segment 1 from key 1 (t .5, c -.5, b .25) to key 2 (t .5, c .3, b -.4): compute by hand */
+    {
+        double s = 0.4, p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
+        double out1 = (1 - 0.5) * (1 + 0.25) * (1 - 0.5) / 2 * (p1 - p0) + (1 - 0.5) * (1 - 0.25) * (1 + 0.5) / 2 * (p2 - p1);
+        double in2 = (1 - 0.5) * (1 - 0.4) * (1 - 0.3) / 2 * (p2 - p1) + (1 - 0.5) * (1 + 0.4) * (1 + 0.3) / 2 * (p3 - p2);
+        double h00 = 2 * s * s * s - 3 * s * s + 1, h10 = s * s * s - 2 * s * s + s;
+        double h01 = -2 * s * s * s + 3 * s * s, h11 = s * s * s - s * s;
+        double want = h00 * p1 + h10 * out1 + h01 * p2 + h11 * in2;
+        LKT_CHECK_NEAR("S4.10 cubic honours tension, continuity and bias", number_at(l, "zPosition", b + 1.4), want, 1e-9);
+        LKT_CHECK(fabs(want - kb(p, 4, 1, 0.4, 0, 0, 0)) > 1, "S4.10 (and they change the curve)", "%f", want);
+    }
+    lk_layer_remove_all_animations(l);
+
+    /* cubicPaced: constant speed along the spline. Evenly spaced points on a
+       line make the spline that line, so position is linear in time (the
+       arc length is sampled: 0.1% of 100). */
+    a = lk_keyframe_animation_create("position");
+    lk_value pts[3] = { lk_value_point(lk_point_make(0, 0)), lk_value_point(lk_point_make(50, 0)),
+                        lk_value_point(lk_point_make(100, 0)) };
+    lk_animation_set_values(a, pts, 3);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_CUBIC_PACED);
+    lk_animation_set_duration(a, 1.0);
+    b = add(l, a, "cp");
+    for (int i = 1; i < 10; i++) {
+        lk_point q = position_at(l, b + i / 10.0);
+        LKT_CHECK(fabs(q.x - 10 * i) < 0.1 && fabs(q.y) < 1e-9, "S4.10 cubicPaced moves at constant speed", "%d: %s", i,
+                  lkt_fmt_point(q));
+    }
+    /* while plain cubic does not: it eases in and out of the end keys */
+    lk_layer_remove_all_animations(l);
+    a = lk_keyframe_animation_create("position");
+    lk_animation_set_values(a, pts, 3);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_CUBIC);
+    lk_animation_set_duration(a, 1.0);
+    b = add(l, a, "cubic");
+    lk_point q = position_at(l, b + 0.1);
+    LKT_CHECK(fabs(q.x - 10) > 1, "S4.10 (cubic without pacing is not constant speed)", "%s", lkt_fmt_point(q));
+    lk_layer_remove_all_animations(l);
+    lk_release(l);
+}
+
+/* ---- S4.10 keyframes: paths and rotation -------------------------------- */
+
+static lk_point bez(double t, double *angle)
+{
+    const double ax = 0, ay = 150, bx = 75, by = 0, cx = 225, cy = 300, dx = 300, dy = 150;
+    double u = 1 - t;
+    double dxdt = 3 * u * u * (bx - ax) + 6 * u * t * (cx - bx) + 3 * t * t * (dx - cx);
+    double dydt = 3 * u * u * (by - ay) + 6 * u * t * (cy - by) + 3 * t * t * (dy - cy);
+    if (angle) *angle = atan2(dydt, dxdt);
+    return lk_point_make(u * u * u * ax + 3 * u * u * t * bx + 3 * u * t * t * cx + t * t * t * dx,
+                         u * u * u * ay + 3 * u * u * t * by + 3 * u * t * t * cy + t * t * t * dy);
+}
+
+static void ship(void)
+{
+    lk_path *path = lk_path_create();
+    lk_path_move_to(path, 0, 150);
+    lk_path_curve_to(path, 75, 0, 225, 300, 300, 150);
+    const double times[5] = { 0, 0.2, 0.5, 0.7, 1.0 };
+
+    for (int with_rotation = 0; with_rotation < 2; with_rotation++) {
+        lk_layer *l = committed_layer();
+        lk_animation *a = lk_keyframe_animation_create("position");
+        lk_animation_set_path(a, path);
+        lk_animation_set_duration(a, 4.0);
+        if (with_rotation) lk_animation_set_rotation_mode(a, LK_ROTATION_AUTO);
+        double b = add(l, a, "ship");
+        for (int i = 0; i < 5; i++) {
+            double angle;
+            lk_point want = bez(times[i], &angle);
+            char name[160];
+            snprintf(name, sizeof name, "S4.10 the ship%s at %.0f%% of 4 s is on the curve",
+                     with_rotation ? " (rotation auto)" : "", times[i] * 100);
+            double t = b + 4.0 * times[i] - (times[i] == 1.0 ? 1e-9 : 0);
+            LKT_CHECK_POINT(name, position_at(l, t), want, 1e-6);
+            lk_transform3d tr = transform_at(l, t);
+            snprintf(name, sizeof name, "S4.10 the ship%s at %.0f%% of 4 s %s", with_rotation ? " (rotation auto)" : "",
+                     times[i] * 100, with_rotation ? "points along the tangent" : "does not turn");
+            LKT_CHECK_TRANSFORM(name, tr, with_rotation ? lkt_t_rotation_z(angle) : lkt_t_identity(), 1e-6);
+        }
+        lk_release(l);
+    }
+
+    /* autoReverse: the tangent turned by pi; on top of the layer's transform */
+    lk_layer *l = committed_layer();
+    lk_layer_set_transform(l, lkt_t_scale(2, 2, 1));
+    lk_animation *a = lk_keyframe_animation_create("position");
+    lk_animation_set_path(a, path);
+    lk_animation_set_duration(a, 4.0);
+    lk_animation_set_rotation_mode(a, LK_ROTATION_AUTO_REVERSE);
+    double b = add(l, a, "ship");
+    double angle;
+    bez(0.5, &angle);
+    LKT_CHECK_TRANSFORM("S4.10 rotationMode autoReverse turns by the tangent + pi, before the layer's transform",
+                        transform_at(l, b + 2), lkt_t_mul(lkt_t_rotation_z(angle + LKT_PI), lkt_t_scale(2, 2, 1)), 1e-6);
+    lk_release(l);
+
+    /* paced along the path: half the time is half the length */
+    l = committed_layer();
+    a = lk_keyframe_animation_create("position");
+    lk_animation_set_path(a, path);
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_PACED);
+    b = add(l, a, "paced");
+    lk_point want;
+    lk_path_get_point_at_distance(path, lk_path_get_length(path) / 2, &want, NULL);
+    LKT_CHECK_POINT("S4.10 paced along a path: constant speed", position_at(l, b + 0.5), want, 1e-6);
+    /* by symmetry of this curve about its middle, half the length is its middle */
+    LKT_CHECK_POINT("S4.10 (the symmetric curve's middle)", position_at(l, b + 0.5), bez(0.5, NULL), 1e-6);
+    lk_release(l);
+
+    /* a path of two lines: each segment is one keyframe interval */
+    lk_path *lines = lk_path_create();
+    lk_path_move_to(lines, 0, 0);
+    lk_path_line_to(lines, 100, 0);
+    lk_path_line_to(lines, 100, 10);
+    l = committed_layer();
+    a = lk_keyframe_animation_create("position");
+    lk_animation_set_path(a, lines);
+    lk_animation_set_duration(a, 2.0);
+    b = add(l, a, "lines");
+    LKT_CHECK_POINT("S4.10 path segments share time equally (linear mode)", position_at(l, b + 1.5), lk_point_make(100, 5), 1e-9);
+    lk_release(l);
+    lk_release(lines);
+    lk_release(path);
+}
+
+static void rotation_turns(void)
+{
+    /* S4.9: transform.rotation by 2 pi turns once */
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_basic_animation_create("transform.rotation");
+    lk_animation_set_by_value(a, lk_value_number(2 * LKT_PI));
+    lk_animation_set_duration(a, 4.0);
+    double b = add(l, a, "spin");
+    for (int q = 1; q <= 3; q++)
+        LKT_CHECK_TRANSFORM("S4.9 transform.rotation by 2 pi: each second a quarter turn", transform_at(l, b + q),
+                            lkt_t_rotation_z(q * LKT_PI / 2), 1e-9);
+    lk_layer_remove_all_animations(l);
+    /* the same with keyframes 0, pi, 2 pi */
+    a = lk_keyframe_animation_create("transform.rotation.z");
+    lk_value turns[3] = { lk_value_number(0), lk_value_number(LKT_PI), lk_value_number(2 * LKT_PI) };
+    lk_animation_set_values(a, turns, 3);
+    lk_animation_set_duration(a, 4.0);
+    b = add(l, a, "spin");
+    LKT_CHECK_TRANSFORM("S4.10 keyframed rotation 0, pi, 2 pi: three quarters at 3 s", transform_at(l, b + 3),
+                        lkt_t_rotation_z(1.5 * LKT_PI), 1e-9);
+    lk_release(l);
+}
+
+static void keyframe_errors(void)
+{
+    lk_layer *l = committed_layer();
+    lk_value nums[3] = { lk_value_number(0), lk_value_number(1), lk_value_number(0.5) };
+
+    lk_animation *a = lk_keyframe_animation_create("opacity");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.10 a keyframe animation without values is refused at add", lk_layer_add_animation(l, a, "k"),
+                    LK_ERROR_INVALID_ARGUMENT, "values");
+    lk_animation_set_values(a, nums, 3);
+    double wrong_count[2] = { 0, 1 };
+    lk_animation_set_key_times(a, wrong_count, 2);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.10 keyTimes of the wrong count are refused", lk_layer_add_animation(l, a, "k"),
+                    LK_ERROR_INVALID_ARGUMENT, "keyTimes");
+    double decreasing[3] = { 0, 0.7, 0.6 };
+    lk_animation_set_key_times(a, decreasing, 3);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.10 decreasing keyTimes are refused, naming the index", lk_layer_add_animation(l, a, "k"),
+                    LK_ERROR_INVALID_ARGUMENT, "keyTimes[2]");
+    double outside[3] = { 0, 0.5, 1.5 };
+    lk_animation_set_key_times(a, outside, 3);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.10 keyTimes outside 0...1 are refused", lk_layer_add_animation(l, a, "k"),
+                    LK_ERROR_INVALID_ARGUMENT, "keyTimes[2]");
+    lk_animation_set_key_times(a, NULL, 0);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_DISCRETE);
+    double three[3] = { 0, 0.5, 1 };
+    lk_animation_set_key_times(a, three, 3);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.10 discrete mode needs values + 1 keyTimes", lk_layer_add_animation(l, a, "k"),
+                    LK_ERROR_INVALID_ARGUMENT, "values + 1");
+    lk_animation_set_key_times(a, NULL, 0);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_LINEAR);
+    lk_timing_function *one[1] = { NULL };
+    lk_animation_set_timing_functions(a, one, 1);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.10 timingFunctions need one per segment", lk_layer_add_animation(l, a, "k"),
+                    LK_ERROR_INVALID_ARGUMENT, "timingFunctions");
+    lk_animation_set_timing_functions(a, NULL, 0);
+    double two[2] = { 0, 0 };
+    lk_animation_set_tension_values(a, two, 2);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.10 tensionValues need one per value", lk_layer_add_animation(l, a, "k"),
+                    LK_ERROR_INVALID_ARGUMENT, "tensionValues");
+    lk_animation_set_tension_values(a, NULL, 0);
+    lk_value mixed[2] = { lk_value_number(0), lk_value_point(lk_point_make(1, 1)) };
+    lk_animation_set_values(a, mixed, 2);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.10 a value of the wrong type names its index", lk_layer_add_animation(l, a, "k"),
+                    LK_ERROR_TYPE_MISMATCH, "values[1]");
+    LKT_CHECK(lk_layer_get_animation(l, "k") == NULL, "S8 nothing was added by the refused calls", "%s", "");
+    lk_release(a);
+
+    a = lk_keyframe_animation_create("opacity");
+    lk_path *p = lk_path_create_from_svg("M0 0 L10 10");
+    lk_animation_set_path(a, p);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.10 a path animates only point key paths", lk_layer_add_animation(l, a, "k"),
+                    LK_ERROR_TYPE_MISMATCH, "path");
+    lk_release(a);
+    lk_release(p);
+
+    a = lk_basic_animation_create("opacity");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("keyframe setters refuse other kinds", lk_animation_set_values(a, nums, 3), LK_ERROR_INVALID_ARGUMENT,
+                    "keyframe");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("a NULL animation is refused, naming the argument",
+                    lk_animation_set_calculation_mode(NULL, LK_CALCULATION_LINEAR), LK_ERROR_INVALID_ARGUMENT, "a");
+    lk_release(a);
+    lk_release(l);
+}
+
+/* ---- S4.11 springs ------------------------------------------------------ */
+
+/* the test's own solution of m x'' + c x' + k (x - 1) = 0, x(0) = 0, x'(0) = v */
+static double spring_x(double m, double k, double c, double v, double t)
+{
+    double w0 = sqrt(k / m), zeta = c / (2 * sqrt(k * m));
+    if (fabs(zeta - 1) < 1e-12) return 1 - exp(-w0 * t) * (1 + (w0 - v) * t);
+    if (zeta < 1) {
+        double wd = w0 * sqrt(1 - zeta * zeta);
+        return 1 - exp(-zeta * w0 * t) * (cos(wd * t) + (zeta * w0 - v) / wd * sin(wd * t));
+    }
+    double r1 = -w0 * (zeta - sqrt(zeta * zeta - 1)), r2 = -w0 * (zeta + sqrt(zeta * zeta - 1));
+    double c1 = (-v - r2) / (r1 - r2);
+    return 1 - (c1 * exp(r1 * t) + (1 - c1) * exp(r2 * t));
+}
+
+static void springs(void)
+{
+    lk_animation *s = lk_spring_animation_create("position.x");
+    LKT_CHECK(lk_animation_get_mass(s) == 1 && lk_animation_get_stiffness(s) == 100 && lk_animation_get_damping(s) == 10 &&
+              lk_animation_get_initial_velocity(s) == 0, "S4.11 defaults: mass 1, stiffness 100, damping 10, velocity 0", "%s", "");
+    /* Apple's documented figures (CASpringAnimation.settlingDuration,
+       developer.apple.com): mass 1, stiffness 100, damping 5 settles in
+       about 2.85 s; damping 15 in just over 1 s. Within 5%. */
+    lk_animation_set_damping(s, 5);
+    double d5 = lk_animation_get_settling_duration(s);
+    LKT_CHECK(fabs(d5 - 2.85) <= 0.05 * 2.85, "S4.11 settlingDuration with damping 5 is within 5% of Apple's 2.85 s", "%f", d5);
+    lk_animation_set_damping(s, 15);
+    double d15 = lk_animation_get_settling_duration(s);
+    LKT_CHECK(fabs(d15 - 1.0) <= 0.05, "S4.11 settlingDuration with damping 15 is within 5% of Apple's ~1 s", "%f", d15);
+    /* the motion really stays within 0.1% of the distance after it */
+    int settled = 1;
+    for (int damping = 5; damping <= 30; damping += 5) {
+        lk_animation_set_damping(s, damping);
+        double sd = lk_animation_get_settling_duration(s);
+        for (double t = sd; t < sd + 5; t += 0.001)
+            if (fabs(spring_x(1, 100, damping, 0, t) - 1) > 0.001) settled = 0;
+        /* and is still outside a little before (the bound is tight to 15%) */
+        int outside = 0;
+        for (double t = 0.85 * sd; t < sd; t += 0.0005)
+            if (fabs(spring_x(1, 100, damping, 0, t) - 1) > 0.001 * 0.5) outside = 1;
+        LKT_CHECK(outside, "S4.11 the settling duration is not far past where the motion settles", "damping %d: %f", damping, sd);
+    }
+    LKT_CHECK(settled, "S4.11 after settlingDuration the motion stays within 0.1% (damping 5...30)", "%s", "");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.11 mass must be > 0", lk_animation_set_mass(s, 0), LK_ERROR_INVALID_ARGUMENT, "v");
+    LKT_CHECK_ERROR("S4.11 damping must be >= 0", lk_animation_set_damping(s, -1), LK_ERROR_INVALID_ARGUMENT, "v");
+    lk_release(s);
+
+    struct { double m, k, c, v; const char *name; } cases[4] = {
+        { 1, 100, 10, 0, "S4.11 under-damped spring follows the analytic solution" },
+        { 1, 100, 20, 0, "S4.11 critically damped spring follows the analytic solution" },
+        { 2, 50, 40, 0, "S4.11 over-damped spring follows the analytic solution" },
+        { 1, 100, 10, 5, "S4.11 initial velocity follows the analytic solution" },
+    };
+    for (int i = 0; i < 4; i++) {
+        lk_layer *l = committed_layer();
+        s = lk_spring_animation_create("position.x");
+        lk_animation_set_mass(s, cases[i].m);
+        lk_animation_set_stiffness(s, cases[i].k);
+        lk_animation_set_damping(s, cases[i].c);
+        lk_animation_set_initial_velocity(s, cases[i].v);
+        lk_animation_set_from_value(s, lk_value_number(0));
+        lk_animation_set_to_value(s, lk_value_number(640));
+        double settle = lk_animation_get_settling_duration(s);
+        double b = add(l, s, "spring");
+        lk_animation *added = lk_layer_get_animation(l, "spring");
+        if (i == 0)
+            LKT_CHECK_NEAR("S4.11 the duration defaults to settlingDuration", lk_animation_get_duration(added), settle, 1e-12);
+        double worst = 0;
+        for (double t = 0.01; t < settle; t += 0.05) {
+            double got = number_at(l, "position.x", b + t);
+            double want = 640 * spring_x(cases[i].m, cases[i].k, cases[i].c, cases[i].v, t);
+            if (fabs(got - want) > worst) worst = fabs(got - want);
+        }
+        LKT_CHECK(worst < 1e-6, cases[i].name, "worst difference %g", worst);
+        lk_release(l);
+    }
+    /* an explicit duration cuts the spring short */
+    lk_layer *l = committed_layer();
+    s = lk_spring_animation_create("position.y");
+    lk_animation_set_from_value(s, lk_value_number(0));
+    lk_animation_set_to_value(s, lk_value_number(1));
+    lk_animation_set_duration(s, 0.5);
+    double b = add(l, s, "short");
+    LKT_CHECK_NEAR("S4.11 an explicit duration is kept", lk_animation_get_duration(lk_layer_get_animation(l, "short")), 0.5, 0);
+    LKT_CHECK(spring_x(1, 100, 10, 0, 0.3) > 1.1, "S4.11 (the test's spring overshoots at 0.3 s)", "%s", "");
+    LKT_CHECK_NEAR("S4.11 the spring overshoots its target", number_at(l, "position.y", b + 0.3),
+                   spring_x(1, 100, 10, 0, 0.3), 1e-9);
+    LKT_CHECK_NEAR("S4.11 and ends where the duration cuts it", number_at(l, "position.y", b + 0.6), 30, 0);
+    lk_release(l);
+}
+
+/* ---- S4.12 groups, S4.14 layering --------------------------------------- */
+
+static void groups(void)
+{
+    /* the seed's group: a path and a colour over 4 s */
+    lk_layer *l = committed_layer();
+    lk_path *path = lk_path_create();
+    lk_path_move_to(path, 0, 150);
+    lk_path_curve_to(path, 75, 0, 225, 300, 300, 150);
+    lk_animation *move = lk_keyframe_animation_create("position");
+    lk_animation_set_path(move, path);
+    lk_animation *colour = lk_basic_animation_create("backgroundColor");
+    lk_animation_set_from_value(colour, lk_value_color(lk_color_make(1, 0, 0, 1)));
+    lk_animation_set_to_value(colour, lk_value_color(lk_color_make(0, 1, 0, 1)));
+    lk_animation *late = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(late, lk_value_number(0));
+    lk_animation_set_to_value(late, lk_value_number(1));
+    lk_animation_set_begin_time(late, 1.0);
+    lk_animation_set_duration(late, 1.0);
+    lk_animation *clipped = lk_basic_animation_create("zPosition");
+    lk_animation_set_from_value(clipped, lk_value_number(0));
+    lk_animation_set_to_value(clipped, lk_value_number(100));
+    lk_animation_set_duration(clipped, 10.0);
+    lk_animation *group = lk_animation_group_create();
+    lk_animation *children[4] = { move, colour, late, clipped };
+    LKT_CHECK_STATUS("S4.12 set a group's animations", lk_animation_set_animations(group, children, 4), LK_OK);
+    lk_animation_set_duration(colour, 100); /* the group holds copies */
+    lk_animation_set_duration(group, 4.0);
+    LKT_CHECK(lk_animation_get_animations(group, NULL, 0) == 4, "S4.12 the group lists its children", "%s", "");
+    double b = add(l, group, "group");
+    LKT_CHECK_POINT("S4.12 the path child at 2 s of 4", position_at(l, b + 2), bez(0.5, NULL), 1e-6);
+    LKT_CHECK_POINT("S4.12 the path child at 1 s of 4", position_at(l, b + 1), bez(0.25, NULL), 1e-6);
+    LKT_CHECK_COLOR("S4.12 the colour child (no duration: the group's) at 1 s", color_at(l, b + 1),
+                    lk_color_make(0.75, 0.25, 0, 1), 1e-9);
+    LKT_CHECK_NEAR("S4.12 a child's beginTime is relative to the group: not yet at 0.5 s",
+                   number_at(l, "opacity", b + 0.5), 1.0, 0);
+    LKT_CHECK_NEAR("S4.12 ... and half-way at 1.5 s", number_at(l, "opacity", b + 1.5), 0.5, 1e-9);
+    LKT_CHECK_NEAR("S4.12 ... and over after 2 s", number_at(l, "opacity", b + 2.5), 1.0, 0);
+    LKT_CHECK_NEAR("S4.12 a longer child runs on its own clock inside the group", number_at(l, "zPosition", b + 3), 30, 1e-9);
+    LKT_CHECK_NEAR("S4.12 and is clipped at the group's end", number_at(l, "zPosition", b + 4.5), 0, 0);
+    LKT_CHECK_POINT("S4.12 after the group everything returns to the model", position_at(l, b + 4.5), lk_point_make(30, 30), 1e-9);
+    lk_release(l);
+
+    /* the group's own timing applies over its children: speed 2, fill forwards */
+    l = committed_layer();
+    group = lk_animation_group_create();
+    lk_animation *kids[1] = { colour };
+    lk_animation_set_duration(colour, 0);
+    lk_animation_set_animations(group, kids, 1);
+    lk_animation_set_duration(group, 2.0);
+    lk_animation_set_speed(group, 2.0);
+    lk_animation_set_fill_mode(group, LK_FILL_FORWARDS);
+    lk_animation_set_removed_on_completion(group, false);
+    b = add(l, group, "fast");
+    LKT_CHECK_COLOR("S4.12 the group's speed applies to its children", color_at(l, b + 0.5), lk_color_make(0.5, 0.5, 0, 1), 1e-9);
+    LKT_CHECK_COLOR("S4.12 the group's fill holds its children's end", color_at(l, b + 5), lk_color_make(0, 1, 0, 1), 1e-9);
+    lk_release(l);
+
+    lk_animation *empty = lk_animation_group_create();
+    l = committed_layer();
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.12 an empty group is refused", lk_layer_add_animation(l, empty, "e"), LK_ERROR_INVALID_ARGUMENT,
+                    "no animations");
+    lk_animation *bad = lk_keyframe_animation_create("opacity");
+    lk_animation *kids2[1] = { bad };
+    lk_animation_set_animations(empty, kids2, 1);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.12 a bad child is refused, named by index", lk_layer_add_animation(l, empty, "e"),
+                    LK_ERROR_INVALID_ARGUMENT, "values");
+    lk_release(bad);
+    lk_release(empty);
+    lk_release(l);
+    lk_release(move);
+    lk_release(colour);
+    lk_release(late);
+    lk_release(clipped);
+    lk_release(path);
+}
+
+static void layering(void)
+{
+    /* S4.14: in add order; non-additive replaces, additive adds */
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_keyframe_animation_create("position.x");
+    lk_value xs[2] = { lk_value_number(0), lk_value_number(100) };
+    lk_animation_set_values(a, xs, 2);
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_set_begin_time(a, 0);
+    lk_animation *wobble = lk_spring_animation_create("position.x");
+    lk_animation_set_additive(wobble, true);
+    lk_animation_set_from_value(wobble, lk_value_number(0));
+    lk_animation_set_to_value(wobble, lk_value_number(10));
+    lk_animation *shake = lk_keyframe_animation_create("position.x");
+    lk_value ds[3] = { lk_value_number(0), lk_value_number(20), lk_value_number(0) };
+    lk_animation_set_values(shake, ds, 3);
+    lk_animation_set_additive(shake, true);
+    lk_animation_set_duration(shake, 1.0);
+    lk_layer_add_animation(l, a, "base");
+    lk_layer_add_animation(l, wobble, "wobble");
+    lk_layer_add_animation(l, shake, "shake");
+    lk_transaction_flush();
+    double b = begin_of(l, "base");
+    double want = 50 + 10 * spring_x(1, 100, 10, 0, 0.5) + 20;
+    LKT_CHECK_NEAR("S4.14 keyframe, then additive spring, then additive keyframe add up", number_at(l, "position.x", b + 0.5),
+                   want, 1e-9);
+    lk_animation *replace = lk_basic_animation_create("position.x");
+    lk_animation_set_from_value(replace, lk_value_number(7));
+    lk_animation_set_to_value(replace, lk_value_number(7));
+    lk_animation_set_duration(replace, 1.0);
+    lk_layer_add_animation(l, replace, "replace");
+    lk_transaction_flush();
+    LKT_CHECK_NEAR("S4.14 a later non-additive animation replaces what came before", number_at(l, "position.x", b + 0.5), 7, 1e-9);
+
+    /* keys in add order; get_animation; replacing a key keeps one */
+    const char *keys[8];
+    size_t n = lk_layer_get_animation_keys(l, keys, 8);
+    LKT_CHECK(n == 4 && strcmp(keys[0], "base") == 0 && strcmp(keys[1], "wobble") == 0 && strcmp(keys[2], "shake") == 0 &&
+              strcmp(keys[3], "replace") == 0, "S4.14 animation keys in the order added", "%zu", n);
+    LKT_CHECK(lk_animation_get_kind(lk_layer_get_animation(l, "wobble")) == LK_ANIMATION_SPRING,
+              "get_animation finds each by key", "%s", "");
+    lk_layer_add_animation(l, wobble, "base");
+    n = lk_layer_get_animation_keys(l, keys, 8);
+    LKT_CHECK(n == 4 && strcmp(keys[3], "base") == 0, "adding under a used key replaces it (and moves it last)", "%zu", n);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("removing an unknown key is an error naming it", lk_layer_remove_animation(l, "nope"), LK_ERROR_NOT_FOUND,
+                    "nope");
+    lk_layer_remove_all_animations(l);
+    LKT_CHECK(lk_layer_get_animation_keys(l, NULL, 0) == 0, "remove_all leaves no keys", "%s", "");
+    lk_release(a);
+    lk_release(wobble);
+    lk_release(shake);
+    lk_release(replace);
+    lk_release(l);
+}
+
+/* ---- management: the clock's hands, tagged; start/stop ------------------ */
+
+static int stops_finished, stops_cut;
+static char last_hand[32];
+
+static void hand_stopped(lk_animation *a, bool finished, void *user_data)
+{
+    (void)user_data;
+    lk_value v;
+    if (lk_animation_get_user_value(a, "hand", &v) == LK_OK && v.type == LK_VALUE_STRING) {
+        strncpy(last_hand, v.as.string, sizeof last_hand - 1);
+        last_hand[sizeof last_hand - 1] = 0;
+    }
+    if (finished) stops_finished++; else stops_cut++;
+}
+
+static void clock_hands(void)
+{
+    lk_layer *hour = committed_layer(), *minute = committed_layer();
+    lk_animation_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.did_stop = hand_stopped;
+    const char *names[2] = { "hour", "minute" };
+    lk_layer *hands[2] = { hour, minute };
+    for (int i = 0; i < 2; i++) {
+        lk_animation *a = lk_basic_animation_create("transform.rotation.z");
+        lk_animation_set_by_value(a, lk_value_number(2 * LKT_PI));
+        lk_animation_set_duration(a, i == 0 ? 12.0 : 1.0);
+        lk_animation_set_delegate(a, &d, NULL, NULL);
+        lk_value tag;
+        tag.type = LK_VALUE_STRING;
+        tag.as.string = names[i];
+        LKT_CHECK_STATUS("user value on an animation", lk_animation_set_user_value(a, "hand", tag), LK_OK);
+        lk_layer_add_animation(hands[i], a, "clockAnimation");
+        lk_release(a);
+    }
+    lk_transaction_flush();
+    lk_value v;
+    LKT_CHECK(lk_animation_get_user_value(lk_layer_get_animation(minute, "clockAnimation"), "hand", &v) == LK_OK &&
+              v.type == LK_VALUE_STRING && strcmp(v.as.string, "minute") == 0,
+              "the added copy keeps the user values (the seed's clock tags its hands)", "%s", "");
+    double b = begin_of(minute, "clockAnimation");
+    lk_display_render_frame_at(display, b + 0.5);
+    lk_display_render_frame_at(display, b + 1.5);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(stops_finished == 1 && strcmp(last_hand, "minute") == 0,
+              "S4.6 the delegate tells the hands apart by their user value (minute finished)", "%d %s", stops_finished, last_hand);
+    lk_layer_remove_animation(hour, "clockAnimation");
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(stops_cut == 1 && strcmp(last_hand, "hour") == 0, "S4.6 removing the hour hand's stops it with finished = false",
+              "%d %s", stops_cut, last_hand);
+    lk_animation *untagged = lk_basic_animation_create("opacity");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("an unknown user value is not found, naming it", lk_animation_get_user_value(untagged, "hand", &v),
+                    LK_ERROR_NOT_FOUND, "hand");
+    lk_release(untagged);
+    lk_release(hour);
+    lk_release(minute);
+}
+
+static void immutability(void)
+{
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_keyframe_animation_create("opacity");
+    lk_value nums[2] = { lk_value_number(0), lk_value_number(1) };
+    lk_animation_set_values(a, nums, 2);
+    lk_animation_set_duration(a, 1.0);
+    double b = add(l, a, "k");
+    lk_animation *held = lk_layer_get_animation(l, "k");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.3 an added keyframe animation cannot be changed", lk_animation_set_values(held, nums, 1),
+                    LK_ERROR_STATE, "added");
+    LKT_CHECK_NEAR("S4.3 (and it still runs as added)", number_at(l, "opacity", b + 0.25), 0.25, 1e-9);
+    lk_animation *copy = lk_animation_copy(held);
+    LKT_CHECK_STATUS("a copy of it can be changed", lk_animation_set_values(copy, nums, 1), LK_OK);
+    lk_release(copy);
+    lk_release(l);
+}
+
+int main(void)
+{
+    display = lkt_open_display(200, 100, "open");
+    if (!display) return lkt_finish();
+    root = lkt_layer_new(NULL, 0, 0, 200, 100, lk_color_make(0, 0, 0, 1));
+    lk_display_set_root_layer(display, root);
+    lk_display_render_frame_at(display, lk_media_time());
+    keyframe_colours();
+    keyframe_cubic();
+    ship();
+    rotation_turns();
+    keyframe_errors();
+    springs();
+    groups();
+    layering();
+    clock_hands();
+    immutability();
+    lk_display_close(display);
+    lk_release(root);
+    return lkt_finish();
+}
