@@ -20,7 +20,7 @@ extension Layer {
     /// timing function or the default curve. `contents` (a fade transition)
     /// has none until transitions exist; non-animatable properties have none.
     func builtInAction(forKey key: String) -> Action? {
-        guard key != "contents", let property = LayerProperties.named(key), property.animatable else { return nil }
+        guard key != "contents", let property = LayerProperties.named(key, kind: state.layerKind), property.animatable else { return nil }
         let animation = Animation(kind: .basic, keyPath: key)
         animation.timingFunction = Transaction.animationTimingFunction ?? TimingFunction.named(.default)
         return Action(.animation(animation))

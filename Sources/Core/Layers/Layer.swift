@@ -35,6 +35,12 @@ public class Layer: Object, @unchecked Sendable {
         super.init(kind: .layer)
     }
 
+    /// A layer of a special kind (S7), its properties at their defaults.
+    public convenience init(layerKind: LayerKind) {
+        self.init()
+        state.kindStorage = layerKind.makeState().map(KindStorage.init)
+    }
+
     /// A read-only copy of `model` showing `state` (S5.1).
     init(presentationOf model: Layer, state: LayerState) {
         id = Layer.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -66,6 +72,7 @@ public class Layer: Object, @unchecked Sendable {
     /// Sets a property through its table row: validates, stores, records the change.
     public func set<T>(_ property: Property<T>, _ newValue: T) throws(LayerKitError) {
         try checkWritable()
+        try checkKind(property.kind, property.key)
         let value = try property.validated(newValue, in: state)
         guard state[keyPath: property.keyPath] != value else { return } // S3.6: no change, no action
         state[keyPath: property.keyPath] = value
@@ -74,6 +81,12 @@ public class Layer: Object, @unchecked Sendable {
     }
 
     public func get<T>(_ property: Property<T>) -> T { state[keyPath: property.keyPath] }
+
+    /// A kind's property on a layer of another kind is an error (S7).
+    public func checkKind(_ kind: LayerKind, _ key: String) throws(LayerKitError) {
+        guard kind != .plain, kind != state.layerKind else { return }
+        throw LayerKitError(.invalidArgument, "layer: \(key) is a property of a \(kind.name), and this is a \(state.layerKind.name)")
+    }
 
     /// mask (S1.1, S6.1): the mask must be a free layer, not this layer, not
     /// an ancestor and not already another layer's mask.

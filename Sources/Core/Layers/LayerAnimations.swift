@@ -9,7 +9,7 @@ extension Layer {
         try animation.validateForAdding()
         let keyPath = animation.keyPath!
         _ = try valueType(forKeyPath: keyPath)
-        let (property, subpath) = try resolve(keyPath)
+        let (property, subpath) = try resolve(keyPath, kind: state.layerKind)
         let copy = animation.copy()
         if copy.timing.duration <= 0 || copy.timing.duration.isNaN {
             copy.timing.duration = Transaction.animationDuration // S4.3

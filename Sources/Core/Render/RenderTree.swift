@@ -8,6 +8,8 @@ final class RenderNode: @unchecked Sendable {
     var children: [RenderNode] = []
     weak var parent: RenderNode?
     var animations: [AnimationRecord] = []
+    /// What the layer's kind drew last (shape, text, gradient), for reuse.
+    var content: ContentCache?
 
     init(id: UInt64, state: LayerState) {
         self.id = id
@@ -140,7 +142,7 @@ public final class RenderTree: @unchecked Sendable {
     /// the committed value with the animations of that property applied,
     /// without copying the whole state.
     func presentationValue(of layer: Layer, keyPath: String, at time: Double) -> Value? {
-        guard let (property, subpath) = try? resolve(keyPath) else { return nil }
+        guard let (property, subpath) = try? resolve(keyPath, kind: layer.state.layerKind) else { return nil }
         return withLock {
             guard let node = nodes[layer.id] else { return nil }
             let relevant = node.animations.filter { $0.property.key == property.key }
