@@ -30,7 +30,10 @@ public typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> 
                 return .action(found)
             }
         }
-        target.delegate = LayerDelegate(actionForKey: ask, destroy: destroy.map { fn in { fn(box.pointer) } })
+        let draw = c.draw.map { fn in
+            { (layer: Layer, canvas: Canvas) in fn(borrowed(layer), borrowed(canvas), box.pointer) }
+        }
+        target.delegate = LayerDelegate(actionForKey: ask, draw: draw, destroy: destroy.map { fn in { fn(box.pointer) } })
     }
 }
 

@@ -36,10 +36,14 @@ public enum DelegateAnswer {
 /// The program's layer delegate (S3.1 step 1, layout, drawing later).
 public final class LayerDelegate: @unchecked Sendable {
     let actionForKey: ((Layer, String) -> DelegateAnswer)?
+    /// Draws the layer's content into a canvas (Layer.display()).
+    let draw: ((Layer, Canvas) -> Void)?
     private let destroy: (() -> Void)?
 
-    public init(actionForKey: ((Layer, String) -> DelegateAnswer)?, destroy: (() -> Void)?) {
+    public init(actionForKey: ((Layer, String) -> DelegateAnswer)?, draw: ((Layer, Canvas) -> Void)? = nil,
+                destroy: (() -> Void)?) {
         self.actionForKey = actionForKey
+        self.draw = draw
         self.destroy = destroy
     }
 

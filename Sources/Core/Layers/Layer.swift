@@ -24,6 +24,10 @@ public class Layer: Object, @unchecked Sendable {
     public internal(set) var actions: [String: Action] = [:]
     public internal(set) var styleActions: [String: Action] = [:]
     public var delegate: LayerDelegate?
+    /// Marked for display: drawn by the delegate before the next commit.
+    public internal(set) var needsDisplay = false
+    /// A change of bounds size marks the layer for display.
+    public var needsDisplayOnBoundsChange = false
     /// A presentation copy (S5.1) is read-only and names its model layer.
     public private(set) var modelLayer: Layer?
     public var isPresentationCopy: Bool { modelLayer != nil }
@@ -55,7 +59,7 @@ public class Layer: Object, @unchecked Sendable {
         if modelLayer == nil { RenderTree.shared.layerDied(id) }
     }
 
-    func checkWritable() throws(LayerKitError) {
+    public func checkWritable() throws(LayerKitError) {
         if modelLayer != nil {
             throw LayerKitError(.state, "layer: a presentation layer is read-only; change its model layer")
         }
@@ -75,7 +79,9 @@ public class Layer: Object, @unchecked Sendable {
         try checkKind(property.kind, property.key)
         let value = try property.validated(newValue, in: state)
         guard state[keyPath: property.keyPath] != value else { return } // S3.6: no change, no action
+        let size = state.bounds.size
         state[keyPath: property.keyPath] = value
+        if needsDisplayOnBoundsChange && state.bounds.size != size { needsDisplay = true }
         changed()
         if property.effect != .timing { runAction(forKey: property.key, animatable: property.animatable) }
     }
