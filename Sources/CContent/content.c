@@ -356,16 +356,30 @@ int lkc_text(const lkc_target *t, const char *utf8, size_t length, const lkc_tex
     default:
         break;
     }
-    /* Alignment needs a width even when lines do not wrap. */
-    if (pango_layout_get_width(layout) < 0 && style->alignment != LKC_ALIGN_NATURAL &&
-        style->alignment != LKC_ALIGN_LEFT)
-        pango_layout_set_width(layout, width > 0 ? width : 1);
-
     cairo_rectangle(cr, x, y, w, h);
     cairo_clip(cr);
-    cairo_move_to(cr, x, y);
     set_color(cr, style->color);
-    pango_cairo_show_layout(cr, layout);
+    if (pango_layout_get_width(layout) >= 0) {
+        cairo_move_to(cr, x, y);
+        pango_cairo_show_layout(cr, layout);
+    } else {
+        /* Lines that do not wrap have no width for Pango to align in: each
+         * is placed in the box here (natural: by its own direction). */
+        PangoLayoutIter *lines = pango_layout_get_iter(layout);
+        do {
+            PangoLayoutLine *line = pango_layout_iter_get_line_readonly(lines);
+            PangoRectangle logical;
+            pango_layout_iter_get_line_extents(lines, NULL, &logical);
+            double lw = (double)logical.width / PANGO_SCALE, lx = (double)logical.x / PANGO_SCALE;
+            int align = style->alignment;
+            if (align == LKC_ALIGN_NATURAL || align == LKC_ALIGN_JUSTIFIED)
+                align = line->resolved_dir == PANGO_DIRECTION_RTL ? LKC_ALIGN_RIGHT : LKC_ALIGN_LEFT;
+            double dx = align == LKC_ALIGN_RIGHT ? w - lw : align == LKC_ALIGN_CENTER ? (w - lw) / 2 : 0;
+            cairo_move_to(cr, x + dx - lx, y + (double)pango_layout_iter_get_baseline(lines) / PANGO_SCALE);
+            pango_cairo_show_layout_line(cr, line);
+        } while (pango_layout_iter_next_line(lines));
+        pango_layout_iter_free(lines);
+    }
     int glyphs = 0;
     PangoLayoutIter *iter = pango_layout_get_iter(layout);
     do {
