@@ -86,14 +86,18 @@ static void test_draw(void)
     cairo_t *cr = lkt_cairo_begin(W, H);
     reference_drawing(cr, 20, 20);
     lkt_check_against_cairo("S6.1 the delegate's drawing (fill, stroke, a pixel) becomes the contents", display, cr, tolerance);
+    /* no implicit animations here: this is about drawing */
+    lk_transaction_set_disable_actions(true);
     lk_layer_set_position(l, lk_point_make(61, 51));
     lk_transaction_flush();
     lk_display_render_frame_at(display, lk_media_time());
     LKT_CHECK(draws == 1, "S6.1 the drawing is cached: moving the layer does not draw again", "%d draws", draws);
+    lk_transaction_set_disable_actions(true);
     lk_layer_set_bounds(l, lk_rect_make(0, 0, 80, 50));
     lk_transaction_flush();
     LKT_CHECK(draws == 1, "S6.1 a bounds change does not draw without needsDisplayOnBoundsChange", "%d draws", draws);
     lk_layer_set_needs_display_on_bounds_change(l, true);
+    lk_transaction_set_disable_actions(true);
     lk_layer_set_bounds(l, lk_rect_make(0, 0, 80, 60));
     lk_transaction_flush();
     LKT_CHECK(draws == 2, "S6.1 with needsDisplayOnBoundsChange a size change draws again", "%d draws", draws);

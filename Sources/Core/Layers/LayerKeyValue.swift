@@ -32,7 +32,7 @@ extension Layer {
 }
 
 /// Splits a key path into its property row and the rest.
-func resolve(_ keyPath: String, kind: LayerKind) throws(LayerKitError) -> (AnyProperty, [Substring]) {
+func resolve(_ keyPath: String, kind: LayerKind = .plain) throws(LayerKitError) -> (AnyProperty, [Substring]) {
     // Most key paths name a whole property: no splitting needed.
     if let property = LayerProperties.named(keyPath, kind: kind) { return (property, []) }
     let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
