@@ -21,9 +21,13 @@ let package = Package(
         .target(name: "CLayerKit", path: "Sources/CLayerKitHeaders"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng"),
         .target(name: "CSupport", path: "Sources/CSupport"),
+        // cairo and Pango (fontconfig, FreeType, HarfBuzz, fribidi) for what layers draw.
+        .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo"),
+        .target(name: "CContent", dependencies: ["CPangoCairo"], path: "Sources/CContent",
+                cSettings: [.unsafeFlags(["-O2"])]),
         .target(
             name: "LayerKitCore",
-            dependencies: ["CLayerKit", "CPNG", "CSupport"],
+            dependencies: ["CLayerKit", "CPNG", "CSupport", "CContent"],
             path: "Sources/Core",
             // The render side reads layer state in tight loops; dynamic
             // exclusivity checks on class properties cost more than the work.

@@ -31,7 +31,10 @@ public typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> 
             }
         }
         let layout = c.layout_sublayers.map { fn in { (layer: Layer) in fn(borrowed(layer), box.pointer) } }
-        target.delegate = LayerDelegate(actionForKey: ask, layoutSublayers: layout,
+        let draw = c.draw.map { fn in
+            { (layer: Layer, canvas: Canvas) in fn(borrowed(layer), borrowed(canvas), box.pointer) }
+        }
+        target.delegate = LayerDelegate(actionForKey: ask, layoutSublayers: layout, draw: draw,
                                         destroy: destroy.map { fn in { fn(box.pointer) } })
     }
 }

@@ -86,6 +86,9 @@ func cValue(_ value: Value, owner: Object, key: String) -> lk_value {
     case .image(let i): v.type = LK_VALUE_IMAGE; v.as.image = borrowed(i)
     case .path(let p): v.type = LK_VALUE_PATH; v.as.path = borrowed(p)
     case .layer(let l): v.type = LK_VALUE_LAYER; v.as.layer = borrowed(l)
+    case .list:
+        // lk_value has no list; lk_layer_get_value refuses lists before this.
+        v.type = LK_VALUE_NONE
     case .string(let s):
         v.type = LK_VALUE_STRING
         v.as.string = CStringCache.shared.pointer(for: s, owner: owner, key: key)

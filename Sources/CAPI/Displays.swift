@@ -84,9 +84,14 @@ import LayerKitCore
     run {
         let target = try display(d)
         guard let out else { throw LayerKitError(.invalidArgument, "out: NULL") }
-        guard out.pointee.struct_size >= UInt32(MemoryLayout<lk_display_stats>.size) else {
+        // Programs built before content_rasterizations pass the smaller size.
+        let firstSize = MemoryLayout<lk_display_stats>.offset(of: \lk_display_stats.content_rasterizations)!
+        guard out.pointee.struct_size >= UInt32(firstSize) else {
             throw LayerKitError(.invalidArgument,
-                "out->struct_size: \(out.pointee.struct_size) is less than sizeof(lk_display_stats) = \(MemoryLayout<lk_display_stats>.size)")
+                "out->struct_size: \(out.pointee.struct_size) is less than \(firstSize), the size of the first lk_display_stats")
+        }
+        if out.pointee.struct_size >= UInt32(MemoryLayout<lk_display_stats>.size) {
+            out.pointee.content_rasterizations = target.contentRasterizations
         }
         out.pointee.frames_presented = target.framesPresented
         out.pointee.frames_missed = target.framesMissed

@@ -638,8 +638,181 @@ typedef struct lk_display_stats {
     uint64_t frames_missed;        /* vblanks with no new frame while one was due */
     double   render_seconds_total; /* time the render side spent building and drawing frames */
     double   last_frame_time;      /* media time of the last frame drawn (0 before the first) */
+    /* layers whose shape, text or gradient was rasterized (not reused from
+       the cache) in this display's frames */
+    uint64_t content_rasterizations;
 } lk_display_stats;
 lk_status lk_display_get_stats(const lk_display *display, lk_display_stats *out);
+
+/* ------------------------------------------------------------------------ */
+/* What layers draw: shape, text and gradient layers (S7.1-S7.3), custom     */
+/* drawing into a canvas, snapshots                                          */
+
+/* A special layer's own properties are also reachable by key path with Core
+   Animation's names ("fillColor", "strokeEnd", "fontSize", "startPoint", ...);
+   enumerations go by key path as strings ("even-odd", "round", "center",
+   "conic"). Lists (colors, locations, lineDashPattern) have typed calls;
+   their elements are key paths of their own ("colors.1", "locations.0"),
+   which explicit animations can animate. Calling a kind's function on a
+   layer of another kind is an error. Everything a kind draws is drawn over
+   the layer's contents, under its sublayers (S6.1). */
+lk_layer *lk_shape_layer_create(void);
+lk_layer *lk_text_layer_create(void);
+lk_layer *lk_gradient_layer_create(void);
+
+/* Shape layer (S7.1): the path in the layer's coordinates, filled, then
+   stroked. path, colours, line_width, miter_limit, line_dash_phase,
+   stroke_start and stroke_end animate; paths with the same elements
+   interpolate point by point, others switch halfway. */
+typedef enum lk_fill_rule { LK_FILL_RULE_NON_ZERO = 0, LK_FILL_RULE_EVEN_ODD } lk_fill_rule;  /* "non-zero", "even-odd" */
+typedef enum lk_line_cap { LK_LINE_CAP_BUTT = 0, LK_LINE_CAP_ROUND, LK_LINE_CAP_SQUARE } lk_line_cap;
+typedef enum lk_line_join { LK_LINE_JOIN_MITER = 0, LK_LINE_JOIN_ROUND, LK_LINE_JOIN_BEVEL } lk_line_join;
+/* the layer keeps a copy of path; NULL removes it. The getter's path is +0. */
+lk_status lk_shape_layer_set_path(lk_layer *layer, lk_path *path);
+lk_path  *lk_shape_layer_get_path(const lk_layer *layer);
+/* opaque black by default; a clear colour fills nothing (as does the key
+   path "fillColor" set to lk_value_none()) */
+lk_status lk_shape_layer_set_fill_color(lk_layer *layer, lk_color c);
+lk_color  lk_shape_layer_get_fill_color(const lk_layer *layer);   /* clear when none */
+lk_status lk_shape_layer_set_fill_rule(lk_layer *layer, lk_fill_rule rule);
+lk_fill_rule lk_shape_layer_get_fill_rule(const lk_layer *layer);
+/* no stroke by default */
+lk_status lk_shape_layer_set_stroke_color(lk_layer *layer, lk_color c);
+lk_color  lk_shape_layer_get_stroke_color(const lk_layer *layer); /* clear when none */
+lk_status lk_shape_layer_set_line_width(lk_layer *layer, double width);        /* 1 */
+double    lk_shape_layer_get_line_width(const lk_layer *layer);
+lk_status lk_shape_layer_set_line_cap(lk_layer *layer, lk_line_cap cap);
+lk_line_cap lk_shape_layer_get_line_cap(const lk_layer *layer);
+lk_status lk_shape_layer_set_line_join(lk_layer *layer, lk_line_join join);
+lk_line_join lk_shape_layer_get_line_join(const lk_layer *layer);
+lk_status lk_shape_layer_set_miter_limit(lk_layer *layer, double limit);       /* 10 */
+double    lk_shape_layer_get_miter_limit(const lk_layer *layer);
+/* lengths alternately painted and skipped; count 0 (lengths may be NULL) is solid */
+lk_status lk_shape_layer_set_line_dash_pattern(lk_layer *layer, const double *lengths, size_t count);
+/* copies at most capacity lengths into out (may be NULL); returns the count */
+size_t    lk_shape_layer_get_line_dash_pattern(const lk_layer *layer, double *out, size_t capacity);
+lk_status lk_shape_layer_set_line_dash_phase(lk_layer *layer, double phase);
+double    lk_shape_layer_get_line_dash_phase(const lk_layer *layer);
+/* the stroked part of the path, as fractions of its length, clamped to 0..1 */
+lk_status lk_shape_layer_set_stroke_start(lk_layer *layer, double start);      /* 0 */
+double    lk_shape_layer_get_stroke_start(const lk_layer *layer);
+lk_status lk_shape_layer_set_stroke_end(lk_layer *layer, double end);          /* 1 */
+double    lk_shape_layer_get_stroke_end(const lk_layer *layer);
+
+/* Text layer (S7.2): UTF-8 laid out from the top of the bounds with
+   fontconfig, FreeType, HarfBuzz and fribidi (through Pango), so complex
+   scripts and right-to-left text are shaped. font_size and foreground_color
+   animate. */
+typedef enum lk_text_alignment {
+    LK_TEXT_ALIGNMENT_NATURAL = 0,  /* "natural": each paragraph from its own start (right for RTL) */
+    LK_TEXT_ALIGNMENT_LEFT,         /* "left" */
+    LK_TEXT_ALIGNMENT_RIGHT,        /* "right" */
+    LK_TEXT_ALIGNMENT_CENTER,       /* "center" */
+    LK_TEXT_ALIGNMENT_JUSTIFIED     /* "justified" */
+} lk_text_alignment;
+typedef enum lk_truncation_mode {
+    LK_TRUNCATION_NONE = 0, LK_TRUNCATION_START, LK_TRUNCATION_MIDDLE, LK_TRUNCATION_END
+} lk_truncation_mode;
+/* NULL removes the string. The getter's string stays valid until it changes. */
+lk_status lk_text_layer_set_string(lk_layer *layer, const char *utf8);
+const char *lk_text_layer_get_string(const lk_layer *layer);     /* NULL when none */
+/* a fontconfig family, optionally with style words: "DejaVu Sans",
+   "DejaVu Serif Bold". Default "DejaVu Sans"; a missing family falls back
+   to the closest installed one. */
+lk_status lk_text_layer_set_font(lk_layer *layer, const char *name);
+const char *lk_text_layer_get_font(const lk_layer *layer);
+lk_status lk_text_layer_set_font_size(lk_layer *layer, double size);          /* 36 */
+double    lk_text_layer_get_font_size(const lk_layer *layer);
+lk_status lk_text_layer_set_foreground_color(lk_layer *layer, lk_color c);    /* opaque white */
+lk_color  lk_text_layer_get_foreground_color(const lk_layer *layer);
+lk_status lk_text_layer_set_alignment_mode(lk_layer *layer, lk_text_alignment mode);
+lk_text_alignment lk_text_layer_get_alignment_mode(const lk_layer *layer);
+/* wrapped: lines break at the bounds' width; otherwise one line per paragraph */
+lk_status lk_text_layer_set_wrapped(lk_layer *layer, bool wrapped);
+bool      lk_text_layer_get_wrapped(const lk_layer *layer);
+/* text too wide for the bounds (or, wrapped, too tall) is cut with an ellipsis */
+lk_status lk_text_layer_set_truncation_mode(lk_layer *layer, lk_truncation_mode mode);
+lk_truncation_mode lk_text_layer_get_truncation_mode(const lk_layer *layer);
+
+/* Gradient layer (S7.3), filling the bounds. Points are in unit
+   coordinates of the bounds. Axial: from start to end. Radial: centred at
+   start, reaching end's offset along each axis (an ellipse). Conic: around
+   start, angle 0 towards end, growing clockwise on screen. No colours:
+   nothing drawn; no locations (or as many as the colours not given): even
+   spread. All properties animate; lists element by element when their
+   lengths agree. */
+typedef enum lk_gradient_type {
+    LK_GRADIENT_AXIAL = 0, LK_GRADIENT_RADIAL, LK_GRADIENT_CONIC   /* "axial", "radial", "conic" */
+} lk_gradient_type;
+lk_status lk_gradient_layer_set_colors(lk_layer *layer, const lk_color *colors, size_t count);
+size_t    lk_gradient_layer_get_colors(const lk_layer *layer, lk_color *out, size_t capacity);
+/* within 0..1, not decreasing; count 0 removes them */
+lk_status lk_gradient_layer_set_locations(lk_layer *layer, const double *locations, size_t count);
+size_t    lk_gradient_layer_get_locations(const lk_layer *layer, double *out, size_t capacity);
+lk_status lk_gradient_layer_set_start_point(lk_layer *layer, lk_point p);     /* (0.5, 0) */
+lk_point  lk_gradient_layer_get_start_point(const lk_layer *layer);
+lk_status lk_gradient_layer_set_end_point(lk_layer *layer, lk_point p);       /* (0.5, 1) */
+lk_point  lk_gradient_layer_get_end_point(const lk_layer *layer);
+lk_status lk_gradient_layer_set_type(lk_layer *layer, lk_gradient_type type);
+lk_gradient_type lk_gradient_layer_get_type(const lk_layer *layer);
+
+/* Custom drawing. A layer marked for display whose delegate has a draw
+   callback is drawn when its thread's transaction commits (before the
+   commit, on that thread, as Core Animation's display pass): draw gets a
+   canvas of bounds x contentsScale pixels, cleared to transparent, whose
+   coordinates are the layer's own (bounds.origin at its top left), and
+   what it draws becomes the layer's contents. It stays until the layer is
+   marked again: lk_layer_set_needs_display, or a change of bounds size when
+   needs_display_on_bounds_change is set. The canvas is valid only during
+   the callback. */
+lk_status lk_layer_set_needs_display(lk_layer *layer);
+bool      lk_layer_get_needs_display(const lk_layer *layer);
+/* draws now if marked (and the delegate draws) */
+lk_status lk_layer_display_if_needed(lk_layer *layer);
+lk_status lk_layer_set_needs_display_on_bounds_change(lk_layer *layer, bool value);
+bool      lk_layer_get_needs_display_on_bounds_change(const lk_layer *layer);
+
+/* The canvas: premultiplied ARGB32 pixels (LK_PIXEL_FORMAT_ARGB32_PREMULTIPLIED)
+   that the callback may also write directly, and helpers that draw with
+   anti-aliasing in layer coordinates. */
+uint32_t  lk_canvas_get_width(const lk_canvas *canvas);       /* pixels */
+uint32_t  lk_canvas_get_height(const lk_canvas *canvas);
+size_t    lk_canvas_get_stride(const lk_canvas *canvas);      /* bytes per row */
+void     *lk_canvas_get_pixels(lk_canvas *canvas);
+double    lk_canvas_get_scale(const lk_canvas *canvas);       /* the layer's contentsScale */
+lk_rect   lk_canvas_get_bounds(const lk_canvas *canvas);      /* the layer's bounds */
+lk_status lk_canvas_clear(lk_canvas *canvas, lk_color color);
+lk_status lk_canvas_fill_path(lk_canvas *canvas, const lk_path *path, lk_color color, lk_fill_rule rule);
+typedef struct lk_stroke_style {
+    uint32_t      struct_size;    /* sizeof(lk_stroke_style) */
+    double        line_width;
+    lk_line_cap   line_cap;
+    lk_line_join  line_join;
+    double        miter_limit;
+    const double *dash_lengths;   /* NULL: solid */
+    size_t        dash_count;
+    double        dash_phase;
+} lk_stroke_style;
+/* style NULL: width 1, butt caps, miter joins, limit 10, solid */
+lk_status lk_canvas_stroke_path(lk_canvas *canvas, const lk_path *path, lk_color color,
+                                const lk_stroke_style *style);
+/* the image stretched into rect, filtered bilinearly, with opacity 0..1 */
+lk_status lk_canvas_draw_image(lk_canvas *canvas, const lk_image *image, lk_rect rect, double opacity);
+/* text laid out in rect as a text layer with these settings would lay it
+   out (wrapped at the rect's width) */
+lk_status lk_canvas_draw_text(lk_canvas *canvas, const char *utf8, const char *font_name, double font_size,
+                              lk_color color, lk_text_alignment alignment, lk_rect rect);
+/* rect filled as a gradient layer with these settings fills its bounds */
+lk_status lk_canvas_draw_gradient(lk_canvas *canvas, lk_gradient_type type, const lk_color *colors,
+                                  const double *locations, size_t count, lk_point start_point,
+                                  lk_point end_point, lk_rect rect);
+
+/* Snapshots (renderInContext): the layer and its sublayers as they are in
+   the model (no animations), drawn by the software backend into a new
+   image (+1) of bounds x scale pixels, the layer's bounds at its top left;
+   the layer's own position and transform are left out, its sublayers'
+   are applied. scale 0 means the layer's contentsScale. */
+lk_image *lk_layer_render_to_image(lk_layer *layer, double scale);
 
 #ifdef __cplusplus
 }

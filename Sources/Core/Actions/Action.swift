@@ -37,12 +37,15 @@ public enum DelegateAnswer {
 public final class LayerDelegate: @unchecked Sendable {
     let actionForKey: ((Layer, String) -> DelegateAnswer)?
     let layoutSublayers: ((Layer) -> Void)?
+    /// Draws the layer's content into a canvas (Layer.display()).
+    let draw: ((Layer, Canvas) -> Void)?
     private let destroy: (() -> Void)?
 
     public init(actionForKey: ((Layer, String) -> DelegateAnswer)?, layoutSublayers: ((Layer) -> Void)? = nil,
-                destroy: (() -> Void)?) {
+                draw: ((Layer, Canvas) -> Void)? = nil, destroy: (() -> Void)?) {
         self.actionForKey = actionForKey
         self.layoutSublayers = layoutSublayers
+        self.draw = draw
         self.destroy = destroy
     }
 

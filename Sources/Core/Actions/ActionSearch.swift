@@ -36,7 +36,7 @@ extension Layer {
 
     /// The built-in action's animation and the property it animates.
     private func builtInAnimation(forKey key: String) -> (Animation, AnyProperty)? {
-        guard key != "contents", let property = LayerProperties.named(key), property.animatable else { return nil }
+        guard key != "contents", let property = LayerProperties.named(key, kind: state.layerKind), property.animatable else { return nil }
         let animation = Animation(kind: .basic, keyPath: key)
         animation.timingFunction = Transaction.animationTimingFunction ?? TimingFunction.named(.default)
         return (animation, property)

@@ -38,6 +38,23 @@ public enum Interpolation {
         case let (.color(a), .none):
             return p == 1 ? Value.none : .color(interpolate(a, Color(r: a.r, g: a.g, b: a.b, a: 0), p))
         case let (.transform(a), .transform(b)): return .transform(interpolate(a, b, p))
+        case let (.path(a), .path(b)):
+            // S7.1: paths with the same elements interpolate point by point.
+            if let morph = a.data.interpolated(to: b.data, p) { return .path(Path(morph)) }
+            return p < 0.5 ? from : to
+        case let (.list(a), .list(b)):
+            // Lists of one length interpolate element by element (gradient
+            // colours and locations); others switch.
+            if a.count == b.count {
+                var out: [Value] = []
+                out.reserveCapacity(a.count)
+                for (x, y) in zip(a, b) {
+                    guard let v = interpolate(x, y, p) else { return p < 0.5 ? from : to }
+                    out.append(v)
+                }
+                return .list(out)
+            }
+            return p < 0.5 ? from : to
         case (.none, .none), (.bool, .bool), (.string, .string), (.image, .image),
              (.path, .path), (.layer, .layer),
              (.none, .string), (.string, .none), (.none, .image), (.image, .none),
@@ -159,8 +176,19 @@ public enum Interpolation {
         case (.color, .color), (.none, .color), (.color, .none):
             return .color(clamped(combine(color(a), color(b)) { $0 + $1 }))
         case let (.transform(x), .transform(y)): return .transform(y.concatenating(x))
+        case let (.list(x), .list(y)) where x.count == y.count:
+            return elementwise(x, y, add)
         default: return nil
         }
+    }
+
+    private static func elementwise(_ x: [Value], _ y: [Value], _ f: (Value, Value) -> Value?) -> Value? {
+        var out: [Value] = []
+        for (a, b) in zip(x, y) {
+            guard let v = f(a, b) else { return nil }
+            out.append(v)
+        }
+        return .list(out)
     }
 
     /// a - b (by + to: from = to - by), the inverse of `add`: add(subtract(a,
@@ -180,6 +208,8 @@ public enum Interpolation {
         case let (.transform(x), .transform(y)):
             guard let inverse = y.inverted else { return nil }
             return .transform(inverse.concatenating(x))
+        case let (.list(x), .list(y)) where x.count == y.count:
+            return elementwise(x, y, subtract)
         default: return nil
         }
     }
@@ -201,6 +231,13 @@ public enum Interpolation {
             return .rect(Rect(x: x.origin.x * k, y: x.origin.y * k, width: x.size.width * k, height: x.size.height * k))
         case let .color(c): return .color(Color(r: c.r * k, g: c.g * k, b: c.b * k, a: c.a * k))
         case let .transform(t): return scale(t, by: k).map { .transform($0) }
+        case let .list(items):
+            var out: [Value] = []
+            for item in items {
+                guard let v = scale(item, by: k) else { return nil }
+                out.append(v)
+            }
+            return .list(out)
         default: return nil
         }
     }

@@ -26,6 +26,10 @@ public class Layer: Object, @unchecked Sendable {
     public var delegate: LayerDelegate?
     /// Marked for the layout pass (setNeedsLayout).
     public internal(set) var needsLayout = false
+    /// Marked for display: drawn by the delegate before the next commit.
+    public internal(set) var needsDisplay = false
+    /// A change of bounds size marks the layer for display.
+    public var needsDisplayOnBoundsChange = false
     /// A presentation copy (S5.1) is read-only and names its model layer.
     public private(set) var modelLayer: Layer?
     public var isPresentationCopy: Bool { modelLayer != nil }
@@ -35,6 +39,12 @@ public class Layer: Object, @unchecked Sendable {
     public init() {
         id = Layer.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         super.init(kind: .layer)
+    }
+
+    /// A layer of a special kind (S7), its properties at their defaults.
+    public convenience init(layerKind: LayerKind) {
+        self.init()
+        state.kindStorage = layerKind.makeState().map(KindStorage.init)
     }
 
     /// A read-only copy of `model` showing `state` (S5.1).
@@ -51,7 +61,7 @@ public class Layer: Object, @unchecked Sendable {
         if modelLayer == nil { RenderTree.shared.layerDied(id) }
     }
 
-    func checkWritable() throws(LayerKitError) {
+    public func checkWritable() throws(LayerKitError) {
         if modelLayer != nil {
             throw LayerKitError(.state, "layer: a presentation layer is read-only; change its model layer")
         }
@@ -68,16 +78,24 @@ public class Layer: Object, @unchecked Sendable {
     /// Sets a property through its table row: validates, stores, records the change.
     public func set<T>(_ property: Property<T>, _ newValue: T) throws(LayerKitError) {
         try checkWritable()
+        try checkKind(property.kind, property.key)
         let value = try property.validated(newValue, in: state)
         guard state[keyPath: property.keyPath] != value else { return } // S3.6: no change, no action
         let sizeBefore = state.bounds.size
         state[keyPath: property.keyPath] = value
+        if needsDisplayOnBoundsChange && state.bounds.size != sizeBefore { needsDisplay = true }
         changed()
         if state.bounds.size != sizeBefore { setNeedsLayout() }
         if property.effect != .timing { runAction(forKey: property.key, animatable: property.animatable) }
     }
 
     public func get<T>(_ property: Property<T>) -> T { state[keyPath: property.keyPath] }
+
+    /// A kind's property on a layer of another kind is an error (S7).
+    public func checkKind(_ kind: LayerKind, _ key: String) throws(LayerKitError) {
+        guard kind != .plain, kind != state.layerKind else { return }
+        throw LayerKitError(.invalidArgument, "layer: \(key) is a property of a \(kind.name), and this is a \(state.layerKind.name)")
+    }
 
     /// mask (S1.1, S6.1): the mask must be a free layer, not this layer, not
     /// an ancestor and not already another layer's mask.

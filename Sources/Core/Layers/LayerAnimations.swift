@@ -71,7 +71,7 @@ extension Layer {
         }
         let keyPath = copy.keyPath!
         let type = try valueType(forKeyPath: keyPath)
-        let (property, subpath) = try resolve(keyPath)
+        let (property, subpath) = try resolve(keyPath, kind: state.layerKind)
         let keyframes = copy.animationKind == .keyframe
             ? try KeyframeTrack(copy.keyframes, valueType: type, keyPath: keyPath) : nil
         if copy.animationKind == .spring {

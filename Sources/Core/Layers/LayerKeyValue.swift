@@ -9,7 +9,7 @@ extension Layer {
     }
 
     public func setValue(_ value: Value, forKeyPath keyPath: String) throws(LayerKitError) {
-        let (property, rest) = try resolve(keyPath)
+        let (property, rest) = try resolve(keyPath, kind: state.layerKind)
         if rest.isEmpty {
             if property.key == LayerProperties.mask.key {
                 guard let mask = Layer?.from(value) else { throw mismatch(keyPath, .layer, value, Layer?.self) }
@@ -25,19 +25,19 @@ extension Layer {
 
     /// The type of value a key path reads and takes.
     public func valueType(forKeyPath keyPath: String) throws(LayerKitError) -> ValueType {
-        let (property, rest) = try resolve(keyPath)
+        let (property, rest) = try resolve(keyPath, kind: state.layerKind)
         if rest.isEmpty { return property.type }
         return try KeyPathParts.component(of: property.get(state), path: rest, keyPath: keyPath).type
     }
 }
 
 /// Splits a key path into its property row and the rest.
-func resolve(_ keyPath: String) throws(LayerKitError) -> (AnyProperty, [Substring]) {
+func resolve(_ keyPath: String, kind: LayerKind = .plain) throws(LayerKitError) -> (AnyProperty, [Substring]) {
     // Most key paths name a whole property: no splitting needed.
-    if let property = LayerProperties.named(keyPath) { return (property, []) }
+    if let property = LayerProperties.named(keyPath, kind: kind) { return (property, []) }
     let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-    guard let first = parts.first, !first.isEmpty, let property = LayerProperties.named(String(first)) else {
-        throw LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\" is not a property of a layer")
+    guard let first = parts.first, !first.isEmpty, let property = LayerProperties.named(String(first), kind: kind) else {
+        throw LayerProperties.unknownKey(keyPath, first: String(parts.first ?? ""), kind: kind)
     }
     return (property, Array(parts.dropFirst()))
 }
@@ -45,13 +45,13 @@ func resolve(_ keyPath: String) throws(LayerKitError) -> (AnyProperty, [Substrin
 /// Key paths on a bare state: what the render side and presentation use.
 extension LayerState {
     func value(forKeyPath keyPath: String) throws(LayerKitError) -> Value {
-        let (property, rest) = try resolve(keyPath)
+        let (property, rest) = try resolve(keyPath, kind: layerKind)
         return try KeyPathParts.component(of: property.get(self), path: rest, keyPath: keyPath)
     }
 
     /// No validation or actions: for applying animated values.
     mutating func setValue(_ value: Value, forKeyPath keyPath: String) throws(LayerKitError) {
-        let (property, rest) = try resolve(keyPath)
+        let (property, rest) = try resolve(keyPath, kind: layerKind)
         let whole = rest.isEmpty ? value
             : try KeyPathParts.replacing(in: property.get(self), path: rest, with: value, keyPath: keyPath)
         _ = property.setState(&self, whole)
@@ -72,6 +72,8 @@ enum KeyPathParts {
         case (.rect(let r), "size"): return try component(of: .size(r.size), path: rest, keyPath: keyPath)
         case (.transform(let t), _):
             return try TransformKeyPath.value(of: t, path: path, keyPath: keyPath)
+        case (.list(let items), _):
+            return try component(of: items[try index(head, in: items, keyPath: keyPath)], path: rest, keyPath: keyPath)
         default:
             throw unknown(keyPath)
         }
@@ -105,9 +107,26 @@ enum KeyPathParts {
             return .rect(r)
         case (.transform(let t), _):
             return .transform(try TransformKeyPath.setting(new, in: t, path: path, keyPath: keyPath))
+        case (.list(var items), _):
+            let i = try index(head, in: items, keyPath: keyPath)
+            let item = try replacing(in: items[i], path: rest, with: new, keyPath: keyPath)
+            guard item.type == items[i].type else {
+                throw LayerKitError(.typeMismatch, "\(keyPath): expected a \(items[i].type) value, got \(describe(new))")
+            }
+            items[i] = item
+            return .list(items)
         default:
             throw unknown(keyPath)
         }
+    }
+
+    /// "colors.2": an element of a list, by its index.
+    private static func index(_ part: Substring, in items: [Value], keyPath: String) throws(LayerKitError) -> Int {
+        guard let i = Int(part), i >= 0 else { throw unknown(keyPath) }
+        guard i < items.count else {
+            throw LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\": index \(i) is beyond the list's \(items.count) elements")
+        }
+        return i
     }
 
     static func unknown(_ keyPath: String) -> LayerKitError {

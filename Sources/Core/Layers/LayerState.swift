@@ -31,6 +31,8 @@ public struct LayerState: Sendable {
     public var mask: Layer? = nil
     public var name: String? = nil
     public var timing = TimingState()
+    /// A special kind's own properties (LayerKind.swift); nil for a plain layer.
+    public var kindStorage: KindStorage? = nil
 
     public init() {}
 }

@@ -20,18 +20,21 @@ public struct Property<T: PropertyValue>: @unchecked Sendable {
     let keyPath: WritableKeyPath<LayerState, T>
     public let animatable: Bool
     public let effect: PropertyEffect
+    /// The kind of layer that has it; .plain for every layer's (S1.1).
+    public let kind: LayerKind
     /// Checks a new value against the rest of the state; returns the value to
     /// store (clamped where Core Animation clamps). Finiteness is checked first.
     let check: (T, LayerState) throws(LayerKitError) -> T
     let allowsInfinity: Bool
 
     init(_ key: String, _ keyPath: WritableKeyPath<LayerState, T>, animatable: Bool, effect: PropertyEffect,
-         allowsInfinity: Bool = false,
+         kind: LayerKind = .plain, allowsInfinity: Bool = false,
          check: @escaping (T, LayerState) throws(LayerKitError) -> T = { v, _ in v }) {
         self.key = key
         self.keyPath = keyPath
         self.animatable = animatable
         self.effect = effect
+        self.kind = kind
         self.allowsInfinity = allowsInfinity
         self.check = check
     }
@@ -45,7 +48,7 @@ public struct Property<T: PropertyValue>: @unchecked Sendable {
     }
 
     var erased: AnyProperty {
-        AnyProperty(key: key, type: T.valueType, animatable: animatable, effect: effect,
+        AnyProperty(key: key, type: T.valueType, animatable: animatable, effect: effect, kind: kind,
                     read: { state in state.pointee[keyPath: keyPath].value },
                     set: { (layer, value) throws(LayerKitError) in
                         guard let typed = T.from(value) else { throw mismatch(key, T.valueType, value, T.self) }
@@ -65,6 +68,7 @@ public struct AnyProperty: @unchecked Sendable {
     public let type: ValueType
     public let animatable: Bool
     public let effect: PropertyEffect
+    public var kind: LayerKind = .plain
     /// Reads the value from a state (the model's or a presentation); by
     /// address, so that no call copies the whole state.
     let read: (UnsafePointer<LayerState>) -> Value
@@ -84,6 +88,8 @@ func mismatch<T>(_ key: String, _ expected: ValueType, _ got: Value, _: T.Type) 
         expectation = "a string, one of " + ContentsGravity.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
     } else if T.self == FillMode.self {
         expectation = "a string, one of " + FillMode.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
+    } else if let named = T.self as? any NamedValue.Type {
+        expectation = "a string, one of " + named.allNames.map { "\"\($0)\"" }.joined(separator: ", ")
     } else if T.self == Bool.self {
         expectation = "a bool value (or the number 0 or 1)"
     } else if let optional = T.self as? any OptionalNoneAccepting.Type {
@@ -118,5 +124,6 @@ func describe(_ value: Value) -> String {
     case .path: return "a path"
     case .string(let s): return "the string \"\(s)\""
     case .layer: return "a layer"
+    case .list(let items): return "a list of \(items.count)"
     }
 }

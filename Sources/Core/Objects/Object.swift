@@ -2,7 +2,7 @@ import Synchronization
 
 /// The kinds of object a C handle can point at; named in error messages.
 public enum ObjectKind: String, Sendable {
-    case layer, image, path, display
+    case layer, image, path, display, canvas
     case animation, timingFunction = "timing function", action, displayLink = "display link"
 }
 

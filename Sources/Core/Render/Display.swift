@@ -55,6 +55,12 @@ public final class Display: Object, @unchecked Sendable {
     public var renderSecondsTotal: Double { statistics.withLock { $0.renderSeconds } }
     /// The media time of the last frame drawn.
     public var lastFrameTime: Double { statistics.withLock { $0.lastFrameTime } }
+    /// Layers whose kind content (shape, text, gradient) was rasterized, not reused.
+    public var contentRasterizations: UInt64 {
+        pthread_mutex_lock(&backendMutex)
+        defer { pthread_mutex_unlock(&backendMutex) }
+        return builder.rasterizations
+    }
     /// Pixels the last frame redrew (its damage box).
     public var lastDamagePixels: Int { statistics.withLock { $0.lastDamagePixels } }
     /// Recording of when frames were presented (the last 4096), for benchmarks.

@@ -12,6 +12,8 @@ public struct DisplayListBuilder: ~Copyable {
     public private(set) var count = 0
     /// Whether an animation in the last list may still change what is drawn.
     public private(set) var animating = false
+    /// Layers whose kind content was rasterized (not reused) since this builder began.
+    public private(set) var rasterizations: UInt64 = 0
     /// Images named by the current list; kept alive until the next build.
     private var images: [Image] = []
     /// Groups open while building (empty between builds).
@@ -260,6 +262,13 @@ public struct DisplayListBuilder: ~Copyable {
         }
         if let image = s.pointee.contents {
             appendContents(image, of: s, world: world, opacity: opacity)
+        }
+        if s.pointee.kindStorage != nil,
+           let content = ContentCache.content(for: s, cache: &layer.node.content, rasterizations: &rasterizations) {
+            // A special layer's drawing (S7.1-S7.3) over its contents.
+            images.append(content.image)
+            append(.image, world, content.rect, opacity: opacity, image: content.image,
+                   source: Rect(x: 0, y: 0, width: Double(content.image.width), height: Double(content.image.height)))
         }
         let children = layer.node.children
         if !children.isEmpty {

@@ -22,6 +22,8 @@ final class RenderNode: @unchecked Sendable {
     var transitionBefore: RenderNode?
     /// The running transition (also in `animations`, for its timing and events).
     var transition: AnimationRecord?
+    /// What the layer's kind drew last (shape, text, gradient), for reuse.
+    var content: ContentCache?
 
     init(id: UInt64, state: LayerState) {
         self.id = id
@@ -210,7 +212,7 @@ public final class RenderTree: @unchecked Sendable {
     /// the committed value with the animations of that property applied,
     /// without copying the whole state.
     func presentationValue(of layer: Layer, keyPath: String, at time: Double) -> Value? {
-        guard let (property, subpath) = try? resolve(keyPath) else { return nil }
+        guard let (property, subpath) = try? resolve(keyPath, kind: layer.state.layerKind) else { return nil }
         return presentationValue(of: layer, property: property, subpath: subpath, keyPath: keyPath, at: time)
     }
 

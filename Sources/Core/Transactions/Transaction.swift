@@ -80,6 +80,14 @@ public enum Transaction {
     }
 
     private static func commitToRenderSide(_ state: ThreadState) {
+        // The display pass: layers marked for display draw before the
+        // commit publishes them (drawing may change more layers).
+        var drawn = 0
+        while drawn < state.changed.count {
+            let layer = state.changed[drawn].layer
+            drawn += 1
+            if let layer, layer.needsDisplay { layer.display() }
+        }
         let changed = state.changed
         state.changed = []
         state.changedIDs = []

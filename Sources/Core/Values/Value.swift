@@ -13,6 +13,9 @@ public enum Value: Equatable, @unchecked Sendable {
     case path(Path)
     case string(String)
     case layer(Layer)
+    /// Lists (gradient colours and locations, dash patterns): inside the core
+    /// only; the C API reaches them through typed calls and "colors.N".
+    case list([Value])
 
     public var type: ValueType {
         switch self {
@@ -28,6 +31,7 @@ public enum Value: Equatable, @unchecked Sendable {
         case .path: .path
         case .string: .string
         case .layer: .layer
+        case .list: .list
         }
     }
 
@@ -45,6 +49,7 @@ public enum Value: Equatable, @unchecked Sendable {
         case let (.path(x), .path(y)): x === y
         case let (.string(x), .string(y)): x == y
         case let (.layer(x), .layer(y)): x === y
+        case let (.list(x), .list(y)): x == y
         default: false
         }
     }
@@ -53,6 +58,8 @@ public enum Value: Equatable, @unchecked Sendable {
 /// The type tags of lk_value_type, in the same order.
 public enum ValueType: Int32, Sendable, CustomStringConvertible {
     case none = 0, number, bool, point, size, rect, color, transform, image, path, string, layer
+    /// No lk_value_type: see Value.list.
+    case list = 100
 
     public var description: String {
         switch self {
@@ -68,6 +75,7 @@ public enum ValueType: Int32, Sendable, CustomStringConvertible {
         case .path: "path"
         case .string: "string"
         case .layer: "layer"
+        case .list: "list"
         }
     }
 }

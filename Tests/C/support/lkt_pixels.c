@@ -143,9 +143,29 @@ static int reference_is_edge(const uint8_t *ref, uint32_t w, uint32_t h, uint32_
     return 0;
 }
 
+/* The reference: a file of $LKTEST_REFERENCE_DIR, or (given_ref) an image
+   the test drew itself, width x height packed RGBA8. */
+static int compare(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
+                   const char *reference_name, const uint8_t *given_ref, lkt_tolerance tol,
+                   lkt_compare_result *r);
+
 int lkt_compare_to_reference_ex(const uint8_t *rgba, uint32_t width, uint32_t height,
                                 size_t stride, const char *reference_name,
                                 lkt_tolerance tol, lkt_compare_result *r)
+{
+    return compare(rgba, width, height, stride, reference_name, NULL, tol, r);
+}
+
+int lkt_compare_to_image_ex(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
+                            const uint8_t *reference, const char *name, lkt_tolerance tol,
+                            lkt_compare_result *r)
+{
+    return compare(rgba, width, height, stride, name, reference, tol, r);
+}
+
+static int compare(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
+                   const char *reference_name, const uint8_t *given_ref, lkt_tolerance tol,
+                   lkt_compare_result *r)
 {
     char ref_path[1024], actual_path[1024], diff_path[1024], file[512];
     uint8_t *ref = NULL, *diff = NULL, *packed = NULL;
@@ -174,7 +194,16 @@ int lkt_compare_to_reference_ex(const uint8_t *rgba, uint32_t width, uint32_t he
 
     if (updating) lkt_png_write(actual_path, packed, width, height, (size_t)width * 4);
 
-    if (lkt_png_read(ref_path, &ref, &rw, &rh, &err) != 0) {
+    if (given_ref) {
+        ref = (uint8_t *)malloc((size_t)width * height * 4 + 4);
+        if (ref) memcpy(ref, given_ref, (size_t)width * height * 4);
+        rw = width;
+        rh = height;
+        snprintf(file, sizeof file, "%s.reference.png", reference_name);
+        lkt_output_path(ref_path, sizeof ref_path, file);
+        if (updating && ref) lkt_png_write(ref_path, ref, width, height, (size_t)width * 4);
+    }
+    if (!ref && lkt_png_read(ref_path, &ref, &rw, &rh, &err) != 0) {
         lkt_png_write(actual_path, packed, width, height, (size_t)width * 4);
         snprintf(r->message, sizeof r->message,
                  "reference %s unreadable (%s): generate it with Tests/C/refgen; actual image in %s",
@@ -230,6 +259,7 @@ int lkt_compare_to_reference_ex(const uint8_t *rgba, uint32_t width, uint32_t he
     if (!r->ok) {
         lkt_png_write(actual_path, packed, width, height, (size_t)width * 4);
         lkt_png_write(diff_path, diff, width, height, (size_t)width * 4);
+        if (given_ref) lkt_png_write(ref_path, ref, width, height, (size_t)width * 4);
         snprintf(r->message, sizeof r->message,
                  "%d pixels beyond tolerance (%d allowed: flat +-%d, edges +-%d), "
                  "%d edge pixels (%d allowed); worst difference %d at (%d,%d): "

@@ -64,6 +64,13 @@ int lkt_compare_to_reference_ex(const uint8_t *rgba, uint32_t width, uint32_t he
                                 size_t stride, const char *reference_name,
                                 lkt_tolerance tolerance, lkt_compare_result *result);
 
+/* The same against a reference the test drew itself (width x height,
+   packed RGBA8 straight alpha), e.g. with cairo; on failure it is written
+   as <name>.reference.png beside the actual and difference images. */
+int lkt_compare_to_image_ex(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
+                            const uint8_t *reference, const char *name, lkt_tolerance tolerance,
+                            lkt_compare_result *result);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,423 @@
+/*
+ * The core's rasterizer (layerkit_content.h) on cairo and Pango. Every call
+ * wraps the caller's pixels in a cairo image surface for its duration:
+ * cairo's ARGB32 is the core's premultiplied ARGB32, so nothing is copied.
+ */
+#include "layerkit_content.h"
+
+#include <cairo.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+static cairo_t *open_target(const lkc_target *t, cairo_surface_t **surface)
+{
+    *surface = cairo_image_surface_create_for_data((unsigned char *)t->pixels, CAIRO_FORMAT_ARGB32,
+                                                   t->width, t->height, t->stride);
+    cairo_t *cr = cairo_create(*surface);
+    cairo_scale(cr, t->scale, t->scale);
+    cairo_translate(cr, -t->origin_x, -t->origin_y);
+    return cr;
+}
+
+static void close_target(cairo_t *cr, cairo_surface_t *surface)
+{
+    cairo_destroy(cr);
+    cairo_surface_flush(surface);
+    cairo_surface_destroy(surface);
+}
+
+static void set_color(cairo_t *cr, lkc_color c)
+{
+    cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a);
+}
+
+/* Quadratics become cubics (cairo has none). */
+static void append_path(cairo_t *cr, const lkc_path *p)
+{
+    const double *pt = p->points;
+    double cx = 0, cy = 0;
+    cairo_new_path(cr);
+    for (size_t i = 0; i < p->op_count; i++) {
+        switch (p->ops[i]) {
+        case LKC_MOVE:
+            cairo_move_to(cr, pt[0], pt[1]);
+            cx = pt[0], cy = pt[1];
+            pt += 2;
+            break;
+        case LKC_LINE:
+            cairo_line_to(cr, pt[0], pt[1]);
+            cx = pt[0], cy = pt[1];
+            pt += 2;
+            break;
+        case LKC_QUAD: {
+            double qx = pt[0], qy = pt[1], x = pt[2], y = pt[3];
+            cairo_curve_to(cr, cx + 2.0 / 3.0 * (qx - cx), cy + 2.0 / 3.0 * (qy - cy),
+                           x + 2.0 / 3.0 * (qx - x), y + 2.0 / 3.0 * (qy - y), x, y);
+            cx = x, cy = y;
+            pt += 4;
+            break;
+        }
+        case LKC_CURVE:
+            cairo_curve_to(cr, pt[0], pt[1], pt[2], pt[3], pt[4], pt[5]);
+            cx = pt[4], cy = pt[5];
+            pt += 6;
+            break;
+        case LKC_CLOSE:
+            cairo_close_path(cr);
+            cairo_get_current_point(cr, &cx, &cy);
+            break;
+        }
+    }
+}
+
+void lkc_fill_path(const lkc_target *t, const lkc_path *p, lkc_color color, int even_odd)
+{
+    cairo_surface_t *surface;
+    cairo_t *cr = open_target(t, &surface);
+    append_path(cr, p);
+    cairo_set_fill_rule(cr, even_odd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING);
+    set_color(cr, color);
+    cairo_fill(cr);
+    close_target(cr, surface);
+}
+
+/* The flattened path's length, closing segments included. */
+static double flat_length(const cairo_path_t *flat)
+{
+    double length = 0, x = 0, y = 0, sx = 0, sy = 0;
+    for (int i = 0; i < flat->num_data; i += flat->data[i].header.length) {
+        const cairo_path_data_t *d = &flat->data[i];
+        switch (d->header.type) {
+        case CAIRO_PATH_MOVE_TO:
+            x = sx = d[1].point.x, y = sy = d[1].point.y;
+            break;
+        case CAIRO_PATH_LINE_TO:
+            length += hypot(d[1].point.x - x, d[1].point.y - y);
+            x = d[1].point.x, y = d[1].point.y;
+            break;
+        case CAIRO_PATH_CLOSE_PATH:
+            length += hypot(sx - x, sy - y);
+            x = sx, y = sy;
+            break;
+        default:
+            break;
+        }
+    }
+    return length;
+}
+
+/* Replaces the current path by its part between lengths a and b along it
+ * (strokeStart, strokeEnd). A closed subpath cut open stays open; one kept
+ * whole stays closed, so its joins stay joins. */
+static void trim_path(cairo_t *cr, double a, double b)
+{
+    cairo_path_t *flat = cairo_copy_path_flat(cr);
+    double pos = 0, x = 0, y = 0, sx = 0, sy = 0;
+    int drawing = 0, whole_subpath = 0;
+    double subpath_start_pos = 0;
+    cairo_new_path(cr);
+    for (int i = 0; i < flat->num_data; i += flat->data[i].header.length) {
+        const cairo_path_data_t *d = &flat->data[i];
+        double nx, ny;
+        int closing = 0;
+        switch (d->header.type) {
+        case CAIRO_PATH_MOVE_TO:
+            x = sx = d[1].point.x, y = sy = d[1].point.y;
+            drawing = 0;
+            subpath_start_pos = pos;
+            whole_subpath = pos >= a;
+            continue;
+        case CAIRO_PATH_LINE_TO:
+            nx = d[1].point.x, ny = d[1].point.y;
+            break;
+        case CAIRO_PATH_CLOSE_PATH:
+            nx = sx, ny = sy;
+            closing = 1;
+            break;
+        default:
+            continue;
+        }
+        double len = hypot(nx - x, ny - y);
+        double s0 = pos, s1 = pos + len;
+        if (s1 > a && s0 < b && len > 0) {
+            double t0 = s0 < a ? (a - s0) / len : 0, t1 = s1 > b ? (b - s0) / len : 1;
+            if (!drawing) {
+                cairo_move_to(cr, x + (nx - x) * t0, y + (ny - y) * t0);
+                drawing = 1;
+            }
+            if (closing && whole_subpath && s1 <= b && subpath_start_pos >= a)
+                cairo_close_path(cr);
+            else
+                cairo_line_to(cr, x + (nx - x) * t1, y + (ny - y) * t1);
+        } else if (s0 >= a && s0 < b && len == 0 && !drawing) {
+            cairo_move_to(cr, x, y);
+            drawing = 1;
+        }
+        pos = s1;
+        x = nx, y = ny;
+        if (closing) drawing = 0;
+    }
+    cairo_path_destroy(flat);
+}
+
+void lkc_stroke_path(const lkc_target *t, const lkc_path *p, lkc_color color, const lkc_stroke *s)
+{
+    if (s->width <= 0 || s->end <= s->start) return;
+    cairo_surface_t *surface;
+    cairo_t *cr = open_target(t, &surface);
+    append_path(cr, p);
+    double phase = s->dash_phase;
+    if (s->start > 0 || s->end < 1) {
+        cairo_path_t *flat = cairo_copy_path_flat(cr);
+        double length = flat_length(flat);
+        cairo_path_destroy(flat);
+        double a = (s->start > 0 ? s->start : 0) * length, b = (s->end < 1 ? s->end : 1) * length;
+        trim_path(cr, a, b);
+        phase += a; /* dashes stay where they are on the whole path */
+    }
+    cairo_set_line_width(cr, s->width);
+    cairo_set_miter_limit(cr, s->miter_limit);
+    cairo_set_line_cap(cr, s->cap == LKC_CAP_ROUND ? CAIRO_LINE_CAP_ROUND
+                       : s->cap == LKC_CAP_SQUARE ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT);
+    cairo_set_line_join(cr, s->join == LKC_JOIN_ROUND ? CAIRO_LINE_JOIN_ROUND
+                        : s->join == LKC_JOIN_BEVEL ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER);
+    if (s->dash_count > 0 && s->dashes) cairo_set_dash(cr, s->dashes, (int)s->dash_count, phase);
+    set_color(cr, color);
+    cairo_stroke(cr);
+    close_target(cr, surface);
+}
+
+/* Stop i's offset: the given location, or an even spread. */
+static double stop_offset(const double *locations, size_t count, size_t i)
+{
+    if (locations) return locations[i];
+    return count > 1 ? (double)i / (double)(count - 1) : 0;
+}
+
+static void add_stops(cairo_pattern_t *pattern, const lkc_color *colors, const double *locations, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        lkc_color c = colors[i];
+        cairo_pattern_add_color_stop_rgba(pattern, stop_offset(locations, count, i), c.r, c.g, c.b, c.a);
+    }
+}
+
+/* The colour at u in 0..1 along the stops, premultiplied, as a pixel. */
+static uint32_t conic_color(const lkc_color *colors, const double *locations, size_t count, double u)
+{
+    lkc_color c = colors[0];
+    if (u >= stop_offset(locations, count, count - 1)) {
+        c = colors[count - 1];
+    } else if (u > stop_offset(locations, count, 0)) {
+        for (size_t i = 1; i < count; i++) {
+            double o0 = stop_offset(locations, count, i - 1), o1 = stop_offset(locations, count, i);
+            if (u <= o1) {
+                double f = o1 > o0 ? (u - o0) / (o1 - o0) : 1;
+                lkc_color a = colors[i - 1], b = colors[i];
+                /* interpolated premultiplied, as cairo and pixman do */
+                double alpha = a.a + (b.a - a.a) * f;
+                c.a = alpha;
+                c.r = a.r * a.a + (b.r * b.a - a.r * a.a) * f;
+                c.g = a.g * a.a + (b.g * b.a - a.g * a.a) * f;
+                c.b = a.b * a.a + (b.b * b.a - a.b * a.a) * f;
+                uint32_t pa = (uint32_t)lround(alpha * 255);
+                return pa << 24 | (uint32_t)lround(c.r * 255) << 16 | (uint32_t)lround(c.g * 255) << 8 |
+                       (uint32_t)lround(c.b * 255);
+            }
+        }
+    }
+    uint32_t pa = (uint32_t)lround(c.a * 255);
+    return pa << 24 | (uint32_t)lround(c.r * c.a * 255) << 16 | (uint32_t)lround(c.g * c.a * 255) << 8 |
+           (uint32_t)lround(c.b * c.a * 255);
+}
+
+/* Cairo has no conic gradient: a 1024-entry colour table by angle, then
+ * each pixel of the rect looks up the angle of its centre. */
+static void conic(const lkc_target *t, const lkc_color *colors, const double *locations, size_t count,
+                  double cx, double cy, double ex, double ey, double x, double y, double w, double h)
+{
+    enum { N = 1024 };
+    uint32_t table[N + 1];
+    for (int i = 0; i <= N; i++) table[i] = conic_color(colors, locations, count, (double)i / N);
+    double base = atan2(ey - cy, ex - cx);
+    int px0 = (int)floor((x - t->origin_x) * t->scale), py0 = (int)floor((y - t->origin_y) * t->scale);
+    int px1 = (int)ceil((x + w - t->origin_x) * t->scale), py1 = (int)ceil((y + h - t->origin_y) * t->scale);
+    if (px0 < 0) px0 = 0;
+    if (py0 < 0) py0 = 0;
+    if (px1 > t->width) px1 = t->width;
+    if (py1 > t->height) py1 = t->height;
+    double pcx = (cx - t->origin_x) * t->scale, pcy = (cy - t->origin_y) * t->scale;
+    for (int py = py0; py < py1; py++) {
+        uint32_t *row = (uint32_t *)((uint8_t *)t->pixels + (size_t)py * (size_t)t->stride);
+        for (int px = px0; px < px1; px++) {
+            double dx = px + 0.5 - pcx, dy = py + 0.5 - pcy;
+            double a = atan2(dy, dx) - base;
+            double u = a / (2 * PI);
+            u -= floor(u);
+            row[px] = table[(int)lround(u * N)];
+        }
+    }
+}
+
+void lkc_gradient(const lkc_target *t, int type, const lkc_color *colors, const double *locations, size_t count,
+                  double start_x, double start_y, double end_x, double end_y,
+                  double x, double y, double w, double h)
+{
+    if (count == 0 || w <= 0 || h <= 0) return;
+    double sx = x + start_x * w, sy = y + start_y * h, ex = x + end_x * w, ey = y + end_y * h;
+    if (type == LKC_GRADIENT_CONIC) {
+        conic(t, colors, locations, count, sx, sy, ex, ey, x, y, w, h);
+        return;
+    }
+    cairo_surface_t *surface;
+    cairo_t *cr = open_target(t, &surface);
+    cairo_pattern_t *pattern;
+    if (type == LKC_GRADIENT_RADIAL) {
+        double rx = fabs(ex - sx), ry = fabs(ey - sy);
+        if (rx <= 0 || ry <= 0) {
+            /* a flat ellipse: nothing inside it, the last colour beyond */
+            set_color(cr, colors[count - 1]);
+            cairo_rectangle(cr, x, y, w, h);
+            cairo_fill(cr);
+            close_target(cr, surface);
+            return;
+        }
+        /* a circle of radius rx, stretched to the ellipse */
+        pattern = cairo_pattern_create_radial(0, 0, 0, 0, 0, rx);
+        cairo_matrix_t m;
+        cairo_matrix_init_scale(&m, 1, rx / ry);
+        cairo_matrix_translate(&m, -sx, -sy);
+        cairo_pattern_set_matrix(pattern, &m);
+    } else {
+        pattern = cairo_pattern_create_linear(sx, sy, ex, ey);
+    }
+    add_stops(pattern, colors, locations, count);
+    cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD);
+    cairo_set_source(cr, pattern);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_fill(cr);
+    cairo_pattern_destroy(pattern);
+    close_target(cr, surface);
+}
+
+int lkc_text(const lkc_target *t, const char *utf8, size_t length, const lkc_text_style *style,
+             double x, double y, double w, double h)
+{
+    if (!utf8 || length == 0 || style->size <= 0) return 0;
+    cairo_surface_t *surface;
+    cairo_t *cr = open_target(t, &surface);
+    PangoLayout *layout = pango_cairo_create_layout(cr);
+    /* Glyph positions and hinting must not depend on the layer's place. */
+    cairo_font_options_t *options = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
+    pango_cairo_context_set_font_options(pango_layout_get_context(layout), options);
+    cairo_font_options_destroy(options);
+    pango_layout_context_changed(layout);
+
+    PangoFontDescription *font = pango_font_description_from_string(style->font ? style->font : "DejaVu Sans");
+    pango_font_description_set_absolute_size(font, style->size * PANGO_SCALE);
+    pango_layout_set_font_description(layout, font);
+    pango_font_description_free(font);
+    pango_layout_set_text(layout, utf8, (int)length);
+
+    int width = (int)lround(w * PANGO_SCALE);
+    if (style->wrapped) {
+        pango_layout_set_width(layout, width > 0 ? width : 1);
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR);
+    }
+    if (style->truncation != LKC_TRUNCATE_NONE) {
+        pango_layout_set_width(layout, width > 0 ? width : 1);
+        pango_layout_set_ellipsize(layout, style->truncation == LKC_TRUNCATE_START ? PANGO_ELLIPSIZE_START
+                                   : style->truncation == LKC_TRUNCATE_MIDDLE ? PANGO_ELLIPSIZE_MIDDLE
+                                   : PANGO_ELLIPSIZE_END);
+        /* wrapped text is cut at the last line that fits the height */
+        if (style->wrapped) pango_layout_set_height(layout, (int)lround(h * PANGO_SCALE));
+    }
+    /* natural: each paragraph aligns to its own start (auto direction);
+     * left and right are absolute, whatever the text's direction */
+    switch (style->alignment) {
+    case LKC_ALIGN_LEFT:
+    case LKC_ALIGN_RIGHT:
+    case LKC_ALIGN_CENTER:
+        pango_layout_set_auto_dir(layout, FALSE);
+        pango_layout_set_alignment(layout, style->alignment == LKC_ALIGN_LEFT ? PANGO_ALIGN_LEFT
+                                   : style->alignment == LKC_ALIGN_RIGHT ? PANGO_ALIGN_RIGHT
+                                   : PANGO_ALIGN_CENTER);
+        break;
+    case LKC_ALIGN_JUSTIFIED:
+        pango_layout_set_justify(layout, TRUE);
+        break;
+    default:
+        break;
+    }
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_clip(cr);
+    set_color(cr, style->color);
+    if (pango_layout_get_width(layout) >= 0) {
+        cairo_move_to(cr, x, y);
+        pango_cairo_show_layout(cr, layout);
+    } else {
+        /* Lines that do not wrap have no width for Pango to align in: each
+         * is placed in the box here (natural: by its own direction). */
+        PangoLayoutIter *lines = pango_layout_get_iter(layout);
+        do {
+            PangoLayoutLine *line = pango_layout_iter_get_line_readonly(lines);
+            PangoRectangle logical;
+            pango_layout_iter_get_line_extents(lines, NULL, &logical);
+            double lw = (double)logical.width / PANGO_SCALE, lx = (double)logical.x / PANGO_SCALE;
+            int align = style->alignment;
+            if (align == LKC_ALIGN_NATURAL || align == LKC_ALIGN_JUSTIFIED)
+                align = line->resolved_dir == PANGO_DIRECTION_RTL ? LKC_ALIGN_RIGHT : LKC_ALIGN_LEFT;
+            double dx = align == LKC_ALIGN_RIGHT ? w - lw : align == LKC_ALIGN_CENTER ? (w - lw) / 2 : 0;
+            cairo_move_to(cr, x + dx - lx, y + (double)pango_layout_iter_get_baseline(lines) / PANGO_SCALE);
+            pango_cairo_show_layout_line(cr, line);
+        } while (pango_layout_iter_next_line(lines));
+        pango_layout_iter_free(lines);
+    }
+    int glyphs = 0;
+    PangoLayoutIter *iter = pango_layout_get_iter(layout);
+    do {
+        PangoLayoutRun *run = pango_layout_iter_get_run_readonly(iter);
+        if (run) glyphs += run->glyphs->num_glyphs;
+    } while (pango_layout_iter_next_run(iter));
+    pango_layout_iter_free(iter);
+    g_object_unref(layout);
+    close_target(cr, surface);
+    return glyphs;
+}
+
+void lkc_image(const lkc_target *t, const uint32_t *pixels, int width, int height, int stride,
+               double x, double y, double w, double h, double opacity)
+{
+    if (width <= 0 || height <= 0 || w <= 0 || h <= 0) return;
+    cairo_surface_t *surface;
+    cairo_t *cr = open_target(t, &surface);
+    cairo_surface_t *source = cairo_image_surface_create_for_data((unsigned char *)pixels, CAIRO_FORMAT_ARGB32,
+                                                                  width, height, stride);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_clip(cr);
+    cairo_translate(cr, x, y);
+    cairo_scale(cr, w / width, h / height);
+    cairo_set_source_surface(cr, source, 0, 0);
+    cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
+    cairo_paint_with_alpha(cr, opacity);
+    cairo_surface_destroy(source);
+    close_target(cr, surface);
+}
+
+void lkc_clear(const lkc_target *t, lkc_color color)
+{
+    cairo_surface_t *surface;
+    cairo_t *cr = open_target(t, &surface);
+    cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+    set_color(cr, color);
+    cairo_paint(cr);
+    close_target(cr, surface);
+}

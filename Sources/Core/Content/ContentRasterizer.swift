@@ -1,0 +1,163 @@
+import CContent
+import Glibc
+
+/// Rasterizes what a special layer draws (S7.1-S7.3) into a premultiplied
+/// image, on the CPU, with cairo and Pango (Sources/CContent). Backends
+/// receive the result as an ordinary image op.
+public enum ContentRasterizer {
+    /// An image and where it lands in the layer's coordinates.
+    public struct Output {
+        public let image: Image
+        public let rect: Rect
+    }
+
+    /// No side of a content image exceeds this many pixels: a shape far
+    /// larger than its layer is cut to the layer's neighbourhood.
+    static let maximumSide = 8192.0
+
+    /// The layer's content for `state`, or nil when it draws nothing.
+    public static func rasterize(_ state: UnsafePointer<LayerState>) -> Output? {
+        let s = state.pointee
+        switch s.layerKind {
+        case .plain: return nil
+        case .shape: return shape(s.shape, bounds: s.bounds, scale: s.contentsScale)
+        case .text: return text(s.text, bounds: s.bounds, scale: s.contentsScale)
+        case .gradient: return gradient(s.gradient, bounds: s.bounds, scale: s.contentsScale)
+        }
+    }
+
+    // MARK: Targets
+
+    /// Zeroed pixels covering `rect` (layer coordinates) at `scale`, snapped
+    /// outwards to whole pixels; nil when empty or absurd.
+    static func withTarget(covering rect: Rect, scale: Double,
+                           _ draw: (UnsafePointer<lkc_target>) -> Void) -> Output? {
+        guard rect.isFinite, rect.size.width > 0, rect.size.height > 0, scale > 0 else { return nil }
+        let x0 = (rect.minX * scale).rounded(.down), y0 = (rect.minY * scale).rounded(.down)
+        let x1 = (rect.maxX * scale).rounded(.up), y1 = (rect.maxY * scale).rounded(.up)
+        let width = Int(x1 - x0), height = Int(y1 - y0)
+        guard width > 0, height > 0, Double(width) <= maximumSide, Double(height) <= maximumSide else { return nil }
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+        pixels.initialize(repeating: 0, count: width * height)
+        var target = lkc_target(pixels: pixels, width: Int32(width), height: Int32(height), stride: Int32(width * 4),
+                                scale: scale, origin_x: x0 / scale, origin_y: y0 / scale)
+        draw(&target)
+        let image = Image(width: width, height: height, adopting: pixels)
+        return Output(image: image, rect: Rect(x: x0 / scale, y: y0 / scale,
+                                               width: Double(width) / scale, height: Double(height) / scale))
+    }
+
+    static func color(_ c: Color) -> lkc_color { lkc_color(r: c.r, g: c.g, b: c.b, a: c.a) }
+
+    // MARK: Shape (S7.1)
+
+    static func shape(_ shape: ShapeState, bounds: Rect, scale: Double) -> Output? {
+        guard let path = shape.path, !path.data.isEmpty else { return nil }
+        let fill = shape.fillColor.flatMap { $0.a > 0 ? $0 : nil }
+        let stroke = shape.strokeColor.flatMap { $0.a > 0 && shape.lineWidth > 0 && shape.strokeEnd > shape.strokeStart ? $0 : nil }
+        guard fill != nil || stroke != nil else { return nil }
+        var rect = path.data.bounds
+        if stroke != nil {
+            // How far a stroke can reach beyond the path: half the width,
+            // a miter up to miterLimit times that, a square cap √2 times.
+            var reach = shape.lineWidth / 2
+            if shape.lineJoin == .miter { reach *= max(shape.miterLimit, 1) }
+            if shape.lineCap == .square { reach = max(reach, shape.lineWidth / 2 * 2.0.squareRoot()) }
+            rect = rect.insetBy(-reach)
+        }
+        rect = rect.insetBy(-1) // anti-aliasing
+        if rect.size.width * scale > maximumSide || rect.size.height * scale > maximumSide {
+            rect = rect.intersection(bounds.insetBy(-maximumSide / scale / 4))
+        }
+        let (ops, points) = path.data.flattenedForRasterizer()
+        return withTarget(covering: rect, scale: scale) { target in
+            ops.withUnsafeBufferPointer { o in
+                points.withUnsafeBufferPointer { p in
+                    var cPath = lkc_path(ops: o.baseAddress, op_count: ops.count, points: p.baseAddress)
+                    if let fill {
+                        lkc_fill_path(target, &cPath, color(fill), shape.fillRule == .evenOdd ? 1 : 0)
+                    }
+                    if let stroke {
+                        shape.lineDashPattern.withUnsafeBufferPointer { dashes in
+                            var style = lkc_stroke(
+                                width: shape.lineWidth, miter_limit: shape.miterLimit,
+                                cap: Int32(shape.lineCap.rawValue), join: Int32(shape.lineJoin.rawValue),
+                                dashes: dashes.baseAddress, dash_count: dashes.count, dash_phase: shape.lineDashPhase,
+                                start: shape.strokeStart, end: shape.strokeEnd)
+                            lkc_stroke_path(target, &cPath, color(stroke), &style)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Text (S7.2)
+
+    static func text(_ text: TextState, bounds: Rect, scale: Double) -> Output? {
+        guard let string = text.string, !string.isEmpty, let fg = text.foregroundColor, fg.a > 0,
+              text.fontSize > 0 else { return nil }
+        return withTarget(covering: bounds, scale: scale) { target in
+            drawText(string, text, in: bounds, target: target)
+        }
+    }
+
+    /// Lays out and draws; returns the number of glyphs.
+    @discardableResult
+    static func drawText(_ string: String, _ text: TextState, in box: Rect, target: UnsafePointer<lkc_target>) -> Int {
+        var string = string
+        return string.withUTF8 { utf8 in
+            text.font.withCString { font in
+                var style = lkc_text_style(font: font, size: text.fontSize,
+                                           color: color(text.foregroundColor ?? .clear),
+                                           alignment: Int32(text.alignmentMode.rawValue),
+                                           truncation: Int32(text.truncationMode.rawValue),
+                                           wrapped: text.wrapped ? 1 : 0)
+                return Int(utf8.withMemoryRebound(to: CChar.self) { chars in
+                    lkc_text(target, chars.baseAddress, chars.count, &style, box.minX, box.minY,
+                             box.size.width, box.size.height)
+                })
+            }
+        }
+    }
+
+    // MARK: Gradient (S7.3)
+
+    static func gradient(_ g: GradientState, bounds: Rect, scale: Double) -> Output? {
+        guard !g.colors.isEmpty else { return nil }
+        return withTarget(covering: bounds, scale: scale) { target in
+            drawGradient(g, in: bounds, target: target)
+        }
+    }
+
+    static func drawGradient(_ g: GradientState, in box: Rect, target: UnsafePointer<lkc_target>) {
+        let colors = g.colors.map(color)
+        let locations: [Double]? = g.locations.count == g.colors.count ? g.locations : nil
+        colors.withUnsafeBufferPointer { c in
+            if let locations {
+                locations.withUnsafeBufferPointer { l in
+                    lkc_gradient(target, Int32(g.type.rawValue), c.baseAddress, l.baseAddress, c.count,
+                                 g.startPoint.x, g.startPoint.y, g.endPoint.x, g.endPoint.y,
+                                 box.minX, box.minY, box.size.width, box.size.height)
+                }
+            } else {
+                lkc_gradient(target, Int32(g.type.rawValue), c.baseAddress, nil, c.count,
+                             g.startPoint.x, g.startPoint.y, g.endPoint.x, g.endPoint.y,
+                             box.minX, box.minY, box.size.width, box.size.height)
+            }
+        }
+    }
+}
+
+extension Rect {
+    /// Grown (negative d) or shrunk on every side.
+    func insetBy(_ d: Double) -> Rect {
+        Rect(x: minX + d, y: minY + d, width: max(0, size.width - 2 * d), height: max(0, size.height - 2 * d))
+    }
+
+    func intersection(_ other: Rect) -> Rect {
+        let x0 = max(minX, other.minX), y0 = max(minY, other.minY)
+        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        return Rect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+}

@@ -1,0 +1,31 @@
+/// Custom drawing: the delegate's draw into a canvas, cached as the
+/// layer's contents until the layer is marked for display again.
+extension Layer {
+    /// lk_layer_set_needs_display: drawn before the next commit.
+    public func setNeedsDisplay() throws(LayerKitError) {
+        try checkWritable()
+        needsDisplay = true
+        changed()
+    }
+
+    public func displayIfNeeded() throws(LayerKitError) {
+        try checkWritable()
+        if needsDisplay { display() }
+    }
+
+    /// Draws now: a canvas over the bounds at contentsScale, cleared, given
+    /// to the delegate's draw; its pixels become the contents (as
+    /// CALayer.display sets contents), with no implicit animation.
+    func display() {
+        needsDisplay = false
+        guard let draw = delegate?.draw else { return }
+        let b = state.bounds, scale = state.contentsScale
+        let width = Int((b.size.width * scale).rounded(.up)), height = Int((b.size.height * scale).rounded(.up))
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else { return }
+        let canvas = Canvas(width: width, height: height, scale: scale, bounds: b)
+        draw(self, canvas)
+        guard let image = canvas.finish() else { return }
+        state.contents = image
+        changed()
+    }
+}

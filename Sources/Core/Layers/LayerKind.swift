@@ -1,0 +1,95 @@
+/// What a layer draws besides the S6.1 basics: its kind (CAShapeLayer,
+/// CATextLayer, CAGradientLayer ...). A kind's own properties live out of
+/// line, in one reference held by LayerState, so that a plain layer pays
+/// one word for all kinds there are and will be.
+public enum LayerKind: UInt8, CaseIterable, Sendable {
+    case plain = 0, shape, text, gradient
+
+    /// How messages name a layer of this kind.
+    public var name: String {
+        switch self {
+        case .plain: "layer"
+        case .shape: "shape layer"
+        case .text: "text layer"
+        case .gradient: "gradient layer"
+        }
+    }
+
+    /// The kind's own property rows (S7), by key: the ones a layer of the
+    /// kind has on top of LayerProperties.
+    var properties: [String: AnyProperty] {
+        switch self {
+        case .plain: [:]
+        case .shape: ShapeProperties.byKey
+        case .text: TextProperties.byKey
+        case .gradient: GradientProperties.byKey
+        }
+    }
+
+    /// A fresh state of the kind's properties, at their defaults.
+    func makeState() -> (any KindState)? {
+        switch self {
+        case .plain: nil
+        case .shape: ShapeState()
+        case .text: TextState()
+        case .gradient: GradientState()
+        }
+    }
+}
+
+/// The properties of one kind of layer: a value type, compared whole to
+/// decide whether the layer's rasterized content is still valid.
+public protocol KindState: Equatable, Sendable {
+    static var kind: LayerKind { get }
+    init()
+}
+
+extension KindState {
+    func isEqual(to other: any KindState) -> Bool { (other as? Self) == self }
+}
+
+/// The out-of-line box; copy-on-write through LayerState's accessors, so a
+/// committed copy of a state shares it until either side changes.
+public final class KindStorage: @unchecked Sendable {
+    var value: any KindState
+    init(_ value: any KindState) { self.value = value }
+}
+
+extension LayerState {
+    /// The layer's kind, fixed when it was created.
+    public var layerKind: LayerKind { kindStorage.map { type(of: $0.value).kind } ?? .plain }
+
+    /// The kind's state, or its defaults when the layer is of another kind.
+    func kindState<K: KindState>(_: K.Type) -> K { (kindStorage?.value as? K) ?? K() }
+
+    /// Writes the kind's state; a layer of another kind is left alone (its
+    /// rows are never resolved for it).
+    mutating func setKindState<K: KindState>(_ value: K) {
+        guard kindStorage?.value is K else { return }
+        if isKnownUniquelyReferenced(&kindStorage) {
+            kindStorage!.value = value
+        } else {
+            kindStorage = KindStorage(value)
+        }
+    }
+
+    /// The kind's properties as one value, for cache keys.
+    var kindValue: (any KindState)? { kindStorage?.value }
+}
+
+extension LayerProperties {
+    /// A row by key for a layer of `kind`: the common rows, then the kind's.
+    static func named(_ key: String, kind: LayerKind) -> AnyProperty? {
+        byKey[key] ?? (kind == .plain ? nil : kind.properties[key])
+    }
+
+    /// The error for a key that names no property of a layer of `kind`: it
+    /// says which kinds have it, if any do.
+    static func unknownKey(_ keyPath: String, first: String, kind: LayerKind) -> LayerKitError {
+        if let owner = LayerKind.allCases.first(where: { $0 != kind && $0.properties[first] != nil }) {
+            return LayerKitError(.unknownKeyPath,
+                                 "key_path: \"\(keyPath)\" is a property of a \(owner.name), not of a \(kind.name)")
+        }
+        return LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\" is not a property of a \(kind.name)")
+    }
+}

@@ -1,0 +1,58 @@
+import CLayerKit
+
+/// renderInContext: a layer subtree drawn into an image. The core draws no
+/// pixels itself: it builds the subtree's display list and has the
+/// software backend render it offscreen, so a snapshot looks exactly as the
+/// layers do on a display.
+extension Layer {
+    /// The model tree under this layer (no animations), its bounds at the
+    /// image's top left, `scale` pixels per point (0: contentsScale); the
+    /// layer's own position and transform are left out.
+    public func renderToImage(scale requested: Double) throws(LayerKitError) -> Image {
+        guard requested.isFinite, requested >= 0 else { throw .invalid("scale: must be finite and not negative (got \(requested))") }
+        let scale = requested == 0 ? state.contentsScale : requested
+        let b = state.bounds
+        let width = Int((b.size.width * scale).rounded(.up)), height = Int((b.size.height * scale).rounded(.up))
+        guard width > 0, height > 0 else {
+            throw .invalid("layer: its bounds (\(b.size.width) x \(b.size.height)) at scale \(scale) have no pixels")
+        }
+        guard width <= 16384, height <= 16384 else {
+            throw .invalid("layer: \(width) x \(height) pixels is more than a snapshot can have (16384 a side)")
+        }
+        // Model layers marked for display draw first, as a commit would.
+        if needsDisplay { display() }
+        let root = RenderNode.snapshot(of: self)
+        root.state.transform = .scale(scale, scale, 1)
+        root.state.position = Point(x: state.anchorPoint.x * b.size.width * scale,
+                                    y: state.anchorPoint.y * b.size.height * scale)
+        root.state.hidden = false
+        var options = DisplayOptions()
+        options.backend = "software"
+        options.width = width
+        options.height = height
+        options.manualClock = true
+        let backend = try Backend(plugin: try PluginLoader.load("software"), options: options)
+        defer { backend.close() }
+        var builder = DisplayListBuilder()
+        builder.build(root: root, at: 0, events: nil)
+        var list = lk_display_list(
+            abi_version: LK_BACKEND_ABI_VERSION,
+            struct_size: UInt32(MemoryLayout<lk_display_list>.size),
+            op_size: UInt32(MemoryLayout<lk_dl_op>.size),
+            op_count: UInt32(builder.count),
+            ops: builder.opsPointer,
+            clear_color: lk_dl_color(r: 0, g: 0, b: 0, a: 0),
+            damage: lk_dl_box(x: 0, y: 0, width: Int32(width), height: Int32(height)),
+            target_time: 0,
+            frame_number: 1)
+        try backend.render(&list)
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+        do {
+            try backend.readPixels(into: pixels, stride: width * 4)
+        } catch {
+            pixels.deallocate()
+            throw error
+        }
+        return Image(width: width, height: height, adopting: pixels)
+    }
+}

@@ -1,0 +1,213 @@
+/* Custom drawing and snapshots: the delegate's draw into an lk_canvas when
+   a layer is marked for display (cached until marked again, or on a bounds
+   change with needsDisplayOnBoundsChange), the canvas helpers against
+   cairo references, lk_layer_render_to_image with sublayer transforms, and
+   a custom transition built on a snapshot (the old look fading out over
+   the new). Tolerance: channels within 3, edge pixels within 48. */
+#include "support/lktest.h"
+#include "support/lkt_cairo.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 120
+#define H 100
+
+static lk_display *display;
+static lk_layer *root;
+static int draws;
+static const lkt_tolerance tolerance = {3, 48, 300, 0};
+
+static void draw(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    draws++;
+    lk_path *p = lk_path_create();
+    lk_path_add_ellipse(p, lk_rect_make(10, 10, 60, 40));
+    lk_canvas_clear(canvas, lk_color_make(0, 0, 0.5, 1));
+    lk_canvas_fill_path(canvas, p, lk_color_make(1, 0.5, 0, 1), LK_FILL_RULE_NON_ZERO);
+    lk_stroke_style st;
+    memset(&st, 0, sizeof st);
+    st.struct_size = sizeof st;
+    st.line_width = 4;
+    st.line_join = LK_LINE_JOIN_ROUND;
+    st.miter_limit = 10;
+    lk_canvas_stroke_path(canvas, p, lk_color_make(1, 1, 1, 1), &st);
+    lk_release(p);
+    /* a pixel written directly: the canvas is premultiplied ARGB32 */
+    uint32_t *row = (uint32_t *)((uint8_t *)lk_canvas_get_pixels(canvas) + 5 * lk_canvas_get_stride(canvas));
+    row[5] = 0xff00ff00u;
+}
+
+static void reference_drawing(cairo_t *cr, double ox, double oy)
+{
+    cairo_save(cr);
+    cairo_translate(cr, ox, oy);
+    cairo_rectangle(cr, 0, 0, 80, 60);
+    cairo_set_source_rgb(cr, 0, 0, 0.5);
+    cairo_fill(cr);
+    cairo_save(cr);
+    cairo_translate(cr, 40, 30);
+    cairo_scale(cr, 30, 20);
+    cairo_arc(cr, 0, 0, 1, 0, 2 * LKT_PI);
+    cairo_restore(cr);
+    cairo_set_source_rgb(cr, 1, 0.5, 0);
+    cairo_fill_preserve(cr);
+    cairo_set_line_width(cr, 4);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_stroke(cr);
+    cairo_rectangle(cr, 5, 5, 1, 1);
+    cairo_set_source_rgb(cr, 0, 1, 0);
+    cairo_fill(cr);
+    cairo_restore(cr);
+}
+
+static void test_draw(void)
+{
+    lk_layer *l = lk_layer_create();
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.draw = draw;
+    lk_layer_set_delegate(l, &d, NULL, NULL);
+    lk_layer_set_frame(l, lk_rect_make(20, 20, 80, 60));
+    lk_layer_add_sublayer(root, l);
+    lk_transaction_flush();
+    LKT_CHECK(draws == 0, "S6.1 a layer not marked for display is not drawn", "%d draws", draws);
+    lk_layer_set_needs_display(l);
+    LKT_CHECK(lk_layer_get_needs_display(l), "S6.1 needs display is set", "not set");
+    lk_transaction_flush();
+    LKT_CHECK(draws == 1 && !lk_layer_get_needs_display(l), "S6.1 a marked layer draws once at the commit",
+              "%d draws", draws);
+    lk_display_render_frame_at(display, lk_media_time());
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    reference_drawing(cr, 20, 20);
+    lkt_check_against_cairo("S6.1 the delegate's drawing (fill, stroke, a pixel) becomes the contents", display, cr, tolerance);
+    /* no implicit animations here: this is about drawing */
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_position(l, lk_point_make(61, 51));
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, lk_media_time());
+    LKT_CHECK(draws == 1, "S6.1 the drawing is cached: moving the layer does not draw again", "%d draws", draws);
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, 80, 50));
+    lk_transaction_flush();
+    LKT_CHECK(draws == 1, "S6.1 a bounds change does not draw without needsDisplayOnBoundsChange", "%d draws", draws);
+    lk_layer_set_needs_display_on_bounds_change(l, true);
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, 80, 60));
+    lk_transaction_flush();
+    LKT_CHECK(draws == 2, "S6.1 with needsDisplayOnBoundsChange a size change draws again", "%d draws", draws);
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_transaction_flush();
+}
+
+static void test_snapshot(void)
+{
+    lk_layer *l = lk_layer_create(), *child = lk_layer_create();
+    lk_layer_set_frame(l, lk_rect_make(500, 500, 80, 60)); /* its own place is left out */
+    lk_layer_set_background_color(l, lk_color_make(0, 0.5, 0, 1));
+    lk_layer_set_frame(child, lk_rect_make(20, 10, 40, 20));
+    lk_layer_set_background_color(child, lk_color_make(1, 1, 0, 1));
+    lk_layer_set_transform(child, lk_transform3d_make_rotation(LKT_PI / 2, 0, 0, 1));
+    lk_layer_add_sublayer(l, child);
+    lk_image *image = lk_layer_render_to_image(l, 0);
+    LKT_CHECK(image != NULL, "renderInContext: a snapshot is made", "%s", lk_last_error());
+    if (!image) return;
+    /* the snapshot as another layer's contents, shown at (0, 0) */
+    lk_layer *shown = lk_layer_create();
+    lk_layer_set_frame(shown, lk_rect_make(0, 0, 80, 60));
+    lk_layer_set_contents(shown, image);
+    lk_layer_add_sublayer(root, shown);
+    lk_display_render_frame_at(display, lk_media_time());
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    cairo_rectangle(cr, 0, 0, 80, 60);
+    cairo_set_source_rgb(cr, 0, 0.5, 0);
+    cairo_fill(cr);
+    cairo_rectangle(cr, 30, 0, 20, 40); /* 40x20 turned a quarter about its centre (40, 20) */
+    cairo_set_source_rgb(cr, 1, 1, 0);
+    cairo_fill(cr);
+    lkt_check_against_cairo("renderInContext: the subtree with its sublayer's transform", display, cr, tolerance);
+    lk_image *twice = lk_layer_render_to_image(l, 2);
+    LKT_CHECK(twice != NULL, "renderInContext at scale 2", "%s", lk_last_error());
+    lk_release(twice);
+    LKT_CHECK_ERROR("renderInContext of a layer without pixels is refused",
+                    (lk_layer_render_to_image(child, -1) ? LK_OK : LK_ERROR_INVALID_ARGUMENT), LK_ERROR_INVALID_ARGUMENT, "scale");
+
+    /* a custom transition: snapshot the old look, change the layer, fade
+       the snapshot out over the new look */
+    lk_layer *overlay = lk_layer_create();
+    lk_layer_set_frame(overlay, lk_rect_make(0, 0, 80, 60));
+    lk_layer_set_contents(overlay, image);
+    lk_layer_add_sublayer(root, overlay);
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_contents(shown, NULL);
+    lk_layer_set_background_color(shown, lk_color_make(1, 0, 0, 1));
+    lk_transaction_flush();
+    lk_animation *fade = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(fade, lk_value_number(1));
+    lk_animation_set_to_value(fade, lk_value_number(0));
+    lk_animation_set_duration(fade, 1);
+    lk_animation_set_fill_mode(fade, LK_FILL_FORWARDS);
+    lk_animation_set_removed_on_completion(fade, false);
+    lk_layer_add_animation(overlay, fade, "fade");
+    lk_release(fade);
+    lk_transaction_flush();
+    double b = lk_animation_get_begin_time(lk_layer_get_animation(overlay, "fade"));
+    lk_display_render_frame_at(display, b + 0.5);
+    cr = lkt_cairo_begin(W, H);
+    cairo_rectangle(cr, 0, 0, 80, 60);
+    cairo_set_source_rgb(cr, 1, 0, 0);
+    cairo_fill(cr);
+    cairo_push_group(cr); /* the snapshot is one image, faded as a whole */
+    cairo_rectangle(cr, 0, 0, 80, 60);
+    cairo_set_source_rgb(cr, 0, 0.5, 0);
+    cairo_fill(cr);
+    cairo_rectangle(cr, 30, 0, 20, 40);
+    cairo_set_source_rgb(cr, 1, 1, 0);
+    cairo_fill(cr);
+    cairo_pop_group_to_source(cr);
+    cairo_paint_with_alpha(cr, 0.5);
+    lkt_check_against_cairo("renderInContext: a snapshot transition half-way is half old, half new", display, cr, tolerance);
+    lk_display_render_frame_at(display, b + 2);
+    cr = lkt_cairo_begin(W, H);
+    cairo_rectangle(cr, 0, 0, 80, 60);
+    cairo_set_source_rgb(cr, 1, 0, 0);
+    cairo_fill(cr);
+    lkt_check_against_cairo("renderInContext: the snapshot transition ends on the new look", display, cr, tolerance);
+    lk_layer_remove_from_superlayer(overlay);
+    lk_layer_remove_from_superlayer(shown);
+    lk_release(overlay);
+    lk_release(shown);
+    lk_release(image);
+    lk_release(child);
+    lk_release(l);
+}
+
+static void test_canvas_errors(void)
+{
+    LKT_CHECK_ERROR("lk_canvas: a NULL canvas is refused", lk_canvas_clear(NULL, lk_color_make(0, 0, 0, 1)),
+                    LK_ERROR_INVALID_ARGUMENT, "canvas");
+    LKT_CHECK(lk_canvas_get_width(NULL) == 0, "lk_canvas: getters on NULL return 0", "nonzero");
+}
+
+int main(void)
+{
+    display = lkt_open_display(W, H, "open a software display");
+    if (!display) return lkt_finish();
+    root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
+    lk_display_set_root_layer(display, root);
+    lk_transaction_set_disable_actions(true);
+    lk_transaction_flush();
+    test_draw();
+    test_snapshot();
+    test_canvas_errors();
+    lk_display_close(display);
+    lk_release(root);
+    return lkt_finish();
+}

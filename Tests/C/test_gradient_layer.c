@@ -1,0 +1,223 @@
+/* Gradient layers (S7.3): axial, radial and conic gradients with colours,
+   locations and start/end points against references drawn in this test
+   (cairo for axial and radial; the conic one computed pixel by pixel
+   here), and every property half-way through an animation. Tolerance:
+   channels within 3 (the conic: 6, its colour table has 1024 steps), edge
+   pixels within 48. */
+#include "support/lktest.h"
+#include "support/lkt_cairo.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 160
+#define H 120
+
+static lk_display *display;
+static lk_layer *root;
+
+static lk_layer *gradient_layer(void)
+{
+    lk_layer *g = lk_gradient_layer_create();
+    lk_layer_set_frame(g, lk_rect_make(0, 0, W, H));
+    lk_layer_add_sublayer(root, g);
+    return g;
+}
+
+static void render(void)
+{
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, lk_media_time() + 60);
+}
+
+static const lk_color three[3] = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}};
+static const double locations[3] = {0, 0.3, 1};
+static const lkt_tolerance smooth = {3, 48, 0, 0};
+static const lkt_tolerance conic_tolerance = {6, 48, 40, 0};
+
+static void test_axial_and_radial(void)
+{
+    lk_layer *g = gradient_layer();
+    lk_gradient_layer_set_colors(g, three, 3);
+    lk_gradient_layer_set_locations(g, locations, 3);
+    lk_gradient_layer_set_start_point(g, lk_point_make(0, 0.5));
+    lk_gradient_layer_set_end_point(g, lk_point_make(1, 0.5));
+    render();
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    cairo_pattern_t *p = cairo_pattern_create_linear(0, 60, W, 60);
+    int i;
+    for (i = 0; i < 3; i++) cairo_pattern_add_color_stop_rgba(p, locations[i], three[i].r, three[i].g, three[i].b, 1);
+    cairo_set_source(cr, p);
+    cairo_paint(cr);
+    cairo_pattern_destroy(p);
+    lkt_check_against_cairo("S7.3 an axial three-stop gradient with locations", display, cr, smooth);
+
+    /* radial: centred at start, radius the offset to end (here a circle of 50) */
+    lk_gradient_layer_set_type(g, LK_GRADIENT_RADIAL);
+    lk_gradient_layer_set_start_point(g, lk_point_make(0.5, 0.5));
+    lk_gradient_layer_set_end_point(g, lk_point_make(0.5 + 50.0 / W, 0.5 + 50.0 / H));
+    lk_gradient_layer_set_locations(g, NULL, 0);
+    lk_transaction_set_disable_actions(true);
+    render();
+    cr = lkt_cairo_begin(W, H);
+    p = cairo_pattern_create_radial(80, 60, 0, 80, 60, 50);
+    for (i = 0; i < 3; i++) cairo_pattern_add_color_stop_rgba(p, i / 2.0, three[i].r, three[i].g, three[i].b, 1);
+    cairo_pattern_set_extend(p, CAIRO_EXTEND_PAD);
+    cairo_set_source(cr, p);
+    cairo_paint(cr);
+    cairo_pattern_destroy(p);
+    lkt_check_against_cairo("S7.3 a radial gradient, colours evenly spread", display, cr, smooth);
+    lk_layer_remove_from_superlayer(g);
+    lk_release(g);
+}
+
+static void test_conic(void)
+{
+    static const lk_color colors[4] = {{1, 1, 0, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 0, 1}};
+    lk_layer *g = gradient_layer();
+    lk_gradient_layer_set_type(g, LK_GRADIENT_CONIC);
+    lk_gradient_layer_set_colors(g, colors, 4);
+    lk_gradient_layer_set_start_point(g, lk_point_make(0.5, 0.5));
+    lk_gradient_layer_set_end_point(g, lk_point_make(1, 0.5)); /* angle 0 to the right */
+    render();
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    cairo_surface_t *s = cairo_get_target(cr);
+    unsigned char *data = cairo_image_surface_get_data(s);
+    int stride = cairo_image_surface_get_stride(s), x, y;
+    cairo_surface_flush(s);
+    for (y = 0; y < H; y++) {
+        for (x = 0; x < W; x++) {
+            double a = atan2(y + 0.5 - 60, x + 0.5 - 80);
+            double u = a / (2 * LKT_PI), f, seg;
+            u -= floor(u);
+            seg = u * 3;
+            int k = (int)seg;
+            if (k > 2) k = 2;
+            f = seg - k;
+            double r = colors[k].r + (colors[k + 1].r - colors[k].r) * f;
+            double gg = colors[k].g + (colors[k + 1].g - colors[k].g) * f;
+            double b = colors[k].b + (colors[k + 1].b - colors[k].b) * f;
+            ((uint32_t *)(void *)(data + y * stride))[x] = 0xff000000u | (uint32_t)lround(r * 255) << 16 |
+                                                           (uint32_t)lround(gg * 255) << 8 | (uint32_t)lround(b * 255);
+        }
+    }
+    cairo_surface_mark_dirty(s);
+    lkt_check_against_cairo("S7.3 a conic gradient around the centre, clockwise from the right", display, cr,
+                            conic_tolerance);
+    lk_layer_remove_from_superlayer(g);
+    lk_release(g);
+}
+
+static double begin_of(lk_layer *l, const char *key)
+{
+    lk_animation *a = lk_layer_get_animation(l, key);
+    return a ? lk_animation_get_begin_time(a) : NAN;
+}
+
+static void test_animations(void)
+{
+    lk_layer *g = gradient_layer();
+    lk_gradient_layer_set_colors(g, three, 3);
+    render();
+    /* colours: a whole-list change animates element by element (implicit) */
+    {
+        static const lk_color to[3] = {{0, 0, 1, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}};
+        lk_color mid[3];
+        lk_transaction_begin();
+        lk_transaction_set_animation_duration(1);
+        lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+        lk_gradient_layer_set_colors(g, to, 3);
+        lk_transaction_commit();
+        lk_layer *p = lk_layer_copy_presentation_at(g, begin_of(g, "colors") + 0.5);
+        size_t n = p ? lk_gradient_layer_get_colors(p, mid, 3) : 0;
+        LKT_CHECK(n == 3 && lkt_color_near(mid[0], lk_color_make(0.5, 0, 0.5, 1), 1e-9) &&
+                      lkt_color_near(mid[1], lk_color_make(0.5, 0.5, 0, 1), 1e-9),
+                  "S7.3 colors half-way through an implicit animation", "n %zu, first (%g,%g,%g)", n, mid[0].r, mid[0].g, mid[0].b);
+        lk_release(p);
+    }
+    /* one colour by key path (explicit) */
+    {
+        lk_animation *a = lk_basic_animation_create("colors.1");
+        lk_value v;
+        lk_animation_set_from_value(a, lk_value_color(lk_color_make(1, 1, 1, 1)));
+        lk_animation_set_to_value(a, lk_value_color(lk_color_make(0, 0, 0, 1)));
+        lk_animation_set_duration(a, 1);
+        LKT_CHECK_STATUS("S7.3 an animation of colors.1 is accepted", lk_layer_add_animation(g, a, "c1"), LK_OK);
+        lk_release(a);
+        lk_transaction_flush();
+        lk_layer *p = lk_layer_copy_presentation_at(g, begin_of(g, "c1") + 0.5);
+        LKT_CHECK(p && lk_layer_get_value(p, "colors.1", &v) == LK_OK && v.type == LK_VALUE_COLOR &&
+                      lkt_color_near(v.as.color, lk_color_make(0.5, 0.5, 0.5, 1), 1e-9),
+                  "S7.3 colors.1 half-way through its animation", "%s", lk_last_error());
+        lk_release(p);
+    }
+    /* locations, startPoint, endPoint, type */
+    {
+        static const double from[3] = {0, 0.5, 1}, to[3] = {0, 0.1, 0.5};
+        double mid[3] = {0, 0, 0};
+        lk_transaction_set_disable_actions(true);
+        lk_gradient_layer_set_locations(g, from, 3);
+        lk_transaction_flush();
+        lk_transaction_begin();
+        lk_transaction_set_animation_duration(1);
+        lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+        lk_gradient_layer_set_locations(g, to, 3);
+        lk_gradient_layer_set_start_point(g, lk_point_make(0, 0));
+        lk_gradient_layer_set_end_point(g, lk_point_make(1, 0));
+        lk_gradient_layer_set_type(g, LK_GRADIENT_RADIAL);
+        lk_transaction_commit();
+        double b = begin_of(g, "locations");
+        lk_layer *p = lk_layer_copy_presentation_at(g, b + 0.5);
+        lk_gradient_layer_get_locations(p, mid, 3);
+        LKT_CHECK(fabs(mid[1] - 0.3) < 1e-9 && fabs(mid[2] - 0.75) < 1e-9, "S7.3 locations half-way",
+                  "got %g %g %g", mid[0], mid[1], mid[2]);
+        LKT_CHECK_POINT("S7.3 startPoint half-way", lk_gradient_layer_get_start_point(p), lk_point_make(0.25, 0), 1e-9);
+        LKT_CHECK_POINT("S7.3 endPoint half-way", lk_gradient_layer_get_end_point(p), lk_point_make(0.75, 0.5), 1e-9);
+        LKT_CHECK(lk_gradient_layer_get_type(p) == LK_GRADIENT_RADIAL, "S7.3 type switches half-way (a discrete value)",
+                  "got %d", (int)lk_gradient_layer_get_type(p));
+        lk_release(p);
+        p = lk_layer_copy_presentation_at(g, b + 0.25);
+        LKT_CHECK(lk_gradient_layer_get_type(p) == LK_GRADIENT_AXIAL, "S7.3 type is the old one a quarter of the way",
+                  "got %d", (int)lk_gradient_layer_get_type(p));
+        lk_release(p);
+    }
+    lk_layer_remove_from_superlayer(g);
+    lk_release(g);
+    render();
+}
+
+static void test_errors(void)
+{
+    lk_layer *g = lk_gradient_layer_create();
+    static const double bad[2] = {0.6, 0.2};
+    lk_value v;
+    LKT_CHECK_ERROR("S7.3 locations out of order are refused", lk_gradient_layer_set_locations(g, bad, 2),
+                    LK_ERROR_INVALID_ARGUMENT, "less than");
+    LKT_CHECK_ERROR("S7.3 colors NULL with a count is refused", lk_gradient_layer_set_colors(g, NULL, 2),
+                    LK_ERROR_INVALID_ARGUMENT, "colors");
+    LKT_CHECK_ERROR("S1.6 a list has no lk_value: the message says how to read it", lk_layer_get_value(g, "colors", &v),
+                    LK_ERROR_TYPE_MISMATCH, "lk_gradient_layer_get_colors");
+    LKT_CHECK_ERROR("S1.6 colors.5 beyond the list", lk_layer_get_value(g, "colors.5", &v), LK_ERROR_UNKNOWN_KEY_PATH, "beyond");
+    LKT_CHECK_POINT("S7.3 default startPoint (0.5, 0)", lk_gradient_layer_get_start_point(g), lk_point_make(0.5, 0), 0);
+    LKT_CHECK_POINT("S7.3 default endPoint (0.5, 1)", lk_gradient_layer_get_end_point(g), lk_point_make(0.5, 1), 0);
+    LKT_CHECK_STATUS("S1.6 type by key path", lk_layer_set_value(g, "type", lk_value_string("conic")), LK_OK);
+    LKT_CHECK(lk_gradient_layer_get_type(g) == LK_GRADIENT_CONIC, "S1.6 type read back", "got %d", (int)lk_gradient_layer_get_type(g));
+    lk_release(g);
+}
+
+int main(void)
+{
+    display = lkt_open_display(W, H, "open a software display");
+    if (!display) return lkt_finish();
+    root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
+    lk_display_set_root_layer(display, root);
+    test_axial_and_radial();
+    test_conic();
+    test_animations();
+    test_errors();
+    lk_display_close(display);
+    lk_release(root);
+    return lkt_finish();
+}

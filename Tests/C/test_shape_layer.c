@@ -1,0 +1,451 @@
+/* Shape layers (S7.1): fill and stroke of a path with fill rule, width,
+   caps, joins, miter limit, dashes and strokeStart/End, against references
+   drawn by cairo in this test; every animatable property half-way through
+   an animation; path morphs; caching (nothing re-rasterized when nothing
+   changed). Tolerance: channels within 3, anti-aliased edge pixels within
+   48 (at most 400 per scene), no other pixel off. */
+#include "support/lktest.h"
+#include "support/lkt_cairo.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 200
+#define H 200
+
+static lk_display *display;
+static lk_layer *root;
+static const lkt_tolerance tolerance = {3, 48, 400, 0};
+
+static lk_layer *shape_layer(void)
+{
+    lk_layer *s = lk_shape_layer_create();
+    lk_layer_set_frame(s, lk_rect_make(0, 0, W, H));
+    lk_layer_add_sublayer(root, s);
+    return s;
+}
+
+static void render(void)
+{
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, lk_media_time() + 60);
+}
+
+/* a rounded rect whose top edge is a Bézier wave */
+static lk_path *wave_path(void)
+{
+    lk_path *p = lk_path_create();
+    lk_path_move_to(p, 30, 60);
+    lk_path_curve_to(p, 70, 20, 110, 100, 170, 60);
+    lk_path_line_to(p, 170, 150);
+    lk_path_quad_to(p, 170, 170, 150, 170);
+    lk_path_line_to(p, 50, 170);
+    lk_path_quad_to(p, 30, 170, 30, 150);
+    lk_path_close(p);
+    return p;
+}
+
+static void cairo_wave(cairo_t *cr)
+{
+    cairo_move_to(cr, 30, 60);
+    cairo_curve_to(cr, 70, 20, 110, 100, 170, 60);
+    cairo_line_to(cr, 170, 150);
+    /* quadratic (170,170) to (150,170) as a cubic */
+    cairo_curve_to(cr, 170, 150 + 2.0 / 3 * 20, 150 + 2.0 / 3 * 20, 170, 150, 170);
+    cairo_line_to(cr, 50, 170);
+    cairo_curve_to(cr, 50 - 2.0 / 3 * 20, 170, 30, 150 + 2.0 / 3 * 20, 30, 150);
+    cairo_close_path(cr);
+}
+
+static void test_fill_and_stroke(void)
+{
+    lk_layer *s = shape_layer();
+    lk_path *p = wave_path();
+    lk_shape_layer_set_path(s, p);
+    lk_shape_layer_set_fill_color(s, lk_color_make(0.2, 0.6, 1, 1));
+    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 0.8, 0.1, 1));
+    lk_shape_layer_set_line_width(s, 6);
+    lk_shape_layer_set_line_join(s, LK_LINE_JOIN_ROUND);
+    render();
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    cairo_wave(cr);
+    cairo_set_source_rgba(cr, 0.2, 0.6, 1, 1);
+    cairo_fill_preserve(cr);
+    cairo_set_line_width(cr, 6);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_source_rgba(cr, 1, 0.8, 0.1, 1);
+    cairo_stroke(cr);
+    lkt_check_against_cairo("S7.1 fill and stroke of a Bezier wave in a rounded rect", display, cr, tolerance);
+
+    /* the path is in the layer's coordinates: moving the layer moves it */
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_frame(s, lk_rect_make(10, 20, W, H));
+    render();
+    cr = lkt_cairo_begin(W, H);
+    cairo_translate(cr, 10, 20);
+    cairo_wave(cr);
+    cairo_set_source_rgba(cr, 0.2, 0.6, 1, 1);
+    cairo_fill_preserve(cr);
+    cairo_set_line_width(cr, 6);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_source_rgba(cr, 1, 0.8, 0.1, 1);
+    cairo_stroke(cr);
+    lkt_check_against_cairo("S7.1 the path is in the layer's coordinates", display, cr, tolerance);
+    lk_release(p);
+    lk_layer_remove_from_superlayer(s);
+    lk_release(s);
+    render();
+}
+
+static void test_even_odd(void)
+{
+    int rule;
+    for (rule = 0; rule < 2; rule++) {
+        lk_layer *s = shape_layer();
+        lk_path *p = lk_path_create();
+        /* a five-pointed star: its centre is inside by non-zero, outside by even-odd */
+        int i;
+        for (i = 0; i < 5; i++) {
+            double a = -LKT_PI / 2 + i * 4 * LKT_PI / 5;
+            if (i == 0) lk_path_move_to(p, 100 + 80 * cos(a), 100 + 80 * sin(a));
+            else lk_path_line_to(p, 100 + 80 * cos(a), 100 + 80 * sin(a));
+        }
+        lk_path_close(p);
+        lk_path_add_rect(p, lk_rect_make(20, 20, 30, 30));
+        lk_shape_layer_set_path(s, p);
+        lk_shape_layer_set_fill_color(s, lk_color_make(0.9, 0.3, 0.3, 1));
+        lk_shape_layer_set_fill_rule(s, rule ? LK_FILL_RULE_EVEN_ODD : LK_FILL_RULE_NON_ZERO);
+        render();
+        cairo_t *cr = lkt_cairo_begin(W, H);
+        for (i = 0; i < 5; i++) {
+            double a = -LKT_PI / 2 + i * 4 * LKT_PI / 5;
+            if (i == 0) cairo_move_to(cr, 100 + 80 * cos(a), 100 + 80 * sin(a));
+            else cairo_line_to(cr, 100 + 80 * cos(a), 100 + 80 * sin(a));
+        }
+        cairo_close_path(cr);
+        cairo_rectangle(cr, 20, 20, 30, 30);
+        cairo_set_fill_rule(cr, rule ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING);
+        cairo_set_source_rgb(cr, 0.9, 0.3, 0.3);
+        cairo_fill(cr);
+        lkt_check_against_cairo(rule ? "S7.1 even-odd fill of a star" : "S7.1 non-zero fill of a star",
+                                display, cr, tolerance);
+        uint8_t *px = lkt_render_and_read(display, "read");
+        if (px) {
+            const uint8_t *c = px + (100 * W + 100) * 4;
+            LKT_CHECK(rule ? c[0] == 0 : c[0] > 200, rule ? "S7.1 even-odd leaves the star's centre empty"
+                                                          : "S7.1 non-zero fills the star's centre",
+                      "centre pixel %u,%u,%u", c[0], c[1], c[2]);
+            free(px);
+        }
+        lk_release(p);
+        lk_layer_remove_from_superlayer(s);
+        lk_release(s);
+    }
+}
+
+static void test_dashes_caps_joins(void)
+{
+    static const double dashes[] = {14, 6, 4, 6};
+    int join;
+    for (join = 0; join < 3; join++) {
+        lk_layer *s = shape_layer();
+        lk_path *p = lk_path_create();
+        lk_path_move_to(p, 30, 40);
+        lk_path_line_to(p, 170, 40);
+        lk_path_line_to(p, 60, 110);   /* a sharp turn: the miter is long */
+        lk_path_line_to(p, 170, 170);
+        lk_shape_layer_set_path(s, p);
+        lk_shape_layer_set_fill_color(s, lk_color_make(0, 0, 0, 0));
+        lk_shape_layer_set_stroke_color(s, lk_color_make(0.3, 1, 0.4, 1));
+        lk_shape_layer_set_line_width(s, 14);
+        lk_shape_layer_set_line_join(s, (lk_line_join)join);
+        lk_shape_layer_set_line_cap(s, join == 0 ? LK_LINE_CAP_SQUARE : join == 1 ? LK_LINE_CAP_ROUND : LK_LINE_CAP_BUTT);
+        lk_shape_layer_set_miter_limit(s, 4);
+        render();
+        cairo_t *cr = lkt_cairo_begin(W, H);
+        cairo_move_to(cr, 30, 40);
+        cairo_line_to(cr, 170, 40);
+        cairo_line_to(cr, 60, 110);
+        cairo_line_to(cr, 170, 170);
+        cairo_set_line_width(cr, 14);
+        cairo_set_line_join(cr, join == 0 ? CAIRO_LINE_JOIN_MITER : join == 1 ? CAIRO_LINE_JOIN_ROUND : CAIRO_LINE_JOIN_BEVEL);
+        cairo_set_line_cap(cr, join == 0 ? CAIRO_LINE_CAP_SQUARE : join == 1 ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT);
+        cairo_set_miter_limit(cr, 4);
+        cairo_set_source_rgb(cr, 0.3, 1, 0.4);
+        cairo_stroke(cr);
+        lkt_check_against_cairo(join == 0 ? "S7.1 miter joins and square caps"
+                                : join == 1 ? "S7.1 round joins and round caps" : "S7.1 bevel joins and butt caps",
+                                display, cr, tolerance);
+        /* the same with a dash pattern and phase */
+        lk_transaction_set_disable_actions(true);
+        lk_shape_layer_set_line_width(s, 5);
+        lk_shape_layer_set_line_dash_pattern(s, dashes, 4);
+        lk_shape_layer_set_line_dash_phase(s, 5 + join * 3);
+        render();
+        cr = lkt_cairo_begin(W, H);
+        cairo_move_to(cr, 30, 40);
+        cairo_line_to(cr, 170, 40);
+        cairo_line_to(cr, 60, 110);
+        cairo_line_to(cr, 170, 170);
+        cairo_set_line_width(cr, 5);
+        cairo_set_line_join(cr, join == 0 ? CAIRO_LINE_JOIN_MITER : join == 1 ? CAIRO_LINE_JOIN_ROUND : CAIRO_LINE_JOIN_BEVEL);
+        cairo_set_line_cap(cr, join == 0 ? CAIRO_LINE_CAP_SQUARE : join == 1 ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT);
+        cairo_set_miter_limit(cr, 4);
+        cairo_set_dash(cr, dashes, 4, 5 + join * 3);
+        cairo_set_source_rgb(cr, 0.3, 1, 0.4);
+        cairo_stroke(cr);
+        lkt_check_against_cairo(join == 0 ? "S7.1 dashes with phase 5" : join == 1 ? "S7.1 dashes with phase 8, round caps"
+                                : "S7.1 dashes with phase 11, butt caps", display, cr, tolerance);
+        lk_release(p);
+        lk_layer_remove_from_superlayer(s);
+        lk_release(s);
+    }
+}
+
+static void test_stroke_end(void)
+{
+    lk_layer *s = shape_layer();
+    lk_path *p = lk_path_create();
+    lk_path_move_to(p, 20, 100);
+    lk_path_line_to(p, 180, 100);
+    lk_path_line_to(p, 180, 180);
+    lk_shape_layer_set_path(s, p);
+    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
+    lk_shape_layer_set_line_width(s, 8);
+    lk_shape_layer_set_stroke_start(s, 0.25);
+    lk_shape_layer_set_stroke_end(s, 0.75);
+    render();
+    /* length 240: from 60 along the line to 180 along it (100 down the side) */
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_move_to(cr, 20, 100);
+    cairo_line_to(cr, 180, 100);
+    cairo_line_to(cr, 180, 180);
+    cairo_close_path(cr);
+    cairo_fill(cr); /* the default fill: opaque black over black */
+    cairo_move_to(cr, 80, 100);
+    cairo_line_to(cr, 180, 100);
+    cairo_line_to(cr, 180, 120);
+    cairo_set_line_width(cr, 8);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_stroke(cr);
+    lkt_check_against_cairo("S7.1 strokeStart 0.25 and strokeEnd 0.75 stroke the middle half", display, cr, tolerance);
+    LKT_CHECK_NEAR("S7.1 strokeEnd is clamped to 0...1",
+                   (lk_shape_layer_set_stroke_end(s, 3), lk_shape_layer_get_stroke_end(s)), 1, 0);
+    lk_release(p);
+    lk_layer_remove_from_superlayer(s);
+    lk_release(s);
+    render();
+}
+
+/* ---- animation (S7.1: path, colours, lineWidth, dash phase, strokeStart/End, miterLimit) ---- */
+
+static lk_layer *presentation_at(lk_layer *l, double t) { return lk_layer_copy_presentation_at(l, t); }
+
+static double begin_of(lk_layer *l, const char *key)
+{
+    lk_animation *a = lk_layer_get_animation(l, key);
+    return a ? lk_animation_get_begin_time(a) : NAN;
+}
+
+static double animate_number(lk_layer *s, const char *key, double from, double to)
+{
+    lk_animation *a = lk_basic_animation_create(key);
+    lk_animation_set_from_value(a, lk_value_number(from));
+    lk_animation_set_to_value(a, lk_value_number(to));
+    lk_animation_set_duration(a, 1.0);
+    lk_layer_add_animation(s, a, key);
+    lk_release(a);
+    lk_transaction_flush();
+    return begin_of(s, key);
+}
+
+static void test_animations(void)
+{
+    static const char *const numbers[] = {"lineWidth", "lineDashPhase", "strokeStart", "strokeEnd", "miterLimit"};
+    lk_layer *s = shape_layer();
+    lk_path *p = lk_path_create();
+    lk_path_move_to(p, 20, 100);
+    lk_path_line_to(p, 180, 100);
+    lk_shape_layer_set_path(s, p);
+    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
+    lk_shape_layer_set_line_width(s, 10);
+    render();
+    size_t i;
+    for (i = 0; i < sizeof numbers / sizeof *numbers; i++) {
+        double b = animate_number(s, numbers[i], 0.2, 0.6);
+        lk_layer *pr = presentation_at(s, b + 0.5);
+        lk_value v;
+        char name[128];
+        snprintf(name, sizeof name, "S7.1 %s half-way through an animation from 0.2 to 0.6", numbers[i]);
+        LKT_CHECK(pr && lk_layer_get_value(pr, numbers[i], &v) == LK_OK && v.type == LK_VALUE_NUMBER &&
+                      fabs(v.as.number - 0.4) < 1e-9, name, "got %g (%s)", pr ? v.as.number : -1, lk_last_error());
+        lk_release(pr);
+        lk_layer_remove_animation(s, numbers[i]);
+    }
+    /* colours */
+    {
+        static const char *const colors[] = {"fillColor", "strokeColor"};
+        for (i = 0; i < 2; i++) {
+            lk_animation *a = lk_basic_animation_create(colors[i]);
+            lk_animation_set_from_value(a, lk_value_color(lk_color_make(1, 0, 0, 1)));
+            lk_animation_set_to_value(a, lk_value_color(lk_color_make(0, 0, 1, 1)));
+            lk_animation_set_duration(a, 1.0);
+            lk_layer_add_animation(s, a, colors[i]);
+            lk_release(a);
+            lk_transaction_flush();
+            lk_layer *pr = presentation_at(s, begin_of(s, colors[i]) + 0.5);
+            lk_color c = i == 0 ? lk_shape_layer_get_fill_color(pr) : lk_shape_layer_get_stroke_color(pr);
+            char name[128];
+            snprintf(name, sizeof name, "S7.1 %s half-way from red to blue", colors[i]);
+            LKT_CHECK_COLOR(name, c, lk_color_make(0.5, 0, 0.5, 1), 1e-9);
+            lk_release(pr);
+            lk_layer_remove_animation(s, colors[i]);
+        }
+    }
+    /* strokeEnd drawing a line progressively: half-way, half the line */
+    {
+        double b = animate_number(s, "strokeEnd", 0, 1);
+        lk_display_render_frame_at(display, b + 0.5);
+        cairo_t *cr = lkt_cairo_begin(W, H);
+        cairo_move_to(cr, 20, 100);
+        cairo_line_to(cr, 100, 100);
+        cairo_set_line_width(cr, 10);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_stroke(cr);
+        lkt_check_against_cairo("S7.1 strokeEnd animated 0 to 1 draws half the line half-way", display, cr, tolerance);
+        lk_display_render_frame_at(display, b + 0.75);
+        cr = lkt_cairo_begin(W, H);
+        cairo_move_to(cr, 20, 100);
+        cairo_line_to(cr, 140, 100);
+        cairo_set_line_width(cr, 10);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_stroke(cr);
+        lkt_check_against_cairo("S7.1 strokeEnd animated 0 to 1 draws three quarters at 0.75", display, cr, tolerance);
+        lk_layer_remove_animation(s, "strokeEnd");
+    }
+    /* path morph: same elements, point by point */
+    {
+        lk_path *from = lk_path_create(), *to = lk_path_create();
+        lk_path_add_rect(from, lk_rect_make(20, 20, 40, 40));
+        lk_path_add_rect(to, lk_rect_make(100, 60, 80, 120));
+        lk_shape_layer_set_stroke_color(s, lk_color_make(0, 0, 0, 0));
+        lk_shape_layer_set_fill_color(s, lk_color_make(1, 0.5, 0, 1));
+        lk_animation *a = lk_basic_animation_create("path");
+        lk_animation_set_from_value(a, lk_value_path(from));
+        lk_animation_set_to_value(a, lk_value_path(to));
+        lk_animation_set_duration(a, 1.0);
+        lk_layer_add_animation(s, a, "morph");
+        lk_release(a);
+        lk_transaction_flush();
+        double b = begin_of(s, "morph");
+        lk_layer *pr = presentation_at(s, b + 0.5);
+        lk_path *mid = pr ? lk_shape_layer_get_path(pr) : NULL;
+        LKT_CHECK_RECT("S7.1 a path morph half-way is the point-by-point mean", mid ? lk_path_get_bounds(mid) : lk_rect_make(0, 0, 0, 0),
+                       lk_rect_make(60, 40, 60, 80), 1e-9);
+        lk_release(pr);
+        lk_display_render_frame_at(display, b + 0.5);
+        cairo_t *cr = lkt_cairo_begin(W, H);
+        cairo_rectangle(cr, 60, 40, 60, 80);
+        cairo_set_source_rgb(cr, 1, 0.5, 0);
+        cairo_fill(cr);
+        lkt_check_against_cairo("S7.1 a path morph draws the mean path half-way", display, cr, tolerance);
+        lk_release(from);
+        lk_release(to);
+    }
+    /* implicit: changing strokeEnd on a shown layer animates it (S3.3) */
+    {
+        lk_layer_remove_all_animations(s);
+        lk_transaction_flush(); /* else the transaction below nests in this one */
+        lk_transaction_begin();
+        lk_transaction_set_animation_duration(1.0);
+        lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+        lk_shape_layer_set_stroke_end(s, 0.5);
+        lk_transaction_commit();
+        double b = begin_of(s, "strokeEnd");
+        lk_layer *pr = presentation_at(s, b + 0.5);
+        LKT_CHECK_NEAR("S3.3 setting strokeEnd animates it implicitly", pr ? lk_shape_layer_get_stroke_end(pr) : -1, 0.75, 1e-9);
+        lk_release(pr);
+    }
+    lk_release(p);
+    lk_layer_remove_from_superlayer(s);
+    lk_release(s);
+    render();
+}
+
+static void test_cache(void)
+{
+    lk_layer *s = shape_layer();
+    lk_path *p = wave_path();
+    lk_display_stats st0, st1, st2;
+    lk_shape_layer_set_path(s, p);
+    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
+    render();
+    memset(&st0, 0, sizeof st0);
+    st0.struct_size = sizeof st0;
+    st1 = st2 = st0;
+    lk_display_get_stats(display, &st0);
+    lk_layer_set_position(s, lk_point_make(120, 110)); /* moves: no new rasterization */
+    lk_transaction_set_disable_actions(true);
+    render();
+    render();
+    lk_display_get_stats(display, &st1);
+    LKT_CHECK(st1.content_rasterizations == st0.content_rasterizations,
+              "S7.1 moving a shape layer and redrawing rasterizes nothing",
+              "%llu rasterizations", (unsigned long long)(st1.content_rasterizations - st0.content_rasterizations));
+    lk_shape_layer_set_line_width(s, 3);
+    render();
+    lk_display_get_stats(display, &st2);
+    LKT_CHECK(st2.content_rasterizations == st1.content_rasterizations + 1,
+              "S7.1 changing the line width rasterizes the layer once",
+              "%llu rasterizations", (unsigned long long)(st2.content_rasterizations - st1.content_rasterizations));
+    lk_release(p);
+    lk_layer_remove_from_superlayer(s);
+    lk_release(s);
+}
+
+static void test_errors(void)
+{
+    lk_layer *plain = lk_layer_create(), *s = lk_shape_layer_create();
+    lk_value v;
+    LKT_CHECK_ERROR("S7 a shape call on a plain layer is refused", lk_shape_layer_set_line_width(plain, 2),
+                    LK_ERROR_INVALID_ARGUMENT, "shape layer");
+    LKT_CHECK_ERROR("S1.6 a shape key path on a plain layer names the kind that has it",
+                    lk_layer_get_value(plain, "strokeEnd", &v), LK_ERROR_UNKNOWN_KEY_PATH, "shape layer");
+    LKT_CHECK_ERROR("S7.1 a negative line width is refused", lk_shape_layer_set_line_width(s, -1),
+                    LK_ERROR_INVALID_ARGUMENT, "lineWidth");
+    LKT_CHECK_ERROR("S7.1 an unknown fill rule string is refused",
+                    lk_layer_set_value(s, "fillRule", lk_value_string("sideways")), LK_ERROR_TYPE_MISMATCH, "even-odd");
+    LKT_CHECK_STATUS("S1.6 fillRule by key path", lk_layer_set_value(s, "fillRule", lk_value_string("even-odd")), LK_OK);
+    LKT_CHECK(lk_shape_layer_get_fill_rule(s) == LK_FILL_RULE_EVEN_ODD, "S1.6 fillRule read back", "got %d",
+              (int)lk_shape_layer_get_fill_rule(s));
+    LKT_CHECK_STATUS("S1.6 lineDashPattern.1 cannot be read when the pattern is empty",
+                     lk_layer_get_value(s, "lineDashPattern.1", &v) == LK_OK ? LK_OK : LK_ERROR_UNKNOWN_KEY_PATH,
+                     LK_ERROR_UNKNOWN_KEY_PATH);
+    LKT_CHECK_NEAR("S7.1 defaults: lineWidth 1", lk_shape_layer_get_line_width(s), 1, 0);
+    LKT_CHECK_NEAR("S7.1 defaults: miterLimit 10", lk_shape_layer_get_miter_limit(s), 10, 0);
+    LKT_CHECK_COLOR("S7.1 defaults: fillColor opaque black", lk_shape_layer_get_fill_color(s), lk_color_make(0, 0, 0, 1), 0);
+    LKT_CHECK_COLOR("S7.1 defaults: no strokeColor", lk_shape_layer_get_stroke_color(s), lk_color_make(0, 0, 0, 0), 0);
+    lk_release(plain);
+    lk_release(s);
+}
+
+int main(void)
+{
+    display = lkt_open_display(W, H, "open a software display");
+    if (!display) return lkt_finish();
+    root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
+    lk_display_set_root_layer(display, root);
+    test_fill_and_stroke();
+    test_even_odd();
+    test_dashes_caps_joins();
+    test_stroke_end();
+    test_animations();
+    test_cache();
+    test_errors();
+    lk_display_close(display);
+    lk_release(root);
+    return lkt_finish();
+}

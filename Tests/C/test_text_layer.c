@@ -1,0 +1,201 @@
+/* Text layers (S7.2), measured on the pixels they draw (white text on the
+   display's black): alignment, wrapping, truncation, right-to-left and
+   complex-script shaping (Arabic joining, a Devanagari conjunct), fonts by
+   name, animated fontSize and foregroundColor, and the content cache.
+   Fonts: DejaVu Sans (fonts-dejavu-core, also Arabic) and Lohit
+   Devanagari (fonts-lohit-deva), both installed by `make deps`. */
+#include "support/lktest.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 300
+#define H 120
+
+static lk_display *display;
+static lk_layer *root;
+
+typedef struct ink { int x0, y0, x1, y1, pixels; } ink;
+
+/* the box of pixels brighter than 64 in red */
+static ink measure(void)
+{
+    ink k = {W, H, -1, -1, 0};
+    uint8_t *px = lkt_render_and_read(display, "render");
+    int x, y;
+    if (!px) return k;
+    for (y = 0; y < H; y++)
+        for (x = 0; x < W; x++)
+            if (px[(y * W + x) * 4] > 64) {
+                if (x < k.x0) k.x0 = x;
+                if (y < k.y0) k.y0 = y;
+                if (x > k.x1) k.x1 = x;
+                if (y > k.y1) k.y1 = y;
+                k.pixels++;
+            }
+    free(px);
+    return k;
+}
+
+static lk_layer *text_layer(const char *utf8, const char *font, double size, double width)
+{
+    lk_layer *t = lk_text_layer_create();
+    lk_layer_set_frame(t, lk_rect_make(0, 0, width, H));
+    lk_text_layer_set_string(t, utf8);
+    if (font) lk_text_layer_set_font(t, font);
+    lk_text_layer_set_font_size(t, size);
+    lk_layer_add_sublayer(root, t);
+    lk_transaction_flush();
+    return t;
+}
+
+static void drop(lk_layer *t)
+{
+    lk_layer_remove_from_superlayer(t);
+    lk_release(t);
+    lk_transaction_flush();
+}
+
+static void test_alignment(void)
+{
+    lk_layer *t = text_layer("Hello, world", NULL, 24, W);
+    ink left = measure();
+    LKT_CHECK(left.pixels > 200 && left.x0 <= 3 && left.y0 >= 0 && left.y1 < 40,
+              "S7.2 natural alignment of Latin text starts at the left, at the top",
+              "ink %d..%d x %d..%d (%d px)", left.x0, left.x1, left.y0, left.y1, left.pixels);
+    lk_text_layer_set_alignment_mode(t, LK_TEXT_ALIGNMENT_RIGHT);
+    ink right = measure();
+    LKT_CHECK(right.x1 >= W - 4 && abs((right.x1 - right.x0) - (left.x1 - left.x0)) <= 1,
+              "S7.2 right alignment ends the line at the right edge", "ink %d..%d", right.x0, right.x1);
+    lk_text_layer_set_alignment_mode(t, LK_TEXT_ALIGNMENT_CENTER);
+    ink centre = measure();
+    LKT_CHECK(abs(centre.x0 - (W - 1 - centre.x1)) <= 2, "S7.2 centre alignment leaves equal margins",
+              "ink %d..%d", centre.x0, centre.x1);
+    lk_text_layer_set_foreground_color(t, lk_color_make(0, 1, 0, 1));
+    ink green = measure();
+    LKT_CHECK(green.pixels == 0, "S7.2 foregroundColor: green text has no red", "%d red pixels", green.pixels);
+    drop(t);
+}
+
+static void test_wrapping_and_truncation(void)
+{
+    const char *text = "The quick brown fox jumps over the lazy dog again and again";
+    lk_layer *t = text_layer(text, NULL, 20, 150);
+    ink one = measure();
+    LKT_CHECK(one.y1 < 30 && one.x1 >= 145, "S7.2 unwrapped text stays on one line, cut at the bounds",
+              "ink %d..%d x %d..%d", one.x0, one.x1, one.y0, one.y1);
+    lk_text_layer_set_wrapped(t, true);
+    ink wrapped = measure();
+    LKT_CHECK(wrapped.y1 > 60 && wrapped.x1 < 150, "S7.2 wrapped text breaks into lines within the width",
+              "ink %d..%d x %d..%d", wrapped.x0, wrapped.x1, wrapped.y0, wrapped.y1);
+    lk_text_layer_set_wrapped(t, false);
+    lk_text_layer_set_truncation_mode(t, LK_TRUNCATION_END);
+    ink cut = measure();
+    LKT_CHECK(cut.y1 < 30 && cut.x1 < 150 && cut.x1 > 100, "S7.2 truncation at the end: one line ending in an ellipsis within the bounds",
+              "ink %d..%d x %d..%d", cut.x0, cut.x1, cut.y0, cut.y1);
+    drop(t);
+}
+
+static void test_scripts(void)
+{
+    /* Arabic is right-to-left: natural alignment puts it at the right */
+    lk_layer *t = text_layer("\xd9\x85\xd8\xb1\xd8\xad\xd8\xa8\xd8\xa7", "DejaVu Sans", 28, W); /* مرحبا */
+    ink rtl = measure();
+    LKT_CHECK(rtl.pixels > 100 && rtl.x1 >= W - 4 && rtl.x0 > W / 2,
+              "S7.2 right-to-left text aligns naturally to the right", "ink %d..%d", rtl.x0, rtl.x1);
+    drop(t);
+    /* joining: three behs shaped together are narrower than three isolated ones */
+    t = text_layer("\xd8\xa8", "DejaVu Sans", 40, W); /* ب */
+    ink one = measure();
+    drop(t);
+    t = text_layer("\xd8\xa8\xd8\xa8\xd8\xa8", "DejaVu Sans", 40, W);
+    ink joined = measure();
+    drop(t);
+    LKT_CHECK(joined.pixels > 0 && (joined.x1 - joined.x0 + 1) < 3 * (one.x1 - one.x0 + 1) * 3 / 4,
+              "S7.2 Arabic letters join (shaped, not isolated forms side by side)",
+              "one beh %d px wide, three %d px wide", one.x1 - one.x0 + 1, joined.x1 - joined.x0 + 1);
+    /* Devanagari: ka + virama + ssa forms the conjunct ksha, narrower than
+       the half form and ssa side by side */
+    t = text_layer("\xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7", "Lohit Devanagari", 40, W); /* क्ष */
+    ink conjunct = measure();
+    drop(t);
+    t = text_layer("\xe0\xa4\x95\xe0\xa5\x8d", "Lohit Devanagari", 40, W); /* क् */
+    ink half = measure();
+    drop(t);
+    t = text_layer("\xe0\xa4\xb7", "Lohit Devanagari", 40, W); /* ष */
+    ink ssa = measure();
+    drop(t);
+    int sum = (half.x1 - half.x0 + 1) + (ssa.x1 - ssa.x0 + 1);
+    LKT_CHECK(conjunct.pixels > 0 && half.pixels > 0 && ssa.pixels > 0 && (conjunct.x1 - conjunct.x0 + 1) < sum * 3 / 4,
+              "S7.2 Devanagari ka+virama+ssa is shaped into one conjunct",
+              "conjunct %d px wide, parts %d px together", conjunct.x1 - conjunct.x0 + 1, sum);
+    /* i-matra is written after ka but drawn before it: its stem is at the left */
+    t = text_layer("\xe0\xa4\x95\xe0\xa4\xbf", "Lohit Devanagari", 40, W); /* कि */
+    ink ki = measure();
+    drop(t);
+    t = text_layer("\xe0\xa4\x95", "Lohit Devanagari", 40, W); /* क */
+    ink ka = measure();
+    drop(t);
+    LKT_CHECK(ki.pixels > ka.pixels && ki.x1 - ki.x0 > ka.x1 - ka.x0 && ki.y0 < ka.y0,
+              "S7.2 Devanagari i-matra is reordered and drawn (wider, with its loop above)",
+              "ki %d..%d top %d, ka %d..%d top %d", ki.x0, ki.x1, ki.y0, ka.x0, ka.x1, ka.y0);
+}
+
+static double begin_of(lk_layer *l, const char *key)
+{
+    lk_animation *a = lk_layer_get_animation(l, key);
+    return a ? lk_animation_get_begin_time(a) : NAN;
+}
+
+static void test_animation_and_cache(void)
+{
+    lk_layer *t = text_layer("Animated", NULL, 20, W);
+    lk_display_stats s0, s1;
+    measure();
+    lk_transaction_begin();
+    lk_transaction_set_animation_duration(1);
+    lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_text_layer_set_font_size(t, 40);
+    lk_text_layer_set_foreground_color(t, lk_color_make(0, 0, 0, 1));
+    lk_transaction_commit();
+    double b = begin_of(t, "fontSize");
+    lk_layer *p = lk_layer_copy_presentation_at(t, b + 0.5);
+    LKT_CHECK_NEAR("S7.2 fontSize half-way from 20 to 40", p ? lk_text_layer_get_font_size(p) : -1, 30, 1e-9);
+    LKT_CHECK_COLOR("S7.2 foregroundColor half-way from white to black", lk_text_layer_get_foreground_color(p),
+                    lk_color_make(0.5, 0.5, 0.5, 1), 1e-9);
+    lk_release(p);
+    lk_display_render_frame_at(display, b + 2);
+    memset(&s0, 0, sizeof s0);
+    s0.struct_size = sizeof s0;
+    s1 = s0;
+    lk_display_get_stats(display, &s0);
+    lk_display_render_frame_at(display, b + 3);
+    lk_display_render_frame_at(display, b + 4);
+    lk_display_get_stats(display, &s1);
+    LKT_CHECK(s1.content_rasterizations == s0.content_rasterizations,
+              "S7.2 frames with unchanged text rasterize nothing", "%llu rasterizations",
+              (unsigned long long)(s1.content_rasterizations - s0.content_rasterizations));
+    LKT_CHECK(strcmp(lk_text_layer_get_font(t), "DejaVu Sans") == 0, "S7.2 the default font is DejaVu Sans", "got %s",
+              lk_text_layer_get_font(t));
+    LKT_CHECK_ERROR("S7.2 a text call on a shape layer is refused",
+                    lk_text_layer_set_string(root, "x"), LK_ERROR_INVALID_ARGUMENT, "text layer");
+    drop(t);
+}
+
+int main(void)
+{
+    display = lkt_open_display(W, H, "open a software display");
+    if (!display) return lkt_finish();
+    root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
+    lk_display_set_root_layer(display, root);
+    lk_transaction_set_disable_actions(true);
+    test_alignment();
+    test_wrapping_and_truncation();
+    test_scripts();
+    test_animation_and_cache();
+    lk_display_close(display);
+    lk_release(root);
+    return lkt_finish();
+}
