@@ -4,6 +4,7 @@ import Synchronization
 public enum ObjectKind: String, Sendable {
     case layer, image, path, display
     case animation, timingFunction = "timing function", action, displayLink = "display link"
+    case emitterCell = "emitter cell"
 }
 
 /// Base of every object handed out through the C API as an opaque pointer.
