@@ -271,6 +271,47 @@ private func still(_ shape: EmitterShape, _ mode: EmitterMode) -> EmitterSimulat
         #expect(sim.particles(at: 10).count == 100 + 200)
     }
 
+    /// Changes every 50 ms (an animated birthRate and emitterPosition):
+    /// history stays bounded, and frames at 30 or 60 fps, or one jump after
+    /// every change, give the same particles.
+    @Test func frequentChangesStayBoundedAndExactS7_4() throws {
+        // Cell indices change when history is dropped: compare cells by path.
+        func byPath(_ sim: EmitterSimulation, _ p: [ParticleState]) -> [ParticleState] {
+            p.map { var q = $0; q.cell = Int32(truncatingIfNeeded: sim.params[Int($0.cell)].pathKey); return q }
+        }
+        func history(frames fps: Double?, until end: Double) throws -> (EmitterSimulation, [Double: [ParticleState]]) {
+            let (config, cells) = snow()
+            cells[0].attributes.lifetime = 1
+            let sim = simulation((config, cells))
+            var seen: [Double: [ParticleState]] = [:]
+            var frame = 0
+            for i in 1...Int(end * 20) {
+                let at = Double(i) / 20
+                if let fps {
+                    while Double(frame + 1) / fps < at { frame += 1; seen[Double(frame) / fps] = byPath(sim, sim.particles(at: Double(frame) / fps)) }
+                }
+                var c = config
+                c.emitterPosition.x = 160 + 100 * sin(at)
+                cells[0].attributes.birthRate = 20 + 15 * sin(3 * at)
+                try sim.update(configuration: c, cells: cells.map(\.snapshot), at: at)
+            }
+            seen[end] = byPath(sim, sim.particles(at: end))
+            return (sim, seen)
+        }
+        let (at60, frames60) = try history(frames: 60, until: 30)
+        let (_, frames30) = try history(frames: 30, until: 30)
+        let (jump, _) = try history(frames: nil, until: 30)
+        #expect(at60.segments.count < 2 * EmitterSimulation.pruneBatch + 60 && at60.runs.count < 2 * EmitterSimulation.pruneBatch + 60)
+        #expect(at60.params.count == at60.segments.count)
+        for (t, particles) in frames30 where t.truncatingRemainder(dividingBy: 1) == 0 || t == 30 {
+            #expect(frames60[t] == particles)
+        }
+        let framed = frames60[30]!
+        #expect(byPath(jump, jump.particles(at: 30)) == framed && framed.count > 10)
+        // Seeking back within the history kept: the same as going forward.
+        #expect(byPath(at60, at60.particles(at: 29.5)) == frames60[29.5])
+    }
+
     @Test func lifetimeRangeHonouredS7_4() {
         let config = configuration { $0.seed = 11 }
         let sim = simulation((config, [cell { $0.birthRate = 200; $0.lifetime = 2; $0.lifetimeRange = 1 }]))

@@ -12,7 +12,8 @@ public struct ParticleState: Equatable, Sendable {
     public var birthTime: Double
     public var deathTime: Double
     /// The particle's cell: index into the simulation's cell table
-    /// (`contents(ofCell:)`, `contentsRect(ofCell:)`, `name(ofCell:)`).
+    /// (`contents(ofCell:)`, `contentsRect(ofCell:)`, `name(ofCell:)`),
+    /// valid until the next `particles(at:)`.
     public var cell: Int32
     /// Unique per particle and the same in every run with the same seed.
     public var key: UInt64
@@ -56,10 +57,15 @@ public final class EmitterSimulation {
     /// layer's local time): births are counted from here.
     public let start: Double
     var segments: [TimelineSegment] = []
+    var runs: [RateRun] = []
+    /// For cells whose window began before the first run kept: the birth
+    /// count accumulated up to that run's start.
+    var carriedCounts: [UInt64: Double] = [:]
     var params: [CellParams] = []
     var motion: [CellMotion] = []
-    /// Top-level cell paths and the segment each first appears in.
-    var roots: [(pathKey: UInt64, firstSegment: Int)] = []
+    /// Top-level cells: path, when their emission started (the emitter's
+    /// start, or the change that added them) and its window.
+    var roots: [(pathKey: UInt64, window: EmissionWindow)] = []
     /// No particle chain (a particle and its descendants) lives longer.
     var span = 0.0
 
@@ -82,16 +88,31 @@ public final class EmitterSimulation {
         guard time.isFinite else { throw .invalid("time: \(time) is not finite") }
         try configuration.validate()
         let at = max(time, segments.last?.start ?? start)
-        if let last = segments.last, last.start == at { segments.removeLast() }
-        var segment = TimelineSegment(start: at, configuration: configuration, roots: [], byPath: [:])
+        if let last = segments.last, last.start == at {
+            segments.removeLast()
+            params.removeLast(params.count - Int(last.firstParams))
+            motion.removeLast(motion.count - Int(last.firstParams))
+        }
+        var segment = TimelineSegment(start: at, configuration: configuration, roots: [], byPath: [:],
+                                      firstParams: Int32(params.count))
         for (i, cell) in cells.enumerated() {
             segment.roots.append(flatten(cell, path: CellPath.key(CellPath.root, i), depth: 0,
                                          configuration: configuration, into: &segment))
         }
         segments.append(segment)
-        for (i, _) in cells.enumerated() where i >= roots.count {
-            roots.append((CellPath.key(CellPath.root, i), segments.count - 1))
+        for (i, root) in segment.roots.enumerated() where i >= roots.count {
+            roots.append((CellPath.key(CellPath.root, i),
+                          EmissionWindow(emitterStart: at, emitterEnd: .infinity, timing: params[Int(root)].attributes.timing)))
         }
+        // A new run only when some birth rate changed.
+        var rates: [UInt64: Double] = [:]
+        for (path, index) in segment.byPath {
+            let a = params[Int(index)].attributes
+            let rate = a.enabled ? a.birthRate * configuration.birthRate : 0
+            if rate > 0 { rates[path] = rate }
+        }
+        if let last = runs.last, last.start == at { runs.removeLast() }
+        if runs.last?.rates != rates || runs.isEmpty { runs.append(RateRun(start: at, rates: rates)) }
         var longest: [Double] = []
         for p in params {
             if longest.count <= p.depth { longest.append(0) }
@@ -161,6 +182,48 @@ public final class EmitterSimulation {
             rebuild(at: t)
         }
         liveTime = t
+        prune(before: t - span - EmitterSimulation.historyMargin)
+    }
+
+    /// History kept beyond the longest particle chain: seeking back within
+    /// it gives exactly the particles a fresh run would.
+    static let historyMargin = 1.0
+    /// Old segments and runs go in batches of this many, so that a change
+    /// every frame (an animated emitter property) costs little.
+    static let pruneBatch = 64
+
+    /// Drops the segments (and their cells) and rate runs that ended before
+    /// `horizon`: no particle alive after it was born under them. A cell
+    /// whose emission began earlier keeps its birth count at the first run
+    /// kept, so births after it fall where they would have.
+    func prune(before horizon: Double) {
+        let r = runIndex(at: horizon)
+        if r >= EmitterSimulation.pruneBatch {
+            let boundary = runs[r].start
+            for root in roots where root.window.begin < boundary {
+                var walk = ScheduleWalk(self, pathKey: root.pathKey, window: root.window)
+                while let piece = walk.next() {
+                    if piece.start >= boundary { carriedCounts[root.pathKey] = piece.count; break }
+                }
+            }
+            runs.removeFirst(r)
+        }
+        let j = segmentIndex(at: horizon)
+        if j >= EmitterSimulation.pruneBatch {
+            let base = segments[j].firstParams
+            params.removeFirst(Int(base))
+            motion.removeFirst(Int(base))
+            for i in params.indices where !params[i].children.isEmpty {
+                params[i].children = params[i].children.map { $0 - base }
+            }
+            segments.removeFirst(j)
+            for i in segments.indices {
+                segments[i].firstParams -= base
+                segments[i].roots = segments[i].roots.map { $0 - base }
+                segments[i].byPath = segments[i].byPath.mapValues { $0 - base }
+            }
+            for i in live.indices { live[i].params -= base }
+        }
     }
 
     /// Every particle alive at t, from the schedule alone.
@@ -196,13 +259,7 @@ public final class EmitterSimulation {
     /// Births of top-level cells in (a, b], with their descendants through b.
     private func emitRoots(after a: Double, through b: Double) {
         for (index, root) in roots.enumerated() {
-            let first = root.firstSegment
-            guard let firstParams = segments[first].byPath[root.pathKey] else { continue }
-            let emitterStart = first == 0 ? start : segments[first].start
-            let window = EmissionWindow(emitterStart: emitterStart, emitterEnd: .infinity,
-                                        timing: params[Int(firstParams)].attributes.timing)
-            forEachBirth(pathKey: root.pathKey, known: (first, firstParams), window: window,
-                         after: a, through: b) { k, time in
+            forEachBirth(pathKey: root.pathKey, window: root.window, after: a, through: b) { k, time in
                 let s = segmentIndex(at: time)
                 guard let cell = segments[s].byPath[root.pathKey] else { return }
                 let seedKey = ParticleRandom.key(UInt64(segments[s].configuration.seed), UInt64(index))
@@ -222,8 +279,7 @@ public final class EmitterSimulation {
             let window = EmissionWindow(emitterStart: parent.birth, emitterEnd: parent.death,
                                         timing: params[Int(child)].attributes.timing)
             let childKey = ParticleRandom.key(parent.key, UInt64(j))
-            forEachBirth(pathKey: pathKey, known: (parentSegment, child), window: window,
-                         after: max(a, parent.birth), through: b) { k, time in
+            forEachBirth(pathKey: pathKey, window: window, after: max(a, parent.birth), through: b) { k, time in
                 let s = segmentIndex(at: time)
                 let cell = s == parentSegment ? child : (segments[s].byPath[pathKey] ?? -1)
                 guard cell >= 0 else { return }

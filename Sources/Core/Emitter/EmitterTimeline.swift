@@ -34,6 +34,18 @@ struct TimelineSegment {
     var roots: [Int32]
     /// Params index by path key.
     var byPath: [UInt64: Int32]
+    /// Where this segment's params begin in the table.
+    var firstParams: Int32
+}
+
+/// A stretch of time over which no cell's birth rate changes: one piece of
+/// every birth schedule. A change of anything else (position, velocity,
+/// colour ...) starts a segment but no run, so it never moves a birth.
+struct RateRun {
+    var start: Double
+    /// Births per second by cell path (the cell's birthRate times the
+    /// layer's birthRate; absent when 0 or the cell is disabled).
+    var rates: [UInt64: Double]
 }
 
 /// Path keys: a root cell i, or child j of a cell.
@@ -80,48 +92,31 @@ struct EmissionWindow {
 /// sequence of frames sees the same births.
 extension EmitterSimulation {
     /// Calls `body(k, time)` for each birth with a < time <= b (and time
-    /// before the window's end) of the cell `pathKey`; `known` saves the
-    /// look-up of its params in one segment.
+    /// before the window's end) of the cell `pathKey`.
     @inline(__always)
-    func forEachBirth(pathKey: UInt64, known: (segment: Int, params: Int32), window: EmissionWindow,
-                      after a: Double, through b: Double, _ body: (Int, Double) -> Void) {
+    func forEachBirth(pathKey: UInt64, window: EmissionWindow, after a: Double, through b: Double,
+                      _ body: (Int, Double) -> Void) {
         guard window.speed > 0, window.begin < window.end, b > window.begin else { return }
-        var j = segmentIndex(at: window.begin)
-        var n = 0.0
-        var first = true
-        var pieceStart = window.begin
-        while j < segments.count, pieceStart < window.end, pieceStart <= b {
-            let segment = segments[j]
-            let pieceEnd = min(window.end, j + 1 < segments.count ? segments[j + 1].start : .infinity)
-            let params = j == known.segment ? known.params : (segment.byPath[pathKey] ?? -1)
-            var rate = 0.0
-            if params >= 0 {
-                let cell = self.params[Int(params)].attributes
-                if cell.enabled { rate = cell.birthRate * segment.configuration.birthRate * window.speed }
+        var walk = ScheduleWalk(self, pathKey: pathKey, window: window)
+        while let piece = walk.next(), piece.start <= b {
+            let (n, rate) = (piece.count, piece.rate)
+            guard rate > 0, piece.end > piece.start else { continue }
+            // The window's first piece counts births strictly after it
+            // starts; a birth exactly on a later boundary belongs to the
+            // piece it starts.
+            let lowest = piece.first ? (n + 1).rounded(.down) : n.rounded(.up)
+            var k = lowest
+            if a >= piece.start {
+                k = max(lowest, (n + (a - piece.start) * rate).rounded(.down))
+                while k > lowest, piece.start + (k - 1 - n) / rate > a { k -= 1 }
+                while piece.start + (k - n) / rate <= a { k += 1 }
             }
-            if first { n = window.timeOffset * rate }
-            if rate > 0, pieceEnd > pieceStart {
-                // The first piece counts births strictly after the window
-                // starts; a birth exactly on a later boundary belongs to the
-                // piece it starts.
-                let lowest = first ? (n + 1).rounded(.down) : n.rounded(.up)
-                var k = lowest
-                if a > pieceStart {
-                    k = max(lowest, (n + (a - pieceStart) * rate).rounded(.down))
-                    while k > lowest, pieceStart + (k - 1 - n) / rate > a { k -= 1 }
-                    while pieceStart + (k - n) / rate <= a { k += 1 }
-                }
-                while true {
-                    let time = pieceStart + (k - n) / rate
-                    if time >= pieceEnd || time > b { break }
-                    body(Int(k), time)
-                    k += 1
-                }
-                n += (pieceEnd - pieceStart) * rate
+            while true {
+                let time = piece.start + (k - n) / rate
+                if time >= piece.end || time > b { break }
+                body(Int(k), time)
+                k += 1
             }
-            first = false
-            pieceStart = pieceEnd
-            j += 1
         }
     }
 
@@ -129,7 +124,81 @@ extension EmitterSimulation {
     @inline(__always)
     func segmentIndex(at t: Double) -> Int {
         var j = segments.count - 1
+        if j > 8, segments[j - 8].start > t {
+            var lo = 0, hi = j // segments[hi].start > t
+            while lo + 1 < hi {
+                let mid = (lo + hi) / 2
+                if segments[mid].start <= t { lo = mid } else { hi = mid }
+            }
+            return lo
+        }
         while j > 0 && segments[j].start > t { j -= 1 }
         return j
+    }
+
+    /// The rate run in effect at time t (the first for times before it).
+    func runIndex(at t: Double) -> Int {
+        var lo = 0, hi = runs.count
+        while lo + 1 < hi {
+            let mid = (lo + hi) / 2
+            if runs[mid].start <= t { lo = mid } else { hi = mid }
+        }
+        return lo
+    }
+}
+
+/// The pieces of one cell's birth schedule: the rate runs clipped to its
+/// emission window, each with the accumulated birth count at its start.
+/// Counts add up piece by piece in time order, always by the same
+/// operations, so every query (and the count carried over when old runs
+/// are dropped) agrees to the last bit.
+struct ScheduleWalk {
+    struct Piece {
+        var start: Double, end: Double
+        /// Births accumulated from the window's start to `start`.
+        var count: Double
+        /// Births per second in this piece.
+        var rate: Double
+        var first: Bool
+    }
+
+    private let runs: [RateRun]
+    private let pathKey: UInt64
+    private let window: EmissionWindow
+    private var index: Int
+    private var pieceStart: Double
+    private var count: Double
+    private var first: Bool
+
+    init(_ simulation: EmitterSimulation, pathKey: UInt64, window: EmissionWindow) {
+        runs = simulation.runs
+        self.pathKey = pathKey
+        self.window = window
+        if window.begin < runs[0].start, let carried = simulation.carriedCounts[pathKey] {
+            // The runs before the first were dropped: resume from the count
+            // they added up to.
+            index = 0
+            pieceStart = runs[0].start
+            count = carried
+            first = false
+        } else {
+            index = simulation.runIndex(at: window.begin)
+            pieceStart = window.begin
+            count = 0
+            first = true
+        }
+    }
+
+    mutating func next() -> Piece? {
+        guard index < runs.count, pieceStart < window.end else { return nil }
+        let end = min(window.end, index + 1 < runs.count ? runs[index + 1].start : .infinity)
+        let rate = (runs[index].rates[pathKey] ?? 0) * window.speed
+        if first { count = window.timeOffset * rate }
+        let piece = Piece(start: pieceStart, end: end, count: count, rate: rate, first: first)
+        if rate > 0, end > pieceStart { count += (end - pieceStart) * rate }
+        first = false
+        pieceStart = end
+        index += 1
+        return piece
     }
 }
