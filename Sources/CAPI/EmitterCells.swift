@@ -52,6 +52,8 @@ private func get<R>(_ handle: OpaquePointer?, _ property: EmitterCellProperty, _
 @c @implementation public func lk_emitter_cell_set_cells(_ cell: OpaquePointer?, _ cells: UnsafePointer<OpaquePointer?>?, _ count: Int) -> lk_status {
     run {
         let target = try emitterCell(cell)
+        // size_t arrives as Int: a count past Int.max is negative here.
+        guard count >= 0, count <= 1 << 20 else { throw LayerKitError(.invalidArgument, "count: \(UInt(bitPattern: count)) is not a plausible number of cells") }
         guard count == 0 || cells != nil else { throw LayerKitError(.invalidArgument, "cells: NULL with count \(count)") }
         var list: [EmitterCell] = []
         for i in 0..<count { list.append(try emitterCell(cells![i], "cells[\(i)]")) }
@@ -66,8 +68,8 @@ private func get<R>(_ handle: OpaquePointer?, _ property: EmitterCellProperty, _
 @c @implementation public func lk_emitter_cell_get_cell(_ cell: OpaquePointer?, _ index: Int) -> OpaquePointer? {
     read(nil) {
         let cells = try emitterCell(cell).emitterCells
-        guard index < cells.count else {
-            throw LayerKitError(.invalidArgument, "index: \(index) is out of range (the cell has \(cells.count) sub-cells)")
+        guard index >= 0, index < cells.count else {
+            throw LayerKitError(.invalidArgument, "index: \(UInt(bitPattern: index)) is out of range (the cell has \(cells.count) sub-cells)")
         }
         return borrowed(cells[index])
     }

@@ -259,6 +259,12 @@ static void check_bad_input(void)
     LKT_CHECK(lk_emitter_cell_get_cell(cell, 5) == NULL, "S8.1 get_cell out of range is NULL", "not NULL");
     LKT_CHECK_ERROR_MESSAGE("S8.1 get_cell out of range names the index", "index");
     lkt_error_mark();
+    s = lk_emitter_cell_set_cells(cell, list, (size_t)-1);
+    LKT_CHECK_ERROR("S8.1 an absurd cell count", s, LK_ERROR_INVALID_ARGUMENT, "count");
+    lkt_error_mark();
+    LKT_CHECK(lk_emitter_cell_get_cell(cell, (size_t)-1) == NULL, "S8.1 get_cell at SIZE_MAX is NULL", "not NULL");
+    LKT_CHECK_ERROR_MESSAGE("S8.1 get_cell at SIZE_MAX names the index", "index");
+    lkt_error_mark();
     s = lk_emitter_cell_set_contents(cell, (lk_image *)(void *)layer);
     LKT_CHECK_ERROR("S8.1 a layer is not an image", s, LK_ERROR_INVALID_ARGUMENT, "image");
 

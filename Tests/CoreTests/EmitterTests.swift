@@ -312,6 +312,21 @@ private func still(_ shape: EmitterShape, _ mode: EmitterMode) -> EmitterSimulat
         #expect(byPath(at60, at60.particles(at: 29.5)) == frames60[29.5])
     }
 
+    /// A cell added by a later change starts emitting then; the cells that
+    /// were there keep their schedule.
+    @Test func cellAddedLaterStartsThenS7_4() throws {
+        let (config, cells) = snow()
+        cells[0].attributes.lifetime = 100
+        let sim = simulation((config, cells))
+        _ = sim.particles(at: 3)
+        let rain = cell("rain") { $0.birthRate = 4; $0.lifetime = 100 }
+        try sim.update(configuration: config, cells: (cells + [rain]).map(\.snapshot), at: 5)
+        let p = sim.particles(at: 10)
+        let drops = p.filter { sim.name(ofCell: $0.cell) == "rain" }
+        #expect(drops.count == 20 && drops.map(\.birthTime).min() == 5.25)
+        #expect(p.filter { sim.name(ofCell: $0.cell) == "snow" }.count == 200)
+    }
+
     @Test func lifetimeRangeHonouredS7_4() {
         let config = configuration { $0.seed = 11 }
         let sim = simulation((config, [cell { $0.birthRate = 200; $0.lifetime = 2; $0.lifetimeRange = 1 }]))
