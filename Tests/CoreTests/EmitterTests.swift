@@ -466,6 +466,12 @@ private func still(_ shape: EmitterShape, _ mode: EmitterMode) -> EmitterSimulat
         let fast = simulation((EmitterConfiguration(),
                                [cell { $0.birthRate = 10; $0.lifetime = 100; $0.timing.speed = 2 }]))
         #expect(fast.particles(at: 1).count == 20)
+        // A change at the start instant replaces the timing the cell began with.
+        let (config, cells) = snow()
+        let late = simulation((config, cells))
+        cells[0].attributes.timing.beginTime = 2
+        try! late.update(configuration: config, cells: cells.map(\.snapshot), at: 0)
+        #expect(late.particles(at: 3).count == 20)
         let disabled = simulation((EmitterConfiguration(), [cell { $0.birthRate = 10; $0.lifetime = 100; $0.enabled = false }]))
         #expect(disabled.particles(at: 1).isEmpty)
     }

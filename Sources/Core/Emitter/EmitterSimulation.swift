@@ -65,7 +65,7 @@ public final class EmitterSimulation {
     var motion: [CellMotion] = []
     /// Top-level cells: path, when their emission started (the emitter's
     /// start, or the change that added them) and its window.
-    var roots: [(pathKey: UInt64, window: EmissionWindow)] = []
+    var roots: [(pathKey: UInt64, emitterStart: Double, window: EmissionWindow)] = []
     /// No particle chain (a particle and its descendants) lives longer.
     var span = 0.0
 
@@ -100,9 +100,14 @@ public final class EmitterSimulation {
                                          configuration: configuration, into: &segment))
         }
         segments.append(segment)
-        for (i, root) in segment.roots.enumerated() where i >= roots.count {
-            roots.append((CellPath.key(CellPath.root, i),
-                          EmissionWindow(emitterStart: at, emitterEnd: .infinity, timing: params[Int(root)].attributes.timing)))
+        for (i, root) in segment.roots.enumerated() {
+            let window = EmissionWindow(emitterStart: at, emitterEnd: .infinity, timing: params[Int(root)].attributes.timing)
+            if i >= roots.count {
+                roots.append((CellPath.key(CellPath.root, i), at, window))
+            } else if roots[i].emitterStart == at {
+                // A change at the instant the cell started replaces its timing too.
+                roots[i].window = window
+            }
         }
         // A new run only when some birth rate changed.
         var rates: [UInt64: Double] = [:]
