@@ -89,7 +89,7 @@ func object<T: Object>(_ handle: OpaquePointer?, _ argument: String, _ kind: Obj
         throw LayerKitError(.invalidArgument, "\(argument): \(UnsafeRawPointer(handle)) is not a live LayerKit object (released already?)")
     }
     guard let typed = found as? T else {
-        throw LayerKitError(.invalidArgument, "\(argument): is a \(found.kind.rawValue), not a \(kind.rawValue)")
+        throw LayerKitError(.invalidArgument, "\(argument): is \(found.kind.withArticle), not \(kind.withArticle)")
     }
     return typed
 }

@@ -358,6 +358,115 @@ bool      lk_layer_contains_point(const lk_layer *layer, lk_point p_in_layer);
 lk_layer *lk_layer_hit_test(lk_layer *root, lk_point p_in_root_superlayer);
 
 /* ------------------------------------------------------------------------ */
+/* Emitter cells (S7.4, CAEmitterCell)                                       */
+
+/* A kind of particle and how it is made. Defaults as Core Animation's:
+   enabled, birth rate, lifetime, velocity, accelerations, angles and every
+   range and speed 0, scale 1, colour opaque white, contents_rect the unit
+   rect, no name, no contents, no sub-cells; timing as S4.1 except that a
+   duration of 0 means the cell emits for as long as its emitter lives.
+   Random attributes with mean M and range R are uniform in [M - R/2, M + R/2]. */
+lk_emitter_cell *lk_emitter_cell_create(void);
+/* a deep copy: sub-cells are copied too; the contents image is shared */
+lk_emitter_cell *lk_emitter_cell_copy(const lk_emitter_cell *cell);
+
+/* key paths: every property by its Core Animation name ("birthRate",
+   "color", "contentsRect.size.width", "fillMode" as a string, ...) and
+   sub-cells by name to any depth ("emitterCells.spark.birthRate") */
+lk_status lk_emitter_cell_set_value(lk_emitter_cell *cell, const char *key_path, lk_value v);
+lk_status lk_emitter_cell_get_value(const lk_emitter_cell *cell, const char *key_path, lk_value *out);
+lk_value_type lk_emitter_cell_get_value_type(const lk_emitter_cell *cell, const char *key_path);
+
+/* sub-cells: each particle of the cell emits them. The cell retains them
+   (shared, not copied); a cell cannot contain itself. */
+lk_status lk_emitter_cell_set_cells(lk_emitter_cell *cell, lk_emitter_cell *const *cells, size_t count);
+size_t    lk_emitter_cell_get_cell_count(const lk_emitter_cell *cell);
+lk_emitter_cell *lk_emitter_cell_get_cell(const lk_emitter_cell *cell, size_t index); /* +0 */
+
+/* copied; NULL clears. The returned string lives until the name changes. */
+lk_status   lk_emitter_cell_set_name(lk_emitter_cell *cell, const char *name);
+const char *lk_emitter_cell_get_name(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_enabled(lk_emitter_cell *cell, bool enabled);
+bool      lk_emitter_cell_get_enabled(const lk_emitter_cell *cell);
+/* components within 0..1 */
+lk_status lk_emitter_cell_set_color(lk_emitter_cell *cell, lk_color c);
+lk_color  lk_emitter_cell_get_color(const lk_emitter_cell *cell);
+/* retained by the cell; NULL clears */
+lk_status lk_emitter_cell_set_contents(lk_emitter_cell *cell, lk_image *image);
+lk_image *lk_emitter_cell_get_contents(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_contents_rect(lk_emitter_cell *cell, lk_rect r);
+lk_rect   lk_emitter_cell_get_contents_rect(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_autoreverses(lk_emitter_cell *cell, bool autoreverses);
+bool      lk_emitter_cell_get_autoreverses(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_fill_mode(lk_emitter_cell *cell, lk_fill_mode mode);
+lk_fill_mode lk_emitter_cell_get_fill_mode(const lk_emitter_cell *cell);
+/* numbers (finite; birth_rate, lifetime, duration, repeat_count and
+   repeat_duration not negative; repeat_count and repeat_duration exclusive).
+   Angles in radians: longitude in the xy plane from +x, clockwise on screen;
+   latitude out of that plane toward +z; emission_range the cone's full angle.
+   Speeds per second. */
+lk_status lk_emitter_cell_set_birth_rate(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_birth_rate(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_lifetime(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_lifetime(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_lifetime_range(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_lifetime_range(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_emission_latitude(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_emission_latitude(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_emission_longitude(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_emission_longitude(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_emission_range(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_emission_range(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_velocity(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_velocity(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_velocity_range(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_velocity_range(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_x_acceleration(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_x_acceleration(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_y_acceleration(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_y_acceleration(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_z_acceleration(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_z_acceleration(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_scale(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_scale(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_scale_range(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_scale_range(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_scale_speed(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_scale_speed(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_spin(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_spin(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_spin_range(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_spin_range(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_red_range(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_red_range(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_green_range(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_green_range(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_blue_range(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_blue_range(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_alpha_range(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_alpha_range(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_red_speed(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_red_speed(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_green_speed(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_green_speed(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_blue_speed(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_blue_speed(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_alpha_speed(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_alpha_speed(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_begin_time(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_begin_time(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_duration(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_duration(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_speed(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_speed(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_time_offset(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_time_offset(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_repeat_count(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_repeat_count(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_repeat_duration(lk_emitter_cell *cell, double v);
+double    lk_emitter_cell_get_repeat_duration(const lk_emitter_cell *cell);
+
+/* ------------------------------------------------------------------------ */
 /* Time: transactions, actions, animations (S2-S5)                           */
 
 /* Timing functions (S4.7). Named ones are shared (+0, never freed). */

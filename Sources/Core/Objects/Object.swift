@@ -4,6 +4,12 @@ import Synchronization
 public enum ObjectKind: String, Sendable {
     case layer, image, path, display, canvas
     case animation, timingFunction = "timing function", action, displayLink = "display link"
+    case emitterCell = "emitter cell"
+
+    /// "a layer", "an image": for messages.
+    public var withArticle: String {
+        (rawValue.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + rawValue
+    }
 }
 
 /// Base of every object handed out through the C API as an opaque pointer.
