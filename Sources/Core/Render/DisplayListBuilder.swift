@@ -273,7 +273,7 @@ public struct DisplayListBuilder: ~Copyable {
         let children = layer.node.children
         if !children.isEmpty {
             let placement = Placement(world: world, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, isRoot: false)
-            for child in drawingOrder(children, zPosition: { $0.state.zPosition }) {
+            for child in DisplayListBuilder.drawingOrder(children, parentTime: layer.time) {
                 visit(child, parent: placement, parentOpacity: opacity, parentTime: layer.time, events: layer.events)
             }
         }
@@ -319,6 +319,25 @@ public struct DisplayListBuilder: ~Copyable {
         func whole(_ v: Double) -> Bool { abs(v - v.rounded()) < 1e-9 }
         return whole(rect.minX * t.m11 + t.m41) && whole(rect.maxX * t.m11 + t.m41)
             && whole(rect.minY * t.m22 + t.m42) && whole(rect.maxY * t.m22 + t.m42)
+    }
+
+    /// Sublayers by zPosition (S1.3), the animated value where an animation
+    /// changes it; equal values keep the sublayers' order.
+    private static func drawingOrder(_ children: [RenderNode], parentTime: Double) -> [RenderNode] {
+        guard children.contains(where: { $0.animatesZPosition }) else {
+            return LayerKitCore.drawingOrder(children, zPosition: { $0.state.zPosition })
+        }
+        let z = children.map { child -> Double in
+            guard child.animatesZPosition else { return child.state.zPosition }
+            let local = TimingModel.localTime(parentTime, child.state.timing)
+            let key = LayerProperties.zPosition.key
+            let value = AnimationEvaluator.presentedValue(of: LayerProperties.zPosition.erased,
+                                                          child.animations.filter { $0.animates(key) },
+                                                          layerTime: local, model: child.statePointer)
+            if case .number(let n) = value { return n }
+            return child.state.zPosition
+        }
+        return LayerKitCore.drawingOrder(Array(children.indices), zPosition: { z[$0] }).map { children[$0] }
     }
 
     /// A layer faces away when its plane's map to the screen reverses

@@ -14,6 +14,8 @@ final class RenderNode: @unchecked Sendable {
     var children: [RenderNode] = []
     weak var parent: RenderNode?
     var animations: [AnimationRecord] = []
+    /// An animation changes zPosition: the drawing order follows it.
+    var animatesZPosition = false
     /// The committed node of the layer's mask (S6.1), drawn in this node's
     /// space; its parent is this node, for its timing.
     var mask: RenderNode?
@@ -154,6 +156,7 @@ public final class RenderTree: @unchecked Sendable {
             record.beginResolved = true
         }
         node.animations = layer.animationRecords
+        node.animatesZPosition = node.animations.contains { $0.animates(LayerProperties.zPosition.key) }
         if let running = node.transition, !node.animations.contains(where: { $0 === running }) {
             node.transition = nil
             node.transitionBefore = nil
