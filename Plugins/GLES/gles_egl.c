@@ -132,6 +132,14 @@ static bool open_display(gles_egl *egl, const char *label, char *error, size_t e
                  label, egl_error_name(eglGetError()));
         return false;
     }
+    if (!*client) {
+        /* libglvnd answers with no extensions when it found no vendor library */
+        snprintf(error, error_size,
+                 "%s: EGL is unavailable: no EGL driver was found (no client extensions, %s; "
+                 "is Mesa's libEGL_mesa installed and listed in the EGL vendor files?)",
+                 label, egl_error_name(eglGetError()));
+        return false;
+    }
     PFNEGLGETPLATFORMDISPLAYEXTPROC get =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
     if (!get || !has_extension(client, "EGL_EXT_platform_base")) {

@@ -66,19 +66,64 @@ static const char quad_fragment[] =
     "    float corner = e * e / (2.0 * a * b);\n"
     "    return d > 0.0 ? 1.0 - corner : corner;\n"
     "}\n"
-    /* The pixel's area inside the line L.x X + L.y Y + L.z = 0 of output
-       space (inside where it is positive). */
-    "float line_coverage(vec3 l, vec3 dev) {\n"
-    "    float len = length(l.xy);\n"
-    "    if (len <= 0.0) return l.z > 0.0 ? 1.0 : 0.0;\n"
-    "    return edge_coverage(dot(l, dev) / len, l.xy / len);\n"
+    /* Exact area of the pixel inside several lines at once: the region's
+       boundary is the part of each square side inside every line, plus the
+       part of each line inside the square and the other lines; the area is
+       half the sum of cross products over those segments (Green). Each
+       segment is clipped in closed form (an interval of its parameter), so
+       no arrays are needed. Lines are relative to the pixel centre and
+       normalised: l.xy the inward unit normal, l.z the centre's distance. */
+    "vec2 clip(vec3 l, vec2 a, vec2 d, vec2 t) {\n"
+    "    float fa = dot(l.xy, a) + l.z, fd = dot(l.xy, d);\n"
+    "    if (abs(fd) < 1e-9) return fa >= 0.0 ? t : vec2(1.0, 0.0);\n"
+    "    float r = -fa / fd;\n"
+    "    if (fd > 0.0) t.x = max(t.x, r); else t.y = min(t.y, r);\n"
+    "    return t;\n"
     "}\n"
-    /* Between two opposite edges the covered area is the sum of both sides
-       less the whole pixel (exact for parallel edges); the two directions
-       multiply (exact for axis-aligned rects; at the corners of rotated
-       ones within a few percent). An edge x = x0 of local space is the line
-       h0 - x0 h2 of output space, straight under perspective too. */
-    "float shape_coverage(vec2 p, vec2 jx, vec2 jy, vec3 dev, vec4 rect, float radius, bool aa) {\n"
+    "vec2 clip_square(vec2 a, vec2 d, vec2 t) {\n"
+    "    t = clip(vec3(1.0, 0.0, 0.5), a, d, t);\n"
+    "    t = clip(vec3(-1.0, 0.0, 0.5), a, d, t);\n"
+    "    t = clip(vec3(0.0, 1.0, 0.5), a, d, t);\n"
+    "    return clip(vec3(0.0, -1.0, 0.5), a, d, t);\n"
+    "}\n"
+    "float piece(vec2 a, vec2 d, vec2 t) {\n"
+    "    if (t.y <= t.x) return 0.0;\n"
+    "    vec2 p = a + t.x * d, q = a + t.y * d;\n"
+    "    return p.x * q.y - p.y * q.x;\n"
+    "}\n"
+    "float side_piece(vec2 a, vec2 b, vec3 l0, vec3 l1, vec3 l2, vec3 l3, vec3 l4) {\n"
+    "    vec2 d = b - a, t = vec2(0.0, 1.0);\n"
+    "    t = clip(l0, a, d, t); t = clip(l1, a, d, t); t = clip(l2, a, d, t);\n"
+    "    t = clip(l3, a, d, t); t = clip(l4, a, d, t);\n"
+    "    return piece(a, d, t);\n"
+    "}\n"
+    "float line_piece(vec3 l, vec3 m0, vec3 m1, vec3 m2, vec3 m3) {\n"
+    "    if (dot(l.xy, l.xy) < 0.5) return 0.0;\n"   /* a disabled line */
+    "    vec2 a = -l.z * l.xy, d = vec2(l.y, -l.x), t = vec2(-4.0, 4.0);\n"
+    "    t = clip_square(a, d, t);\n"
+    "    t = clip(m0, a, d, t); t = clip(m1, a, d, t); t = clip(m2, a, d, t); t = clip(m3, a, d, t);\n"
+    "    return piece(a, d, t);\n"
+    "}\n"
+    "float exact_area(vec3 l0, vec3 l1, vec3 l2, vec3 l3, vec3 l4) {\n"
+    "    vec2 c0 = vec2(-0.5, -0.5), c1 = vec2(0.5, -0.5), c2 = vec2(0.5, 0.5), c3 = vec2(-0.5, 0.5);\n"
+    "    float s = side_piece(c0, c1, l0, l1, l2, l3, l4) + side_piece(c1, c2, l0, l1, l2, l3, l4)\n"
+    "            + side_piece(c2, c3, l0, l1, l2, l3, l4) + side_piece(c3, c0, l0, l1, l2, l3, l4)\n"
+    "            + line_piece(l0, l1, l2, l3, l4) + line_piece(l1, l0, l2, l3, l4)\n"
+    "            + line_piece(l2, l0, l1, l3, l4) + line_piece(l3, l0, l1, l2, l4)\n"
+    "            + line_piece(l4, l0, l1, l2, l3);\n"
+    "    return clamp(0.5 * s, 0.0, 1.0);\n"
+    "}\n"
+    /* a line of output space, relative to the pixel centre, normalised */
+    "vec3 relative(vec3 l, vec3 dev) {\n"
+    "    float len = length(l.xy);\n"
+    "    return len > 0.0 ? vec3(l.xy, dot(l, dev)) / len : vec3(0.0, 0.0, l.z >= 0.0 ? 1.0 : -1.0);\n"
+    "}\n"
+    /* The rect's four edges are lines of output space, straight under
+       perspective too: x = x0 of local space is h0 - x0 h2. In a rounded
+       corner the arc is replaced, within the pixel, by its tangent at the
+       point nearest the pixel centre. One line across the pixel has the
+       closed-form coverage; several need exact_area. */
+    "float shape_coverage(vec2 p, vec3 dev, vec4 rect, float radius, bool aa) {\n"
     "    vec2 c = clamp(p, rect.xy + radius, rect.zw - radius);\n"
     "    vec2 d = p - c;\n"
     "    bool corner = radius > 0.0 && d.x != 0.0 && d.y != 0.0;\n"
@@ -87,16 +132,46 @@ static const char quad_fragment[] =
     "        if (p.x < rect.x || p.x >= rect.z || p.y < rect.y || p.y >= rect.w) return 0.0;\n"
     "        return corner && length(d) > radius ? 0.0 : 1.0;\n"
     "    }\n"
+    "    vec3 l0 = relative(v_h0 - rect.x * v_h2, dev), l1 = relative(rect.z * v_h2 - v_h0, dev);\n"
+    "    vec3 l2 = relative(v_h1 - rect.y * v_h2, dev), l3 = relative(rect.w * v_h2 - v_h1, dev);\n"
+    "    vec3 l4 = vec3(0.0, 0.0, 1.0);\n"
     "    if (corner) {\n"
-    /* the arc's distance, linearised at the pixel through its gradient */
-    "        float len = length(d);\n"
-    "        vec2 g = -(d.x * jx + d.y * jy) / len;\n"
-    "        float gl = length(g);\n"
-    "        return gl > 0.0 ? edge_coverage((radius - len) / gl, g / gl) : (len < radius ? 1.0 : 0.0);\n"
+    "        vec2 n = normalize(d);\n"
+    "        l4 = relative(-n.x * v_h0 - n.y * v_h1 + (radius + dot(n, c)) * v_h2, dev);\n"
     "    }\n"
-    "    float cx = line_coverage(v_h0 - rect.x * v_h2, dev) + line_coverage(rect.z * v_h2 - v_h0, dev) - 1.0;\n"
-    "    float cy = line_coverage(v_h1 - rect.y * v_h2, dev) + line_coverage(rect.w * v_h2 - v_h1, dev) - 1.0;\n"
-    "    return max(cx, 0.0) * max(cy, 0.0);\n"
+    "    const float reach = 0.7072;\n"   /* half the pixel's diagonal */
+    "    if (min(min(min(l0.z, l1.z), min(l2.z, l3.z)), l4.z) <= -reach) return 0.0;\n"
+    /* A small arc bends within the pixel: its four quarters each take the
+       tangent nearest their own centre. */
+    "    if (corner && l4.z < reach) {\n"
+    "        float sum = 0.0;\n"
+    "        for (int k = 0; k < 4; k++) {\n"
+    "            vec2 o = vec2(k == 1 || k == 3 ? 0.25 : -0.25, k >= 2 ? 0.25 : -0.25);\n"
+    "            vec3 sub = dev + vec3(o, 0.0);\n"
+    "            vec3 qs = vec3(dot(v_h0, sub), dot(v_h1, sub), dot(v_h2, sub));\n"
+    "            vec2 ps = qs.xy / qs.z;\n"
+    "            vec2 cs = clamp(ps, rect.xy + radius, rect.zw - radius);\n"
+    "            vec3 t = vec3(0.0, 0.0, 1.0);\n"
+    "            if (ps.x != cs.x && ps.y != cs.y) {\n"
+    "                vec2 m = normalize(ps - cs);\n"
+    "                t = relative(-m.x * v_h0 - m.y * v_h1 + (radius + dot(m, cs)) * v_h2, sub);\n"
+    "            }\n"
+    /* lines relative to the quarter's centre, scaled so it is a unit square */
+    "            sum += exact_area(vec3(l0.xy, 2.0 * (l0.z + dot(l0.xy, o))), vec3(l1.xy, 2.0 * (l1.z + dot(l1.xy, o))),\n"
+    "                              vec3(l2.xy, 2.0 * (l2.z + dot(l2.xy, o))), vec3(l3.xy, 2.0 * (l3.z + dot(l3.xy, o))),\n"
+    "                              vec3(t.xy, 2.0 * t.z));\n"
+    "        }\n"
+    "        return 0.25 * sum;\n"
+    "    }\n"
+    "    int partial = 0;\n"
+    "    vec3 one = vec3(0.0, 0.0, 1.0);\n"
+    "    if (l0.z < reach) { partial++; one = l0; }\n"
+    "    if (l1.z < reach) { partial++; one = l1; }\n"
+    "    if (l2.z < reach) { partial++; one = l2; }\n"
+    "    if (l3.z < reach) { partial++; one = l3; }\n"
+    "    if (partial == 0) return 1.0;\n"
+    "    if (partial == 1) return edge_coverage(one.z, one.xy);\n"
+    "    return exact_area(l0, l1, l2, l3, l4);\n"
     "}\n"
     "void main() {\n"
     "    vec3 dev = vec3(gl_FragCoord.xy, 1.0);\n"
@@ -104,15 +179,13 @@ static const char quad_fragment[] =
     /* behind the eye */
     "    if (q.z <= 0.0) discard;\n"
     "    vec2 p = q.xy / q.z;\n"
-    /* the local coordinates' gradients in output pixels */
-    "    vec2 jx = (v_h0.xy - p.x * v_h2.xy) / q.z;\n"
-    "    vec2 jy = (v_h1.xy - p.y * v_h2.xy) / q.z;\n"
     "    bool aa = v_shape.z > 0.5;\n"
-    "    float cov = shape_coverage(p, jx, jy, dev, v_rect, v_shape.x, aa);\n"
+    "    float cov = shape_coverage(p, dev, v_rect, v_shape.x, aa);\n"
     "    float bw = v_shape.y;\n"
+    /* the inside lies within the outside: the band's area is the difference */
     "    if (bw > 0.0 && bw < 0.5 * min(v_rect.z - v_rect.x, v_rect.w - v_rect.y))\n"
-    "        cov *= 1.0 - shape_coverage(p, jx, jy, dev, v_rect + vec4(bw, bw, -bw, -bw),\n"
-    "                                    max(v_shape.x - bw, 0.0), aa);\n"
+    "        cov = max(cov - shape_coverage(p, dev, v_rect + vec4(bw, bw, -bw, -bw),\n"
+    "                                       max(v_shape.x - bw, 0.0), aa), 0.0);\n"
     "#ifdef TEXTURED\n"
     "    vec2 uv = clamp(vec2(v_uv.x * p.x + v_uv.y, v_uv.z * p.y + v_uv.w), v_uv_clamp.xy, v_uv_clamp.zw);\n"
     /* ARGB32 words uploaded as RGBA bytes arrive as BGRA */

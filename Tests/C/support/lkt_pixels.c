@@ -172,7 +172,10 @@ int lkt_compare_to_reference_ex(const uint8_t *rgba, uint32_t width, uint32_t he
     snprintf(file, sizeof file, "%s.diff.png", reference_name);
     lkt_output_path(diff_path, sizeof diff_path, file);
 
-    if (updating) lkt_png_write(actual_path, packed, width, height, (size_t)width * 4);
+    /* LKTEST_KEEP_ACTUAL=1 keeps every frame, for comparing backends with
+       each other (Tests/GLES/cross-backend.sh) */
+    if (updating || (getenv("LKTEST_KEEP_ACTUAL") && strcmp(getenv("LKTEST_KEEP_ACTUAL"), "1") == 0))
+        lkt_png_write(actual_path, packed, width, height, (size_t)width * 4);
 
     if (lkt_png_read(ref_path, &ref, &rw, &rh, &err) != 0) {
         lkt_png_write(actual_path, packed, width, height, (size_t)width * 4);
