@@ -119,9 +119,7 @@ elif wanted software; then
 fi
 # The GPU path, on Mesa's llvmpipe: the software backend's tests run
 # unchanged against the gles plugin (only the names differ), then its own.
-run_stage gles env LIBGL_ALWAYS_SOFTWARE=1 LKTEST_BACKEND=gles \
-    LKTEST_PLUGIN="$prefix/lib/layerkit/backends/liblayerkit-gles.so" \
-    sh -c 'sh Tests/Software/run.sh "$1/include" && Tests/GLES/run.sh "$1"' gles "$prefix"
+run_stage gles Tests/GLES/run.sh "$prefix"
 run_stage cross-backend Tests/GLES/cross-backend.sh "$prefix"
 run_stage plugins Tests/Plugins/run.sh "$prefix"
 run_stage noswift Tests/NoSwift/run.sh "$prefix"
