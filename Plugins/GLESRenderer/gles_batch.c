@@ -351,7 +351,12 @@ bool lkgl_queue_op(lkgl_renderer *r, const lk_dl_op *op, const lkgl_texture *tex
     }
 
     lkgl_batch_key key;
-    key.program = LKGL_PROG_QUAD + (texture ? 1 : 0) + (clip->mask >= 0 ? 2 : 0);
+    /* An axis-aligned rect in output space has exact coverage from its
+       edges alone; anything else takes the general program (the split
+       matters to rasterizers that run both sides of a branch, llvmpipe). */
+    double dx0, dy0, dx1, dy1;
+    bool simple = radius == 0.0 && lkgl_op_device_rect(op, &dx0, &dy0, &dx1, &dy1);
+    key.program = LKGL_PROG_QUAD + (texture ? 1 : 0) + (clip->mask >= 0 ? 2 : 0) + (simple ? 0 : 4);
     key.image = texture ? texture->texture : 0;
     key.clip = clip->mask >= 0 ? r->targets[clip->mask].texture : 0;
     key.blend = blend;

@@ -53,10 +53,11 @@ enum { LKGL_ATTR_POS, LKGL_ATTR_H0, LKGL_ATTR_H1, LKGL_ATTR_H2, LKGL_ATTR_SHAPE,
 
 typedef enum lkgl_blend { LKGL_BLEND_OVER, LKGL_BLEND_ADD, LKGL_BLEND_REPLACE } lkgl_blend;
 
-/* Programs: the quad program in four variants (textured x clip mask), the
-   compositor of offscreen targets, the blur. */
-enum { LKGL_PROG_QUAD = 0, /* + 1 textured, + 2 clip mask */
-       LKGL_PROG_COMPOSITE = 4, LKGL_PROG_BLUR = 5, LKGL_PROG_COUNT = 6 };
+/* Programs: the quad program in eight variants (textured, clip mask, and
+   general coverage for shapes that are not axis-aligned rects in output
+   space), the compositor of offscreen targets, the blur. */
+enum { LKGL_PROG_QUAD = 0, /* + 1 textured, + 2 clip mask, + 4 general shapes */
+       LKGL_PROG_COMPOSITE = 8, LKGL_PROG_BLUR = 9, LKGL_PROG_COUNT = 10 };
 
 typedef struct lkgl_program {
     GLuint id;

@@ -66,6 +66,7 @@ static const char quad_fragment[] =
     "    float corner = e * e / (2.0 * a * b);\n"
     "    return d > 0.0 ? 1.0 - corner : corner;\n"
     "}\n"
+    "#ifdef GENERAL\n"
     /* Exact area of the pixel inside several lines at once: the region's
        boundary is the part of each square side inside every line, plus the
        part of each line inside the square and the other lines; the area is
@@ -113,6 +114,7 @@ static const char quad_fragment[] =
     "            + line_piece(l4, l0, l1, l2, l3);\n"
     "    return clamp(0.5 * s, 0.0, 1.0);\n"
     "}\n"
+    "#endif\n"
     /* a line of output space, relative to the pixel centre, normalised */
     "vec3 relative(vec3 l, vec3 dev) {\n"
     "    float len = length(l.xy);\n"
@@ -134,6 +136,11 @@ static const char quad_fragment[] =
     "    }\n"
     "    vec3 l0 = relative(v_h0 - rect.x * v_h2, dev), l1 = relative(rect.z * v_h2 - v_h0, dev);\n"
     "    vec3 l2 = relative(v_h1 - rect.y * v_h2, dev), l3 = relative(rect.w * v_h2 - v_h1, dev);\n"
+    "#ifndef GENERAL\n"
+    /* axis-aligned in output space: each direction is a slab, exact */
+    "    return max(edge_coverage(l0.z, l0.xy) + edge_coverage(l1.z, l1.xy) - 1.0, 0.0)\n"
+    "         * max(edge_coverage(l2.z, l2.xy) + edge_coverage(l3.z, l3.xy) - 1.0, 0.0);\n"
+    "#else\n"
     "    vec3 l4 = vec3(0.0, 0.0, 1.0);\n"
     "    if (corner) {\n"
     "        vec2 n = normalize(d);\n"
@@ -172,6 +179,7 @@ static const char quad_fragment[] =
     "    if (partial == 0) return 1.0;\n"
     "    if (partial == 1) return edge_coverage(one.z, one.xy);\n"
     "    return exact_area(l0, l1, l2, l3, l4);\n"
+    "#endif\n"
     "}\n"
     "void main() {\n"
     "    vec3 dev = vec3(gl_FragCoord.xy, 1.0);\n"
@@ -355,14 +363,18 @@ static bool build(lkgl_renderer *r, int index, const char *name, const char *def
 
 bool lkgl_programs_create(lkgl_renderer *r, char *error, size_t error_size)
 {
-    static const char *const quad_names[4] = { "solid", "textured", "solid+clip", "textured+clip" };
-    static const char *const quad_defines[4] = {
-        "", "#define TEXTURED 1\n", "#define CLIP 1\n", "#define TEXTURED 1\n#define CLIP 1\n",
+    static const char *const quad_names[8] = {
+        "solid", "textured", "solid+clip", "textured+clip",
+        "solid general", "textured general", "solid+clip general", "textured+clip general",
     };
-    for (int i = 0; i < 4; i++)
-        if (!build(r, LKGL_PROG_QUAD + i, quad_names[i], quad_defines[i], quad_vertex, quad_fragment,
-                   error, error_size))
+    for (int i = 0; i < 8; i++) {
+        char defines[128];
+        snprintf(defines, sizeof defines, "%s%s%s", (i & 1) ? "#define TEXTURED 1\n" : "",
+                 (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "");
+        if (!build(r, LKGL_PROG_QUAD + i, quad_names[i], defines, quad_vertex, quad_fragment, error,
+                   error_size))
             return false;
+    }
     return build(r, LKGL_PROG_COMPOSITE, "composite", "", box_vertex, composite_fragment, error,
                  error_size) &&
            build(r, LKGL_PROG_BLUR, "blur", "", box_vertex, blur_fragment, error, error_size);
