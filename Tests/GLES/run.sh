@@ -8,6 +8,7 @@
 #      test's own; shader and texture failures; batching and upload counters
 #   4. Tests/GLES/test_egl_failures.c: EGL broken from the environment, the
 #      error names EGL and the reason, and auto falls back to software
+#   5. lk-info: plugins found, rejected with their reasons, gles's description
 #
 # usage: Tests/GLES/run.sh PREFIX       (an installed LayerKit)
 set -uo pipefail
@@ -99,6 +100,31 @@ if $CC -std=c99 -Wall -Wextra -Werror -pedantic "$here/test_egl_failures.c" $(pk
 else
     cat "$build/egl.log"; echo "FAIL egl failures: does not compile"; failed=$((failed + 1))
 fi
+
+echo "== 5. lk-info"
+# expect NAME PATTERN TEXT: a check that TEXT matches the extended regex PATTERN
+expect() {
+    if grep -Eq -- "$2" <<<"$3"; then echo "PASS lk-info: $1"; passed=$((passed + 1))
+    else echo "FAIL lk-info: $1: no line matches /$2/"; failed=$((failed + 1)); fi
+}
+mkdir -p "$build/plugins"
+echo "not a shared object" >"$build/plugins/liblayerkit-garbage.so"
+cp "$prefix/lib/layerkit/backends/liblayerkit-software.so" "$build/plugins/liblayerkit-software.so"
+info=$(LAYERKIT_PLUGIN_PATH="$build/plugins" "$prefix/bin/lk-info" 2>&1)
+status=$?
+echo "$info" | sed 's/^/    /' | head -60
+expect "exits 0 when a backend is usable" "^0$" "$status"
+expect "a rejected plugin with its path and reason" "^garbage: $build/plugins/liblayerkit-garbage.so\$" "$info"
+expect "the rejection says why" "rejected: backend \"garbage\": .*cannot load: " "$info"
+expect "a later file of a found name is shadowed" "rejected: shadowed by $build/plugins/liblayerkit-software.so" "$info"
+expect "gles is usable with its output" "usable: output \"offscreen\" 1280x720 at 60 Hz" "$info"
+expect "gles describes EGL" "EGL platform: EGL_MESA_platform_surfaceless" "$info"
+expect "gles describes GL" "GL renderer: llvmpipe" "$info"
+expect "the GL version" "GL version: OpenGL ES [23]" "$info"
+expect "the extensions that matter" "GL extensions that matter \\(! = missing\\): " "$info"
+info=$(__EGL_VENDOR_LIBRARY_FILENAMES="$build/no-drivers/none.json" "$prefix/bin/lk-info" 2>&1)
+expect "gles unusable without EGL, with the reason" "unusable: cannot open: gles backend: EGL is unavailable" "$info"
+expect "software still usable then" "usable: output \"memory\"" "$info"
 
 echo "gles: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
