@@ -190,14 +190,15 @@ static const char quad_fragment[] =
     "    bool aa = v_shape.z > 0.5;\n"
     "    float cov = shape_coverage(p, dev, v_rect, v_shape.x, aa);\n"
     "    float bw = v_shape.y;\n"
-    /* the inside lies within the outside: the band's area is the difference */
+    /* the outside times what the inside leaves, as the software backend
+       takes the hole out of its mask */
     "    if (bw > 0.0 && bw < 0.5 * min(v_rect.z - v_rect.x, v_rect.w - v_rect.y))\n"
-    "        cov = max(cov - shape_coverage(p, dev, v_rect + vec4(bw, bw, -bw, -bw),\n"
-    "                                       max(v_shape.x - bw, 0.0), aa), 0.0);\n"
+    "        cov *= 1.0 - shape_coverage(p, dev, v_rect + vec4(bw, bw, -bw, -bw),\n"
+    "                                    max(v_shape.x - bw, 0.0), aa);\n"
     "#ifdef TEXTURED\n"
-    "    vec2 uv = clamp(vec2(v_uv.x * p.x + v_uv.y, v_uv.z * p.y + v_uv.w), v_uv_clamp.xy, v_uv_clamp.zw);\n"
+    "    vec2 at = vec2(v_uv.x * p.x + v_uv.y, v_uv.z * p.y + v_uv.w);\n"
     /* ARGB32 words uploaded as RGBA bytes arrive as BGRA */
-    "    vec4 color = texture2D(u_image, uv).bgra * v_color;\n"
+    "    vec4 color = texture2D(u_image, clamp(at, v_uv_clamp.xy, v_uv_clamp.zw)).bgra * v_color;\n"
     "#else\n"
     "    vec4 color = v_color;\n"
     "#endif\n"

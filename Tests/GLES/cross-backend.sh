@@ -2,7 +2,9 @@
 # The reference-image tests of the C API (Tests/C/test_render*.c) on the gles
 # backend, then the software and gles frames of the same tests compared with
 # each other pixel by pixel (S6.4): the worst difference and where it is are
-# printed per scene and over the whole suite.
+# printed per scene and over the whole suite. Last, both backends draw the
+# same 300 random display lists (Tests/GLES/compare_lists.c, its tolerance
+# stated there).
 #
 # usage: Tests/GLES/cross-backend.sh PREFIX
 # Tolerance: LKTEST_CROSS_TOLERANCE (default 8 of 255 in any channel of any
@@ -66,6 +68,23 @@ else
             failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
         fi
     done
+fi
+echo "== software and gles drawing the same random display lists (Tests/GLES/compare_lists.c)"
+if "$cc" -std=c99 -Wall -Wextra -Werror -pedantic -D_DEFAULT_SOURCE -I"$prefix/include" -I"$root/Tests/Software" \
+    "$root/Tests/GLES/compare_lists.c" -ldl -lm -o "$build/compare_lists" 2>"$build/compare_lists.log"; then
+    out=$("$build/compare_lists" "$prefix/lib/layerkit/backends/liblayerkit-software.so" \
+        "$prefix/lib/layerkit/backends/liblayerkit-gles.so" "$tolerance" 300 2>&1)
+    status=$?
+    echo "$out" | grep -E '^(#|PASS|FAIL)' | sed -E 's/^(PASS|FAIL) /\1 cross-backend lists: /'
+    p=$(grep -c '^PASS ' <<<"$out")
+    f=$(grep -c '^FAIL ' <<<"$out")
+    [ $status -ne 0 ] && [ "$f" -eq 0 ] && { echo "FAIL cross-backend lists: exited with $status"; f=1; }
+    passed=$((passed + p))
+    failed=$((failed + f))
+else
+    cat "$build/compare_lists.log"
+    echo "FAIL cross-backend lists: compare_lists does not compile"
+    failed=$((failed + 1))
 fi
 echo "cross-backend: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
