@@ -72,7 +72,12 @@ typedef struct lkgl_texture {
     uint32_t width, height;
     GLuint   texture;
     bool     nearest;         /* the filter set on it now */
+    /* a hash of each LKGL_TILE x LKGL_TILE tile of the pixels last
+       uploaded: a new generation uploads only the box of changed tiles */
+    uint64_t *tile_hashes;
 } lkgl_texture;
+
+#define LKGL_TILE 64
 
 /* An offscreen target as big as the output: texture + framebuffer. */
 typedef struct lkgl_target {

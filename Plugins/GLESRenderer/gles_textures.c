@@ -1,8 +1,9 @@
 /*
  * Textures of the core's images, cached by image id: an image is uploaded
- * when first drawn and again only when its generation changes (into the same
- * texture with glTexSubImage2D when the size is unchanged), and deleted when
- * the core releases it. Pixels are ARGB32 words, uploaded as RGBA bytes
+ * when first drawn and again only when its generation changes, and deleted
+ * when the core releases it. A new generation of the same size uploads, with
+ * glTexSubImage2D, only the box of the 64x64 tiles whose pixels changed (a
+ * hash per tile of what was uploaded tells), nothing when none did. Pixels are ARGB32 words, uploaded as RGBA bytes
  * (BGRA in memory on little-endian machines) and swizzled in the shader, so
  * no extension is needed; rows are read with GL_UNPACK_ROW_LENGTH where the
  * context has it (ES 3, EXT_unpack_subimage), else through a packed copy.
@@ -73,16 +74,36 @@ static void remove_slot(lkgl_renderer *r, lkgl_texture *e)
     }
 }
 
-static bool upload(lkgl_renderer *r, lkgl_texture *t, const lk_dl_image *img, bool same_size,
-                   char *error, size_t error_size)
+static uint32_t tiles_across(uint32_t n) { return (n + LKGL_TILE - 1) / LKGL_TILE; }
+
+/* FNV-1a over each tile's rows. */
+static void hash_tiles(const lk_dl_image *img, uint64_t *hashes)
 {
-    const uint8_t *pixels = img->pixels;
-    size_t row = (size_t)img->width * 4;
+    uint32_t tx = tiles_across(img->width), ty = tiles_across(img->height);
+    for (uint32_t i = 0; i < tx * ty; i++) hashes[i] = 0xcbf29ce484222325ull;
+    for (uint32_t y = 0; y < img->height; y++) {
+        const uint32_t *row = (const uint32_t *)((const uint8_t *)img->pixels + (size_t)y * img->stride);
+        uint64_t *line = hashes + (size_t)(y / LKGL_TILE) * tx;
+        for (uint32_t x = 0; x < img->width; x++) {
+            uint64_t *h = &line[x / LKGL_TILE];
+            *h = (*h ^ row[x]) * 0x100000001b3ull;
+        }
+    }
+}
+
+/* Uploads the box [x0, x1) x [y0, y1) of img (the whole image with a new
+   texture size when whole). */
+static bool upload_box(lkgl_renderer *r, lkgl_texture *t, const lk_dl_image *img, bool whole, uint32_t x0,
+                       uint32_t y0, uint32_t x1, uint32_t y1, char *error, size_t error_size)
+{
+    uint32_t w = x1 - x0, h = y1 - y0;
+    size_t row = (size_t)w * 4;
+    const uint8_t *pixels = (const uint8_t *)img->pixels + (size_t)y0 * img->stride + (size_t)x0 * 4;
     bool packed = img->stride == row;
     if (!packed && r->unpack_row_length) {
         glPixelStorei(GL_UNPACK_ROW_LENGTH_EXT, (GLint)(img->stride / 4));
     } else if (!packed) {
-        size_t size = row * img->height;
+        size_t size = row * h;
         if (size > r->upload_scratch_size) {
             uint8_t *scratch = realloc(r->upload_scratch, size);
             if (!scratch) {
@@ -93,19 +114,18 @@ static bool upload(lkgl_renderer *r, lkgl_texture *t, const lk_dl_image *img, bo
             r->upload_scratch = scratch;
             r->upload_scratch_size = size;
         }
-        for (uint32_t y = 0; y < img->height; y++)
+        for (uint32_t y = 0; y < h; y++)
             memcpy(r->upload_scratch + y * row, pixels + (size_t)y * img->stride, row);
         pixels = r->upload_scratch;
     }
     lkgl_flush(r);   /* a pending batch may still sample the old pixels */
     lkgl_bind_texture(r, 0, t->texture);
     while (glGetError() != GL_NO_ERROR) {}
-    if (same_size)
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)img->width, (GLsizei)img->height, GL_RGBA,
-                        GL_UNSIGNED_BYTE, pixels);
+    if (whole)
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, (GLsizei)w, (GLsizei)h, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
     else
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, (GLsizei)img->width, (GLsizei)img->height, 0, GL_RGBA,
-                     GL_UNSIGNED_BYTE, pixels);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, (GLint)x0, (GLint)y0, (GLsizei)w, (GLsizei)h, GL_RGBA,
+                        GL_UNSIGNED_BYTE, pixels);
     if (!packed && r->unpack_row_length) glPixelStorei(GL_UNPACK_ROW_LENGTH_EXT, 0);
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
@@ -114,8 +134,46 @@ static bool upload(lkgl_renderer *r, lkgl_texture *t, const lk_dl_image *img, bo
         return false;
     }
     r->frame.texture_uploads++;
-    r->frame.upload_bytes += row * img->height;
+    r->frame.upload_bytes += row * h;
     return true;
+}
+
+/* A new texture size uploads everything; a new generation of the same size
+   only the box of the tiles whose pixels changed (nothing when none did). */
+static bool upload(lkgl_renderer *r, lkgl_texture *t, const lk_dl_image *img, bool same_size,
+                   char *error, size_t error_size)
+{
+    size_t tiles = (size_t)tiles_across(img->width) * tiles_across(img->height);
+    uint64_t *hashes = malloc(tiles * sizeof *hashes);
+    if (!hashes) {
+        lkgl_set_error(error, error_size, "%s: out of memory caching image %llu", r->label,
+                       (unsigned long long)img->id);
+        return false;
+    }
+    hash_tiles(img, hashes);
+    bool ok;
+    if (!same_size || !t->tile_hashes) {
+        ok = upload_box(r, t, img, !same_size, 0, 0, img->width, img->height, error, error_size);
+    } else {
+        uint32_t tx = tiles_across(img->width), ty = tiles_across(img->height);
+        uint32_t bx0 = tx, by0 = ty, bx1 = 0, by1 = 0;
+        for (uint32_t j = 0; j < ty; j++)
+            for (uint32_t i = 0; i < tx; i++)
+                if (hashes[(size_t)j * tx + i] != t->tile_hashes[(size_t)j * tx + i]) {
+                    if (i < bx0) bx0 = i;
+                    if (j < by0) by0 = j;
+                    if (i + 1 > bx1) bx1 = i + 1;
+                    if (j + 1 > by1) by1 = j + 1;
+                }
+        ok = bx1 == 0 ||
+             upload_box(r, t, img, false, bx0 * LKGL_TILE, by0 * LKGL_TILE,
+                        bx1 * LKGL_TILE < img->width ? bx1 * LKGL_TILE : img->width,
+                        by1 * LKGL_TILE < img->height ? by1 * LKGL_TILE : img->height, error, error_size);
+    }
+    free(t->tile_hashes);
+    t->tile_hashes = ok ? hashes : NULL;
+    if (!ok) free(hashes);
+    return ok;
 }
 
 lkgl_texture *lkgl_texture_for(lkgl_renderer *r, const lk_dl_image *img, char *error,
@@ -147,6 +205,8 @@ lkgl_texture *lkgl_texture_for(lkgl_renderer *r, const lk_dl_image *img, char *e
     bool same_size = !fresh && t->width == img->width && t->height == img->height;
     if (!upload(r, t, img, same_size, error, error_size)) {
         glDeleteTextures(1, &t->texture);
+        free(t->tile_hashes);
+        t->tile_hashes = NULL;
         if (r->state.texture[0] == t->texture) r->state.texture[0] = 0;
         remove_slot(r, t);
         return NULL;
@@ -177,13 +237,18 @@ void lkgl_textures_forget(lkgl_renderer *r, uint64_t id)
     for (int u = 0; u < 2; u++)
         if (r->state.texture[u] == t->texture) r->state.texture[u] = 0;
     glDeleteTextures(1, &t->texture);
+    free(t->tile_hashes);
+    t->tile_hashes = NULL;
     remove_slot(r, t);
 }
 
 void lkgl_textures_free(lkgl_renderer *r)
 {
     for (size_t i = 0; i < r->texture_capacity; i++)
-        if (r->textures[i].id) glDeleteTextures(1, &r->textures[i].texture);
+        if (r->textures[i].id) {
+            glDeleteTextures(1, &r->textures[i].texture);
+            free(r->textures[i].tile_hashes);
+        }
     free(r->textures);
     r->textures = NULL;
     r->texture_capacity = r->texture_count = 0;

@@ -125,13 +125,37 @@ static void test_counters(void)
         lkt_fail("first frame: %llu uploads, expected 3", (unsigned long long)last.texture_uploads);
     if (render(ops, 3) && last.texture_uploads != 0)
         lkt_fail("static frame: %llu uploads", (unsigned long long)last.texture_uploads);
+    imgs[1].pixels[5] = lkt_argb(255, 1, 2, 3);
     imgs[1].image.generation++;
     if (render(ops, 3) && last.texture_uploads != 1)
         lkt_fail("one image changed: %llu uploads", (unsigned long long)last.texture_uploads);
+    imgs[1].image.generation++;
+    if (render(ops, 3) && last.texture_uploads != 0)
+        lkt_fail("a new generation with the same pixels: %llu uploads", (unsigned long long)last.texture_uploads);
     lkgl_renderer_image_released(r, 12);
     if (render(ops, 3) && last.texture_uploads != 1)
         lkt_fail("after release: %llu uploads", (unsigned long long)last.texture_uploads);
     for (int i = 0; i < 3; i++) free(imgs[i].pixels);
+    lkt_end();
+
+    lkt_begin("a_changed_image_uploads_only_its_changed_tiles");
+    lkt_image big = lkt_image_new(20, 256, 256);
+    lk_dl_op op = lkt_op(LK_DL_OP_IMAGE, 0, 0, 32, 32);
+    op.image = &big.image;
+    op.source = lkt_rect(0, 0, 256, 256);
+    if (render(&op, 1) && last.upload_bytes != 256 * 256 * 4)
+        lkt_fail("first upload: %llu bytes", (unsigned long long)last.upload_bytes);
+    big.pixels[130 * 256 + 70] = lkt_argb(255, 255, 255, 255);   /* in tile (1, 2) */
+    big.image.generation++;
+    if (render(&op, 1) && (last.texture_uploads != 1 || last.upload_bytes != 64 * 64 * 4))
+        lkt_fail("one pixel changed: %llu uploads of %llu bytes, expected one 64x64 tile",
+                 (unsigned long long)last.texture_uploads, (unsigned long long)last.upload_bytes);
+    big.pixels[0] = lkt_argb(255, 1, 1, 1);                       /* tile (0, 0) */
+    big.pixels[255 * 256 + 255] = lkt_argb(255, 1, 1, 1);         /* tile (3, 3) */
+    big.image.generation++;
+    if (render(&op, 1) && last.upload_bytes != 256 * 256 * 4)
+        lkt_fail("opposite corners changed: %llu bytes, expected the box of both", (unsigned long long)last.upload_bytes);
+    free(big.pixels);
     lkt_end();
 
     lkt_begin("offscreen_passes_are_counted");
