@@ -26,7 +26,8 @@ endif
 # Debian packages the build, the tests and the demo need (README says why each).
 DEB_PACKAGES := pkg-config libpng-dev libpixman-1-dev libcairo2-dev libpango1.0-dev \
                 fonts-dejavu-core fonts-lohit-deva \
-                gcc g++ make binutils python3 util-linux valgrind
+                gcc g++ make binutils python3 util-linux valgrind \
+                libegl-dev libgles-dev libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
 
 VERSION := $(shell sed -n 's/.*define LK_VERSION_STRING "\(.*\)".*/\1/p' include/layerkit/layerkit.h)
 SOVERSION := $(firstword $(subst ., ,$(VERSION)))
@@ -71,18 +72,25 @@ check-swift:
 PLUGIN_LINK ?= cc
 PLUGIN_DIR := $(SCRATCH)/layerkit-plugins
 
+# C plugins, each relinked from SwiftPM's objects (see PLUGIN_LINK above).
+C_PLUGINS := software gles
+
 build: check-swift
 	$(SWIFT_BUILD) --product layerkit
 	$(SWIFT_BUILD) --product layerkit-software
+	$(SWIFT_BUILD) --product layerkit-gles
+	$(SWIFT_BUILD) --product lk-info
 	@bin=$$($(SWIFT_BUILD) --show-bin-path); \
-	if [ "$(PLUGIN_LINK)" = swiftpm ]; then \
-	    install -D -m 755 "$$bin/liblayerkit-software.so" "$(PLUGIN_DIR)/liblayerkit-software.so"; \
-	else \
-	    echo "relinking liblayerkit-software.so with $(CC) (no Swift runtime inside)"; \
-	    CC="$(CC)" scripts/link-c-plugin.sh "$$bin/liblayerkit-software.so" \
-	        "$$bin/layerkit-software.product/Objects.LinkFileList" Plugins/plugin.map \
-	        "$(PLUGIN_DIR)/liblayerkit-software.so"; \
-	fi
+	for plugin in $(C_PLUGINS); do \
+	    if [ "$(PLUGIN_LINK)" = swiftpm ]; then \
+	        install -D -m 755 "$$bin/liblayerkit-$$plugin.so" "$(PLUGIN_DIR)/liblayerkit-$$plugin.so"; \
+	    else \
+	        echo "relinking liblayerkit-$$plugin.so with $(CC) (no Swift runtime inside)"; \
+	        CC="$(CC)" scripts/link-c-plugin.sh "$$bin/liblayerkit-$$plugin.so" \
+	            "$$bin/layerkit-$$plugin.product/Objects.LinkFileList" Plugins/plugin.map \
+	            "$(PLUGIN_DIR)/liblayerkit-$$plugin.so" || exit 1; \
+	    fi; \
+	done
 
 # The installed tree is relocatable: the core finds its backends beside
 # liblayerkit.so (dladdr), so a prefix can be moved as a whole.
@@ -95,8 +103,13 @@ install: build
 	strip --strip-unneeded "$$lib/liblayerkit.so.$(VERSION)"; \
 	ln -sfn "liblayerkit.so.$(VERSION)" "$$lib/liblayerkit.so.$(SOVERSION)"; \
 	ln -sfn "liblayerkit.so.$(SOVERSION)" "$$lib/liblayerkit.so"; \
-	install -m 755 "$(PLUGIN_DIR)/liblayerkit-software.so" "$(DESTDIR)$(BACKENDDIR)/liblayerkit-software.so"; \
-	strip --strip-unneeded "$(DESTDIR)$(BACKENDDIR)/liblayerkit-software.so"; \
+	for plugin in $(C_PLUGINS); do \
+	    install -m 755 "$(PLUGIN_DIR)/liblayerkit-$$plugin.so" "$(DESTDIR)$(BACKENDDIR)/liblayerkit-$$plugin.so"; \
+	    strip --strip-unneeded "$(DESTDIR)$(BACKENDDIR)/liblayerkit-$$plugin.so"; \
+	done; \
+	install -d "$(DESTDIR)$(PREFIX)/bin"; \
+	install -m 755 "$$bin/lk-info" "$(DESTDIR)$(PREFIX)/bin/lk-info"; \
+	strip --strip-unneeded "$(DESTDIR)$(PREFIX)/bin/lk-info"; \
 	install -m 644 include/layerkit/layerkit.h include/layerkit/layerkit_backend.h "$(DESTDIR)$(INCLUDEDIR)/layerkit/"; \
 	private=$$(scripts/libs-private.sh "$$lib/liblayerkit.so.$(VERSION)"); \
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e "s|@LIBS_PRIVATE@|$$private|g" \
@@ -108,6 +121,7 @@ install: build
 uninstall:
 	rm -f "$(DESTDIR)$(LIBDIR)/liblayerkit.so.$(VERSION)" "$(DESTDIR)$(LIBDIR)/liblayerkit.so.$(SOVERSION)" \
 	      "$(DESTDIR)$(LIBDIR)/liblayerkit.so" "$(DESTDIR)$(BACKENDDIR)/liblayerkit-software.so" \
+	      "$(DESTDIR)$(BACKENDDIR)/liblayerkit-gles.so" "$(DESTDIR)$(PREFIX)/bin/lk-info" \
 	      "$(DESTDIR)$(INCLUDEDIR)/layerkit/layerkit.h" "$(DESTDIR)$(INCLUDEDIR)/layerkit/layerkit_backend.h" \
 	      "$(DESTDIR)$(LIBDIR)/pkgconfig/layerkit.pc"
 	-rmdir "$(DESTDIR)$(BACKENDDIR)" "$(DESTDIR)$(LIBDIR)/layerkit" "$(DESTDIR)$(INCLUDEDIR)/layerkit" 2>/dev/null

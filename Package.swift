@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "layerkit", type: .dynamic, targets: ["LayerKitCAPI"]),
         .library(name: "layerkit-software", type: .dynamic, targets: ["LayerKitSoftware"]),
+        .library(name: "layerkit-gles", type: .dynamic, targets: ["LayerKitGLES"]),
+        .executable(name: "lk-info", targets: ["LKInfo"]),
         .executable(name: "layerkit-bench-displaylist", targets: ["BenchDisplayList"]),
         .executable(name: "layerkit-bench-animation", targets: ["BenchAnimation"]),
         .executable(name: "layerkit-bench-emitter", targets: ["BenchEmitter"]),
@@ -53,6 +55,33 @@ let package = Package(
             publicHeadersPath: "public",
             cSettings: [.headerSearchPath("../../include"), .unsafeFlags(["-O2", "-Wall", "-Wextra"])],
             linkerSettings: [.linkedLibrary("m"), .unsafeFlags([
+                "-Xlinker", "--version-script=\(root)/Plugins/plugin.map",
+            ])]
+        ),
+        // lk-info: the backends found, why any was rejected, what each reports.
+        .executableTarget(
+            name: "LKInfo",
+            dependencies: ["LayerKitCore", "CLayerKit"],
+            path: "Sources/LKInfo"
+        ),
+        // The OpenGL ES renderer shared by the GPU backends (gles, drm): plain C,
+        // draws a display list into an FBO of the current context.
+        .target(
+            name: "LayerKitGLESRenderer",
+            path: "Plugins/GLESRenderer",
+            publicHeadersPath: "include",
+            cSettings: [.headerSearchPath("../../include"), .unsafeFlags(["-O2", "-Wall", "-Wextra"])],
+            linkerSettings: [.linkedLibrary("GLESv2"), .linkedLibrary("m")]
+        ),
+        // The headless EGL backend around it.
+        .target(
+            name: "LayerKitGLES",
+            dependencies: ["LayerKitGLESRenderer"],
+            path: "Plugins/GLES",
+            publicHeadersPath: "public",
+            cSettings: [.headerSearchPath("../../include"), .unsafeFlags(["-O2", "-Wall", "-Wextra"])],
+            linkerSettings: [.linkedLibrary("EGL"), .linkedLibrary("GLESv2"), .linkedLibrary("m"),
+                             .linkedLibrary("pthread"), .unsafeFlags([
                 "-Xlinker", "--version-script=\(root)/Plugins/plugin.map",
             ])]
         ),

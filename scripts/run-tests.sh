@@ -14,6 +14,10 @@
 #   headers         the public headers as C99/C11/C++17 (Tests/Headers/run.sh)
 #   c-tests         Tests/C/test_*.c and the symbol test (Tests/run-c-tests.sh)
 #   software        the software backend's own tests (Tests/Software/run.sh), if present
+#   gles            the same tests on the gles backend (llvmpipe, LIBGL_ALWAYS_SOFTWARE=1),
+#                   then its own (Tests/GLES/run.sh: groups, failure paths, the renderer)
+#   cross-backend   the C rendering tests on gles, and software and gles frames of
+#                   the reference-image tests compared pixel by pixel (Tests/GLES/cross-backend.sh)
 #   noswift         the library runs with the toolchain hidden (Tests/NoSwift/run.sh)
 #   examples        README's example = Examples/hello.c; the examples build and run
 #   leaks           the C tests again under valgrind: no leak, no invalid access
@@ -113,6 +117,10 @@ if [ -f Tests/Software/run.sh ]; then
 elif wanted software; then
     summary+=("software   skipped: no Tests/Software/run.sh yet")
 fi
+# The GPU path, on Mesa's llvmpipe: the software backend's tests run
+# unchanged against the gles plugin (only the names differ), then its own.
+run_stage gles Tests/GLES/run.sh "$prefix"
+run_stage cross-backend Tests/GLES/cross-backend.sh "$prefix"
 run_stage plugins Tests/Plugins/run.sh "$prefix"
 run_stage noswift Tests/NoSwift/run.sh "$prefix"
 run_stage examples scripts/check-examples.sh "$prefix"

@@ -112,12 +112,26 @@ static inline lk_backend_host lkt_host(lkt_host_record *record)
     return h;
 }
 
+/* The backend under test: $LKTEST_BACKEND, "software" when unset. The same
+   tests run on every backend that draws into memory-readable frames; only
+   its name, its output's name and the prefix of its messages differ. */
+static inline const char *lkt_backend_name(void)
+{
+    const char *name = getenv("LKTEST_BACKEND");
+    return name && *name ? name : "software";
+}
+
+static inline const char *lkt_output_name(void)
+{
+    return strcmp(lkt_backend_name(), "gles") == 0 ? "offscreen" : "memory";
+}
+
 /* The plugin's entry point, or NULL after printing why. */
 static inline lk_backend_entry_fn lkt_load_entry(void)
 {
     const char *path = getenv("LKTEST_PLUGIN");
     if (!path || !*path) {
-        fprintf(stderr, "LKTEST_PLUGIN is not set (path to liblayerkit-software.so)\n");
+        fprintf(stderr, "LKTEST_PLUGIN is not set (path to liblayerkit-%s.so)\n", lkt_backend_name());
         return NULL;
     }
     void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);

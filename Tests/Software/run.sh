@@ -9,6 +9,8 @@
 #                    else the repository's include/)
 #   LKTEST_PLUGIN    the plugin to dlopen (default: the first that exists of
 #                    .build-sw/debug, .build/debug, .build/release)
+#   LKTEST_BACKEND   the backend that plugin is (default software); the same
+#                    tests run on gles (scripts/run-tests.sh does both)
 #   LKTEST_VALGRIND  set to 1 to run each program under
 #                    valgrind --leak-check=full --error-exitcode=99
 #   CC, CXX          compilers (default cc, c++)
@@ -82,5 +84,5 @@ for source in "$here"/test_*.c; do
     done
 done
 
-echo "software backend tests: $passed passed, $failed failed (plugin $LKTEST_PLUGIN)"
+echo "${LKTEST_BACKEND:-software} backend tests: $passed passed, $failed failed (plugin $LKTEST_PLUGIN)"
 [ "$failed" -eq 0 ]

@@ -19,7 +19,7 @@ final class BackendPlugin: @unchecked Sendable {
 /// Finds and loads backend plugins (S8.2): "liblayerkit-<name>.so" in each
 /// directory of $LAYERKIT_PLUGIN_PATH, then in layerkit/backends/ beside the
 /// library itself (found with dladdr, so a relocated install still works).
-enum PluginLoader {
+public enum PluginLoader {
     /// The order `auto` tries: the display hardware first, then a GPU, then memory.
     static let automaticOrder = ["drm", "gles", "software"]
 
@@ -65,6 +65,58 @@ enum PluginLoader {
         }
         let places = dirs.isEmpty ? "(no search directory: set LAYERKIT_PLUGIN_PATH)" : dirs.joined(separator: ", ")
         throw LayerKitError(.notFound, "backend \"\(name)\": no plugin \(file) in \(places)")
+    }
+
+    /// One plugin file found by `survey`: its function table, or why it was rejected.
+    public struct SurveyEntry {
+        public let name: String
+        public let path: String
+        public let table: UnsafePointer<lk_backend>?
+        public let rejection: String?
+    }
+
+    /// Every liblayerkit-<name>.so in the search directories and then in
+    /// `extraDirectories`, in search order, each loaded and checked as
+    /// `load` does; a later file of a name already found is reported as
+    /// shadowed, because `load` would never take it. For lk-info.
+    public static func survey(extraDirectories: [String] = []) -> (directories: [String], entries: [SurveyEntry]) {
+        var directories: [String] = []
+        for dir in searchDirectories + extraDirectories where !directories.contains(dir) { directories.append(dir) }
+        var entries: [SurveyEntry] = []
+        var taken: [String: String] = [:]
+        for dir in directories {
+            guard let stream = opendir(dir) else { continue }
+            var files: [String] = []
+            while let entry = readdir(stream) {
+                let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                if file.hasPrefix(LK_BACKEND_FILE_PREFIX) && file.hasSuffix(LK_BACKEND_FILE_SUFFIX) { files.append(file) }
+            }
+            closedir(stream)
+            for file in files.sorted() {
+                let name = String(file.dropFirst(LK_BACKEND_FILE_PREFIX.count).dropLast(LK_BACKEND_FILE_SUFFIX.count))
+                let path = dir + "/" + file
+                if let first = taken[name] {
+                    entries.append(SurveyEntry(name: name, path: path, table: nil,
+                                               rejection: "shadowed by \(first), which comes first in the search path"))
+                    continue
+                }
+                taken[name] = path
+                if let plugin = loaded.withLock({ $0[path] }) {
+                    entries.append(SurveyEntry(name: name, path: path, table: plugin.table, rejection: nil))
+                    continue
+                }
+                do throws(LayerKitError) {
+                    let plugin = try open(name: name, path: path)
+                    loaded.withLock { $0[path] = plugin }
+                    entries.append(SurveyEntry(name: name, path: path, table: plugin.table, rejection: nil))
+                } catch {
+                    entries.append(SurveyEntry(name: name, path: path, table: nil, rejection: error.message))
+                }
+            }
+        }
+        return (directories, entries)
     }
 
     private static func open(name: String, path: String) throws(LayerKitError) -> BackendPlugin {

@@ -192,7 +192,10 @@ static int compare(const uint8_t *rgba, uint32_t width, uint32_t height, size_t 
     snprintf(file, sizeof file, "%s.diff.png", reference_name);
     lkt_output_path(diff_path, sizeof diff_path, file);
 
-    if (updating) lkt_png_write(actual_path, packed, width, height, (size_t)width * 4);
+    /* LKTEST_KEEP_ACTUAL=1 keeps every frame, for comparing backends with
+       each other (Tests/GLES/cross-backend.sh) */
+    if (updating || (getenv("LKTEST_KEEP_ACTUAL") && strcmp(getenv("LKTEST_KEEP_ACTUAL"), "1") == 0))
+        lkt_png_write(actual_path, packed, width, height, (size_t)width * 4);
 
     if (given_ref) {
         ref = (uint8_t *)malloc((size_t)width * height * 4 + 4);

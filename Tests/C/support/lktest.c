@@ -490,20 +490,26 @@ void lkt_t_apply(lk_transform3d t, double x, double y, double z, double *ox, dou
 
 /* ---- displays ------------------------------------------------------------ */
 
+const char *lkt_backend(void)
+{
+    const char *name = getenv("LKTEST_BACKEND");
+    return name && *name ? name : "software";
+}
+
 lk_display *lkt_open_display(uint32_t w, uint32_t h, const char *why)
 {
     lk_display_options o;
     lk_display *d;
     memset(&o, 0, sizeof o);
     o.struct_size = sizeof o;
-    o.backend = "software";
+    o.backend = lkt_backend();
     o.width = w;
     o.height = h;
     o.manual_clock = true;
     d = lk_display_open(&o);
     if (!d)
-        LKT_CHECK(0, why, "lk_display_open(software, %ux%u, manual clock) failed: %s",
-                  (unsigned)w, (unsigned)h, lk_last_error());
+        LKT_CHECK(0, why, "lk_display_open(%s, %ux%u, manual clock) failed: %s",
+                  lkt_backend(), (unsigned)w, (unsigned)h, lk_last_error());
     return d;
 }
 

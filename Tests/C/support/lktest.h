@@ -153,8 +153,10 @@ void lkt_t_apply(lk_transform3d t, double x, double y, double z,
 
 /* ---- display helpers ---------------------------------------------------- */
 
-/* A software display of w x h with a manual clock, or NULL (and a FAIL line
-   naming `why`). */
+/* The backend the rendering tests draw with: $LKTEST_BACKEND, else "software". */
+const char *lkt_backend(void);
+/* A display of w x h on lkt_backend() with a manual clock, or NULL (and a
+   FAIL line naming `why`). */
 lk_display *lkt_open_display(uint32_t w, uint32_t h, const char *why);
 /* Renders a frame well after every change made so far (so that anything
    time-dependent has settled) and reads it into a new RGBA8 buffer of

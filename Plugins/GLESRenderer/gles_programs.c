@@ -1,0 +1,390 @@
+/*
+ * The renderer's shader programs, written in GLSL ES 1.00 so that one source
+ * serves OpenGL ES 2.0 and 3.x.
+ *
+ * The quad program draws every FILL, BORDER and IMAGE op, and the clip
+ * shapes: its vertices cover the op's pixel bounds and carry the inverse of
+ * the op's transform, so each fragment maps its pixel centre back into the
+ * op's local space and computes there what the software backend computes on
+ * the CPU: the area of the pixel inside the (rounded) rect, exact for every
+ * straight edge under any transform (the area of a unit square on one side
+ * of a line, from the line's distance and direction in output pixels), the
+ * border's band as the outer shape less the inner one, and the image sampled
+ * at the mapped point. Variants: textured or solid, with or without a clip
+ * mask.
+ */
+#include "gles_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PRECISION \
+    "#ifdef GL_FRAGMENT_PRECISION_HIGH\n" \
+    "precision highp float;\n" \
+    "#else\n" \
+    "precision mediump float;\n" \
+    "#endif\n"
+
+static const char quad_vertex[] =
+    "attribute vec2 a_pos;\n"
+    "attribute vec3 a_h0, a_h1, a_h2;\n"
+    "attribute vec4 a_shape, a_rect, a_color, a_uv, a_uv_clamp;\n"
+    "uniform vec2 u_viewport;\n"
+    "varying vec3 v_h0, v_h1, v_h2;\n"
+    "varying vec4 v_shape, v_rect, v_color, v_uv, v_uv_clamp;\n"
+    "void main() {\n"
+    "    v_h0 = a_h0; v_h1 = a_h1; v_h2 = a_h2;\n"
+    "    v_shape = a_shape; v_rect = a_rect; v_color = a_color;\n"
+    "    v_uv = a_uv; v_uv_clamp = a_uv_clamp;\n"
+    "    gl_Position = vec4(a_pos / u_viewport * 2.0 - 1.0, 0.0, 1.0);\n"
+    "}\n";
+
+static const char quad_fragment[] =
+    PRECISION
+    "varying vec3 v_h0, v_h1, v_h2;\n"
+    "varying vec4 v_shape, v_rect, v_color, v_uv, v_uv_clamp;\n"
+    "uniform vec2 u_viewport;\n"
+    "#ifdef TEXTURED\n"
+    "uniform sampler2D u_image;\n"
+    "#endif\n"
+    "#ifdef CLIP\n"
+    "uniform sampler2D u_clip;\n"
+    "#endif\n"
+    /* The area of the unit pixel square on the inside of a straight edge at
+       signed distance d from the pixel centre (pixels, > 0 inside), with
+       unit normal n: linear while the edge crosses two opposite sides,
+       quadratic where it cuts a corner. */
+    "float edge_coverage(float d, vec2 n) {\n"
+    "    n = abs(n);\n"
+    "    float a = max(n.x, n.y), b = min(n.x, n.y);\n"
+    "    float h = 0.5 * (a + b);\n"
+    "    if (d >= h) return 1.0;\n"
+    "    if (d <= -h) return 0.0;\n"
+    "    if (abs(d) <= 0.5 * (a - b)) return 0.5 + d / a;\n"
+    "    float e = min(h - abs(d), b);\n"
+    "    float corner = e * e / (2.0 * a * b);\n"
+    "    return d > 0.0 ? 1.0 - corner : corner;\n"
+    "}\n"
+    "#ifdef GENERAL\n"
+    /* Exact area of the pixel inside several lines at once: the region's
+       boundary is the part of each square side inside every line, plus the
+       part of each line inside the square and the other lines; the area is
+       half the sum of cross products over those segments (Green). Each
+       segment is clipped in closed form (an interval of its parameter), so
+       no arrays are needed. Lines are relative to the pixel centre and
+       normalised: l.xy the inward unit normal, l.z the centre's distance. */
+    "vec2 clip(vec3 l, vec2 a, vec2 d, vec2 t) {\n"
+    "    float fa = dot(l.xy, a) + l.z, fd = dot(l.xy, d);\n"
+    "    if (abs(fd) < 1e-9) return fa >= 0.0 ? t : vec2(1.0, 0.0);\n"
+    "    float r = -fa / fd;\n"
+    "    if (fd > 0.0) t.x = max(t.x, r); else t.y = min(t.y, r);\n"
+    "    return t;\n"
+    "}\n"
+    "vec2 clip_square(vec2 a, vec2 d, vec2 t) {\n"
+    "    t = clip(vec3(1.0, 0.0, 0.5), a, d, t);\n"
+    "    t = clip(vec3(-1.0, 0.0, 0.5), a, d, t);\n"
+    "    t = clip(vec3(0.0, 1.0, 0.5), a, d, t);\n"
+    "    return clip(vec3(0.0, -1.0, 0.5), a, d, t);\n"
+    "}\n"
+    "float piece(vec2 a, vec2 d, vec2 t) {\n"
+    "    if (t.y <= t.x) return 0.0;\n"
+    "    vec2 p = a + t.x * d, q = a + t.y * d;\n"
+    "    return p.x * q.y - p.y * q.x;\n"
+    "}\n"
+    "float side_piece(vec2 a, vec2 b, vec3 l0, vec3 l1, vec3 l2, vec3 l3, vec3 l4) {\n"
+    "    vec2 d = b - a, t = vec2(0.0, 1.0);\n"
+    "    t = clip(l0, a, d, t); t = clip(l1, a, d, t); t = clip(l2, a, d, t);\n"
+    "    t = clip(l3, a, d, t); t = clip(l4, a, d, t);\n"
+    "    return piece(a, d, t);\n"
+    "}\n"
+    "float line_piece(vec3 l, vec3 m0, vec3 m1, vec3 m2, vec3 m3) {\n"
+    "    if (dot(l.xy, l.xy) < 0.5) return 0.0;\n"   /* a disabled line */
+    "    vec2 a = -l.z * l.xy, d = vec2(l.y, -l.x), t = vec2(-4.0, 4.0);\n"
+    "    t = clip_square(a, d, t);\n"
+    "    t = clip(m0, a, d, t); t = clip(m1, a, d, t); t = clip(m2, a, d, t); t = clip(m3, a, d, t);\n"
+    "    return piece(a, d, t);\n"
+    "}\n"
+    "float exact_area(vec3 l0, vec3 l1, vec3 l2, vec3 l3, vec3 l4) {\n"
+    "    vec2 c0 = vec2(-0.5, -0.5), c1 = vec2(0.5, -0.5), c2 = vec2(0.5, 0.5), c3 = vec2(-0.5, 0.5);\n"
+    "    float s = side_piece(c0, c1, l0, l1, l2, l3, l4) + side_piece(c1, c2, l0, l1, l2, l3, l4)\n"
+    "            + side_piece(c2, c3, l0, l1, l2, l3, l4) + side_piece(c3, c0, l0, l1, l2, l3, l4)\n"
+    "            + line_piece(l0, l1, l2, l3, l4) + line_piece(l1, l0, l2, l3, l4)\n"
+    "            + line_piece(l2, l0, l1, l3, l4) + line_piece(l3, l0, l1, l2, l4)\n"
+    "            + line_piece(l4, l0, l1, l2, l3);\n"
+    "    return clamp(0.5 * s, 0.0, 1.0);\n"
+    "}\n"
+    "#endif\n"
+    /* a line of output space, relative to the pixel centre, normalised */
+    "vec3 relative(vec3 l, vec3 dev) {\n"
+    "    float len = length(l.xy);\n"
+    "    return len > 0.0 ? vec3(l.xy, dot(l, dev)) / len : vec3(0.0, 0.0, l.z >= 0.0 ? 1.0 : -1.0);\n"
+    "}\n"
+    /* The rect's four edges are lines of output space, straight under
+       perspective too: x = x0 of local space is h0 - x0 h2. In a rounded
+       corner the arc is replaced, within the pixel, by its tangent at the
+       point nearest the pixel centre. One line across the pixel has the
+       closed-form coverage; several need exact_area. */
+    "float shape_coverage(vec2 p, vec3 dev, vec4 rect, float radius, bool aa) {\n"
+    "    vec2 c = clamp(p, rect.xy + radius, rect.zw - radius);\n"
+    "    vec2 d = p - c;\n"
+    "    bool corner = radius > 0.0 && d.x != 0.0 && d.y != 0.0;\n"
+    "    if (!aa) {\n"
+    /* pixel-centre sampling, [x0, x1) x [y0, y1) as the software backend */
+    "        if (p.x < rect.x || p.x >= rect.z || p.y < rect.y || p.y >= rect.w) return 0.0;\n"
+    "        return corner && length(d) > radius ? 0.0 : 1.0;\n"
+    "    }\n"
+    "    vec3 l0 = relative(v_h0 - rect.x * v_h2, dev), l1 = relative(rect.z * v_h2 - v_h0, dev);\n"
+    "    vec3 l2 = relative(v_h1 - rect.y * v_h2, dev), l3 = relative(rect.w * v_h2 - v_h1, dev);\n"
+    "#ifndef GENERAL\n"
+    /* axis-aligned in output space: each direction is a slab, exact */
+    "    return max(edge_coverage(l0.z, l0.xy) + edge_coverage(l1.z, l1.xy) - 1.0, 0.0)\n"
+    "         * max(edge_coverage(l2.z, l2.xy) + edge_coverage(l3.z, l3.xy) - 1.0, 0.0);\n"
+    "#else\n"
+    "    vec3 l4 = vec3(0.0, 0.0, 1.0);\n"
+    "    if (corner) {\n"
+    "        vec2 n = normalize(d);\n"
+    "        l4 = relative(-n.x * v_h0 - n.y * v_h1 + (radius + dot(n, c)) * v_h2, dev);\n"
+    "    }\n"
+    "    const float reach = 0.7072;\n"   /* half the pixel's diagonal */
+    "    if (min(min(min(l0.z, l1.z), min(l2.z, l3.z)), l4.z) <= -reach) return 0.0;\n"
+    /* A small arc bends within the pixel: its four quarters each take the
+       tangent nearest their own centre. */
+    "    if (corner && l4.z < reach) {\n"
+    "        float sum = 0.0;\n"
+    "        for (int k = 0; k < 4; k++) {\n"
+    "            vec2 o = vec2(k == 1 || k == 3 ? 0.25 : -0.25, k >= 2 ? 0.25 : -0.25);\n"
+    "            vec3 sub = dev + vec3(o, 0.0);\n"
+    "            vec3 qs = vec3(dot(v_h0, sub), dot(v_h1, sub), dot(v_h2, sub));\n"
+    "            vec2 ps = qs.xy / qs.z;\n"
+    "            vec2 cs = clamp(ps, rect.xy + radius, rect.zw - radius);\n"
+    "            vec3 t = vec3(0.0, 0.0, 1.0);\n"
+    "            if (ps.x != cs.x && ps.y != cs.y) {\n"
+    "                vec2 m = normalize(ps - cs);\n"
+    "                t = relative(-m.x * v_h0 - m.y * v_h1 + (radius + dot(m, cs)) * v_h2, sub);\n"
+    "            }\n"
+    /* lines relative to the quarter's centre, scaled so it is a unit square */
+    "            sum += exact_area(vec3(l0.xy, 2.0 * (l0.z + dot(l0.xy, o))), vec3(l1.xy, 2.0 * (l1.z + dot(l1.xy, o))),\n"
+    "                              vec3(l2.xy, 2.0 * (l2.z + dot(l2.xy, o))), vec3(l3.xy, 2.0 * (l3.z + dot(l3.xy, o))),\n"
+    "                              vec3(t.xy, 2.0 * t.z));\n"
+    "        }\n"
+    "        return 0.25 * sum;\n"
+    "    }\n"
+    "    int partial = 0;\n"
+    "    vec3 one = vec3(0.0, 0.0, 1.0);\n"
+    "    if (l0.z < reach) { partial++; one = l0; }\n"
+    "    if (l1.z < reach) { partial++; one = l1; }\n"
+    "    if (l2.z < reach) { partial++; one = l2; }\n"
+    "    if (l3.z < reach) { partial++; one = l3; }\n"
+    "    if (partial == 0) return 1.0;\n"
+    "    if (partial == 1) return edge_coverage(one.z, one.xy);\n"
+    "    return exact_area(l0, l1, l2, l3, l4);\n"
+    "#endif\n"
+    "}\n"
+    "void main() {\n"
+    "    vec3 dev = vec3(gl_FragCoord.xy, 1.0);\n"
+    "    vec3 q = vec3(dot(v_h0, dev), dot(v_h1, dev), dot(v_h2, dev));\n"
+    /* behind the eye */
+    "    if (q.z <= 0.0) discard;\n"
+    "    vec2 p = q.xy / q.z;\n"
+    "    bool aa = v_shape.z > 0.5;\n"
+    "    float cov = shape_coverage(p, dev, v_rect, v_shape.x, aa);\n"
+    "    float bw = v_shape.y;\n"
+    /* the outside times what the inside leaves, as the software backend
+       takes the hole out of its mask */
+    "    if (bw > 0.0 && bw < 0.5 * min(v_rect.z - v_rect.x, v_rect.w - v_rect.y))\n"
+    "        cov *= 1.0 - shape_coverage(p, dev, v_rect + vec4(bw, bw, -bw, -bw),\n"
+    "                                    max(v_shape.x - bw, 0.0), aa);\n"
+    "#ifdef TEXTURED\n"
+    "    vec2 at = vec2(v_uv.x * p.x + v_uv.y, v_uv.z * p.y + v_uv.w);\n"
+    /* ARGB32 words uploaded as RGBA bytes arrive as BGRA */
+    "    vec4 color = texture2D(u_image, clamp(at, v_uv_clamp.xy, v_uv_clamp.zw)).bgra * v_color;\n"
+    "#else\n"
+    "    vec4 color = v_color;\n"
+    "#endif\n"
+    "#ifdef CLIP\n"
+    "    cov *= texture2D(u_clip, gl_FragCoord.xy / u_viewport).a;\n"
+    "#endif\n"
+    "    gl_FragColor = color * cov;\n"
+    "}\n";
+
+static const char box_vertex[] =
+    "attribute vec2 a_pos;\n"
+    "uniform vec2 u_viewport;\n"
+    "void main() { gl_Position = vec4(a_pos / u_viewport * 2.0 - 1.0, 0.0, 1.0); }\n";
+
+/* Offscreen targets onto the one below: a group times opacity (and a mask's
+   alpha), or a shadow: the (blurred) alpha moved by offset, tinted. */
+static const char composite_fragment[] =
+    PRECISION
+    "uniform sampler2D u_source, u_mask, u_clip;\n"
+    "uniform vec2 u_viewport, u_offset;\n"
+    "uniform vec4 u_tint;\n"
+    "uniform float u_opacity, u_mode, u_has_mask, u_has_clip;\n"
+    "float inside(vec2 t) { return t.x >= 0.0 && t.y >= 0.0 && t.x <= 1.0 && t.y <= 1.0 ? 1.0 : 0.0; }\n"
+    "void main() {\n"
+    "    vec2 t = gl_FragCoord.xy / u_viewport;\n"
+    "    vec4 c;\n"
+    "    if (u_mode > 0.5) {\n"
+    "        vec2 s = (gl_FragCoord.xy - u_offset) / u_viewport;\n"
+    "        c = u_tint * (texture2D(u_source, s).a * inside(s));\n"
+    "    } else {\n"
+    "        c = texture2D(u_source, t) * u_opacity;\n"
+    "        if (u_has_mask > 0.5) c *= texture2D(u_mask, t).a;\n"
+    "    }\n"
+    "    if (u_has_clip > 0.5) c *= texture2D(u_clip, t).a;\n"
+    "    gl_FragColor = c;\n"
+    "}\n";
+
+/* One direction of a separable Gaussian over alpha; taps beyond the target
+   read as transparent. */
+#define STR2(x) #x
+#define STR(x) STR2(x)
+static const char blur_fragment[] =
+    PRECISION
+    "#define TAPS " STR(LKGL_MAX_TAPS) "\n"
+    "uniform sampler2D u_source;\n"
+    "uniform vec2 u_viewport, u_direction;\n"
+    "uniform float u_weights[TAPS + 1];\n"
+    "uniform int u_count;\n"
+    "float alpha_at(vec2 p) {\n"
+    "    vec2 t = p / u_viewport;\n"
+    "    return t.x >= 0.0 && t.y >= 0.0 && t.x <= 1.0 && t.y <= 1.0 ? texture2D(u_source, t).a : 0.0;\n"
+    "}\n"
+    "void main() {\n"
+    "    vec2 p = gl_FragCoord.xy;\n"
+    "    float a = alpha_at(p) * u_weights[0];\n"
+    "    for (int i = 1; i <= TAPS; i++) {\n"
+    "        if (i > u_count) break;\n"
+    "        vec2 o = u_direction * float(i);\n"
+    "        a += (alpha_at(p + o) + alpha_at(p - o)) * u_weights[i];\n"
+    "    }\n"
+    "    gl_FragColor = vec4(a);\n"
+    "}\n";
+
+static const char *const attribute_names[LKGL_ATTR_COUNT] = {
+    "a_pos", "a_h0", "a_h1", "a_h2", "a_shape", "a_rect", "a_color", "a_uv", "a_uv_clamp",
+};
+
+static GLuint compile_shader(const char *label, const char *name, GLenum kind, const char *source,
+                             char *error, size_t error_size)
+{
+    GLuint shader = glCreateShader(kind);
+    if (!shader) {
+        lkgl_set_error(error, error_size, "%s: glCreateShader failed for program %s (%s)", label,
+                       name, lkgl_gl_error_name(glGetError()));
+        return 0;
+    }
+    glShaderSource(shader, 1, &source, NULL);
+    glCompileShader(shader);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetShaderInfoLog(shader, sizeof log, NULL, log);
+        size_t n = strlen(log);
+        while (n > 0 && (log[n - 1] == '\n' || log[n - 1] == ' ')) log[--n] = '\0';
+        lkgl_set_error(error, error_size, "%s: the %s shader of program %s does not compile: %s",
+                       label, kind == GL_VERTEX_SHADER ? "vertex" : "fragment", name,
+                       log[0] ? log : "(no info log)");
+        glDeleteShader(shader);
+        return 0;
+    }
+    return shader;
+}
+
+uint32_t lkgl_compile_program(const char *label, const char *name, const char *vertex_source,
+                              const char *fragment_source, char *error, size_t error_size)
+{
+    GLuint vs = compile_shader(label, name, GL_VERTEX_SHADER, vertex_source, error, error_size);
+    if (!vs) return 0;
+    GLuint fs = compile_shader(label, name, GL_FRAGMENT_SHADER, fragment_source, error, error_size);
+    if (!fs) {
+        glDeleteShader(vs);
+        return 0;
+    }
+    GLuint program = glCreateProgram();
+    glAttachShader(program, vs);
+    glAttachShader(program, fs);
+    for (GLuint i = 0; i < LKGL_ATTR_COUNT; i++) glBindAttribLocation(program, i, attribute_names[i]);
+    glLinkProgram(program);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetProgramInfoLog(program, sizeof log, NULL, log);
+        lkgl_set_error(error, error_size, "%s: program %s does not link: %s", label, name,
+                       log[0] ? log : "(no info log)");
+        glDeleteProgram(program);
+        return 0;
+    }
+    return program;
+}
+
+static bool build(lkgl_renderer *r, int index, const char *name, const char *defines,
+                  const char *vertex, const char *fragment, char *error, size_t error_size)
+{
+    size_t n = strlen(defines) + strlen(fragment) + 1;
+    char *source = malloc(n);
+    if (!source) {
+        lkgl_set_error(error, error_size, "%s: out of memory building program %s", r->label, name);
+        return false;
+    }
+    snprintf(source, n, "%s%s", defines, fragment);
+    GLuint id = lkgl_compile_program(r->label, name, vertex, source, error, error_size);
+    free(source);
+    if (!id) return false;
+    lkgl_program *p = &r->programs[index];
+    p->id = id;
+    p->u_viewport = glGetUniformLocation(id, "u_viewport");
+    p->u_image = glGetUniformLocation(id, "u_image");
+    p->u_clip = glGetUniformLocation(id, "u_clip");
+    p->u_source = glGetUniformLocation(id, "u_source");
+    p->u_mask = glGetUniformLocation(id, "u_mask");
+    p->u_opacity = glGetUniformLocation(id, "u_opacity");
+    p->u_offset = glGetUniformLocation(id, "u_offset");
+    p->u_tint = glGetUniformLocation(id, "u_tint");
+    p->u_mode = glGetUniformLocation(id, "u_mode");
+    p->u_has_mask = glGetUniformLocation(id, "u_has_mask");
+    p->u_has_clip = glGetUniformLocation(id, "u_has_clip");
+    p->u_weights = glGetUniformLocation(id, "u_weights");
+    p->u_count = glGetUniformLocation(id, "u_count");
+    p->u_direction = glGetUniformLocation(id, "u_direction");
+    /* Samplers never change unit: image/source on 0, clip on 1, mask on 2. */
+    glUseProgram(id);
+    if (p->u_image >= 0) glUniform1i(p->u_image, 0);
+    if (p->u_source >= 0) glUniform1i(p->u_source, 0);
+    if (p->u_clip >= 0) glUniform1i(p->u_clip, 1);
+    if (p->u_mask >= 0) glUniform1i(p->u_mask, 2);
+    glUseProgram(0);
+    return true;
+}
+
+bool lkgl_programs_create(lkgl_renderer *r, char *error, size_t error_size)
+{
+    static const char *const quad_names[8] = {
+        "solid", "textured", "solid+clip", "textured+clip",
+        "solid general", "textured general", "solid+clip general", "textured+clip general",
+    };
+    for (int i = 0; i < 8; i++) {
+        char defines[128];
+        snprintf(defines, sizeof defines, "%s%s%s", (i & 1) ? "#define TEXTURED 1\n" : "",
+                 (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "");
+        if (!build(r, LKGL_PROG_QUAD + i, quad_names[i], defines, quad_vertex, quad_fragment, error,
+                   error_size))
+            return false;
+    }
+    return build(r, LKGL_PROG_COMPOSITE, "composite", "", box_vertex, composite_fragment, error,
+                 error_size) &&
+           build(r, LKGL_PROG_BLUR, "blur", "", box_vertex, blur_fragment, error, error_size);
+}
+
+void lkgl_programs_destroy(lkgl_renderer *r)
+{
+    for (int i = 0; i < LKGL_PROG_COUNT; i++) {
+        if (r->programs[i].id) glDeleteProgram(r->programs[i].id);
+        r->programs[i].id = 0;
+    }
+}

@@ -1,0 +1,198 @@
+/*
+ * The GLES renderer on its own, in a context this test makes itself (EGL,
+ * surfaceless, into an FBO of its own): the renderer needs nothing but a
+ * current context and a target framebuffer. Checks its failure paths (a
+ * shader that does not compile, an image larger than the GL allows) and its
+ * work counters: ops of one state batch into one draw call, a static frame
+ * uploads nothing, a changed image uploads once, groups and blurs count
+ * their offscreen passes.
+ *
+ * Built by Tests/GLES/run.sh with the renderer's sources.
+ */
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES2/gl2.h>
+
+#include "lk_gles_renderer.h"
+#include "lktest.h"
+
+#define W 64
+#define H 48
+
+static lkgl_renderer *r;
+static GLuint fbo;
+static lkgl_stats last;
+
+static int render(const lk_dl_op *ops, uint32_t count)
+{
+    lk_display_list list = lkt_list(ops, count, W, H, lkt_color(0, 0, 0, 1));
+    char error[512] = "";
+    if (!lkgl_renderer_render(r, &list, fbo, W, H, error, sizeof error)) {
+        lkt_fail("render failed: %s", error);
+        return 0;
+    }
+    lkgl_renderer_stats(r, &last, NULL);
+    return 1;
+}
+
+static int make_context(void)
+{
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    if (!get) return 0;
+    EGLDisplay d = get(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    if (d == EGL_NO_DISPLAY || !eglInitialize(d, NULL, NULL) || !eglBindAPI(EGL_OPENGL_ES_API)) return 0;
+    const EGLint attributes[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
+    EGLContext c = eglCreateContext(d, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
+    if (c == EGL_NO_CONTEXT || !eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) return 0;
+    GLuint texture;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
+    return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+}
+
+static void test_shader_failure(void)
+{
+    lkt_begin("a_shader_that_does_not_compile_is_an_error_with_the_log");
+    char error[1024] = "";
+    uint32_t p = lkgl_compile_program("test renderer", "broken", "void main() { gl_Position = vec4(0.0); }",
+                                      "void main() { gl_FragColor = no_such_variable; }", error, sizeof error);
+    if (p != 0) lkt_fail("the program compiled");
+    else if (!strstr(error, "test renderer: the fragment shader of program broken does not compile: "))
+        lkt_fail("error \"%s\"", error);
+    else if (!strstr(error, "no_such_variable")) lkt_fail("the GL's log is missing: \"%s\"", error);
+    lkt_end();
+}
+
+static void test_into_own_fbo(void)
+{
+    lkt_begin("draws_into_the_callers_framebuffer_top_row_first");
+    lk_dl_op op = lkt_fill(0, 0, W, 10, lkt_color(1, 0, 0, 1));
+    if (render(&op, 1)) {
+        uint8_t px[2][4];
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glReadPixels(5, 5, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px[0]);
+        glReadPixels(5, 20, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px[1]);
+        if (px[0][0] != 255 || px[0][1] != 0 || px[0][3] != 255) lkt_fail("row 5 is not red");
+        if (px[1][0] != 0 || px[1][3] != 255) lkt_fail("row 20 is not black");
+    }
+    lkt_end();
+}
+
+static void test_texture_too_large(void)
+{
+    lkt_begin("an_image_larger_than_the_gl_allows_is_an_error");
+    GLint max = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max);
+    lkt_image img = lkt_image_new(5, (uint32_t)max + 1, 1);
+    lk_dl_op op = lkt_op(LK_DL_OP_IMAGE, 0, 0, 10, 10);
+    op.image = &img.image;
+    op.source = lkt_rect(0, 0, max + 1, 1);
+    lk_display_list list = lkt_list(&op, 1, W, H, lkt_color(0, 0, 0, 1));
+    char error[512] = "";
+    if (lkgl_renderer_render(r, &list, fbo, W, H, error, sizeof error)) lkt_fail("rendered");
+    else if (!strstr(error, "larger than GL_MAX_TEXTURE_SIZE") || !strstr(error, "(op 0)"))
+        lkt_fail("error \"%s\"", error);
+    free(img.pixels);
+    lkt_end();
+}
+
+static void test_counters(void)
+{
+    lkt_begin("ops_of_one_state_draw_in_one_call");
+    lk_dl_op many[100];
+    for (int i = 0; i < 100; i++) {
+        many[i] = lkt_fill(i % 10 * 6, i / 10 * 4, 5, 3, lkt_color(0.5f, 0.5f, 0, 0.5f));
+        many[i].opacity = 0.5f + 0.005f * (float)i;   /* per-op values ride in the vertices */
+    }
+    if (render(many, 100) && last.draw_calls != 1)
+        lkt_fail("%llu draw calls for 100 fills", (unsigned long long)last.draw_calls);
+    lkt_end();
+
+    lkt_begin("a_static_frame_uploads_nothing");
+    lkt_image imgs[3] = { lkt_image_new(11, 8, 8), lkt_image_new(12, 8, 8), lkt_image_new(13, 8, 8) };
+    lk_dl_op ops[3];
+    for (int i = 0; i < 3; i++) {
+        ops[i] = lkt_op(LK_DL_OP_IMAGE, i * 10, 0, 8, 8);
+        ops[i].image = &imgs[i].image;
+        ops[i].source = lkt_rect(0, 0, 8, 8);
+    }
+    if (render(ops, 3) && last.texture_uploads != 3)
+        lkt_fail("first frame: %llu uploads, expected 3", (unsigned long long)last.texture_uploads);
+    if (render(ops, 3) && last.texture_uploads != 0)
+        lkt_fail("static frame: %llu uploads", (unsigned long long)last.texture_uploads);
+    imgs[1].pixels[5] = lkt_argb(255, 1, 2, 3);
+    imgs[1].image.generation++;
+    if (render(ops, 3) && last.texture_uploads != 1)
+        lkt_fail("one image changed: %llu uploads", (unsigned long long)last.texture_uploads);
+    imgs[1].image.generation++;
+    if (render(ops, 3) && last.texture_uploads != 0)
+        lkt_fail("a new generation with the same pixels: %llu uploads", (unsigned long long)last.texture_uploads);
+    lkgl_renderer_image_released(r, 12);
+    if (render(ops, 3) && last.texture_uploads != 1)
+        lkt_fail("after release: %llu uploads", (unsigned long long)last.texture_uploads);
+    for (int i = 0; i < 3; i++) free(imgs[i].pixels);
+    lkt_end();
+
+    lkt_begin("a_changed_image_uploads_only_its_changed_tiles");
+    lkt_image big = lkt_image_new(20, 256, 256);
+    lk_dl_op op = lkt_op(LK_DL_OP_IMAGE, 0, 0, 32, 32);
+    op.image = &big.image;
+    op.source = lkt_rect(0, 0, 256, 256);
+    if (render(&op, 1) && last.upload_bytes != 256 * 256 * 4)
+        lkt_fail("first upload: %llu bytes", (unsigned long long)last.upload_bytes);
+    big.pixels[130 * 256 + 70] = lkt_argb(255, 255, 255, 255);   /* in tile (1, 2) */
+    big.image.generation++;
+    if (render(&op, 1) && (last.texture_uploads != 1 || last.upload_bytes != 64 * 64 * 4))
+        lkt_fail("one pixel changed: %llu uploads of %llu bytes, expected one 64x64 tile",
+                 (unsigned long long)last.texture_uploads, (unsigned long long)last.upload_bytes);
+    big.pixels[0] = lkt_argb(255, 1, 1, 1);                       /* tile (0, 0) */
+    big.pixels[255 * 256 + 255] = lkt_argb(255, 1, 1, 1);         /* tile (3, 3) */
+    big.image.generation++;
+    if (render(&op, 1) && last.upload_bytes != 256 * 256 * 4)
+        lkt_fail("opposite corners changed: %llu bytes, expected the box of both", (unsigned long long)last.upload_bytes);
+    free(big.pixels);
+    lkt_end();
+
+    lkt_begin("offscreen_passes_are_counted");
+    lk_dl_op g[3] = { lkt_op(LK_DL_OP_PUSH_GROUP, 0, 0, 32, 32), lkt_fill(4, 4, 8, 8, lkt_color(1, 1, 1, 1)),
+                      lkt_op(LK_DL_OP_POP_GROUP, 0, 0, 0, 0) };
+    if (render(g, 3) && last.offscreen_passes != 1)
+        lkt_fail("group: %llu passes", (unsigned long long)last.offscreen_passes);
+    g[0].shadow_color = lkt_color(0, 0, 0, 0.5f);
+    g[0].shadow_sigma = 2.0;
+    if (render(g, 3) && last.offscreen_passes != 3)
+        lkt_fail("group with a blurred shadow: %llu passes, expected 3", (unsigned long long)last.offscreen_passes);
+    lk_dl_op c[3] = { lkt_op(LK_DL_OP_PUSH_CLIP, 0, 0, 20, 20), lkt_fill(0, 0, 30, 30, lkt_color(1, 1, 1, 1)),
+                      lkt_op(LK_DL_OP_POP_CLIP, 0, 0, 0, 0) };
+    if (render(c, 3) && last.offscreen_passes != 0)
+        lkt_fail("pixel-aligned clip: %llu passes (a scissor needs none)", (unsigned long long)last.offscreen_passes);
+    c[0].corner_radius = 4;
+    if (render(c, 3) && last.offscreen_passes != 1)
+        lkt_fail("rounded clip: %llu passes", (unsigned long long)last.offscreen_passes);
+    lkt_end();
+}
+
+int main(void)
+{
+    if (!make_context()) {
+        printf("FAIL context: no surfaceless EGL context for the test\n");
+        return 1;
+    }
+    char error[512] = "";
+    r = lkgl_renderer_create("test renderer", error, sizeof error);
+    if (!r) {
+        printf("FAIL renderer_create: %s\n", error);
+        return 1;
+    }
+    test_shader_failure();
+    test_into_own_fbo();
+    test_texture_too_large();
+    test_counters();
+    lkgl_renderer_destroy(r);
+    return lkt_exit_code();
+}
