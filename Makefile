@@ -70,18 +70,24 @@ check-swift:
 PLUGIN_LINK ?= cc
 PLUGIN_DIR := $(SCRATCH)/layerkit-plugins
 
+# The backend plugins built and installed (each Plugins/<Name>, product
+# layerkit-<name>).
+PLUGINS := software drm
+
 build: check-swift
 	$(SWIFT_BUILD) --product layerkit
-	$(SWIFT_BUILD) --product layerkit-software
-	@bin=$$($(SWIFT_BUILD) --show-bin-path); \
-	if [ "$(PLUGIN_LINK)" = swiftpm ]; then \
-	    install -D -m 755 "$$bin/liblayerkit-software.so" "$(PLUGIN_DIR)/liblayerkit-software.so"; \
-	else \
-	    echo "relinking liblayerkit-software.so with $(CC) (no Swift runtime inside)"; \
-	    CC="$(CC)" scripts/link-c-plugin.sh "$$bin/liblayerkit-software.so" \
-	        "$$bin/layerkit-software.product/Objects.LinkFileList" Plugins/plugin.map \
-	        "$(PLUGIN_DIR)/liblayerkit-software.so"; \
-	fi
+	@set -e; for p in $(PLUGINS); do $(SWIFT_BUILD) --product layerkit-$$p; done
+	@set -e; bin=$$($(SWIFT_BUILD) --show-bin-path); \
+	for p in $(PLUGINS); do \
+	    if [ "$(PLUGIN_LINK)" = swiftpm ]; then \
+	        install -D -m 755 "$$bin/liblayerkit-$$p.so" "$(PLUGIN_DIR)/liblayerkit-$$p.so"; \
+	    else \
+	        echo "relinking liblayerkit-$$p.so with $(CC) (no Swift runtime inside)"; \
+	        CC="$(CC)" scripts/link-c-plugin.sh "$$bin/liblayerkit-$$p.so" \
+	            "$$bin/layerkit-$$p.product/Objects.LinkFileList" Plugins/plugin.map \
+	            "$(PLUGIN_DIR)/liblayerkit-$$p.so"; \
+	    fi; \
+	done
 
 # The installed tree is relocatable: the core finds its backends beside
 # liblayerkit.so (dladdr), so a prefix can be moved as a whole.
@@ -94,8 +100,10 @@ install: build
 	strip --strip-unneeded "$$lib/liblayerkit.so.$(VERSION)"; \
 	ln -sfn "liblayerkit.so.$(VERSION)" "$$lib/liblayerkit.so.$(SOVERSION)"; \
 	ln -sfn "liblayerkit.so.$(SOVERSION)" "$$lib/liblayerkit.so"; \
-	install -m 755 "$(PLUGIN_DIR)/liblayerkit-software.so" "$(DESTDIR)$(BACKENDDIR)/liblayerkit-software.so"; \
-	strip --strip-unneeded "$(DESTDIR)$(BACKENDDIR)/liblayerkit-software.so"; \
+	for p in $(PLUGINS); do \
+	    install -m 755 "$(PLUGIN_DIR)/liblayerkit-$$p.so" "$(DESTDIR)$(BACKENDDIR)/liblayerkit-$$p.so"; \
+	    strip --strip-unneeded "$(DESTDIR)$(BACKENDDIR)/liblayerkit-$$p.so"; \
+	done; \
 	install -m 644 include/layerkit/layerkit.h include/layerkit/layerkit_backend.h "$(DESTDIR)$(INCLUDEDIR)/layerkit/"; \
 	private=$$(scripts/libs-private.sh "$$lib/liblayerkit.so.$(VERSION)"); \
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e "s|@LIBS_PRIVATE@|$$private|g" \
@@ -106,7 +114,7 @@ install: build
 
 uninstall:
 	rm -f "$(DESTDIR)$(LIBDIR)/liblayerkit.so.$(VERSION)" "$(DESTDIR)$(LIBDIR)/liblayerkit.so.$(SOVERSION)" \
-	      "$(DESTDIR)$(LIBDIR)/liblayerkit.so" "$(DESTDIR)$(BACKENDDIR)/liblayerkit-software.so" \
+	      "$(DESTDIR)$(LIBDIR)/liblayerkit.so" $(PLUGINS:%="$(DESTDIR)$(BACKENDDIR)/liblayerkit-%.so") \
 	      "$(DESTDIR)$(INCLUDEDIR)/layerkit/layerkit.h" "$(DESTDIR)$(INCLUDEDIR)/layerkit/layerkit_backend.h" \
 	      "$(DESTDIR)$(LIBDIR)/pkgconfig/layerkit.pc"
 	-rmdir "$(DESTDIR)$(BACKENDDIR)" "$(DESTDIR)$(LIBDIR)/layerkit" "$(DESTDIR)$(INCLUDEDIR)/layerkit" 2>/dev/null
