@@ -66,7 +66,7 @@ static void list_modes(const drmModeConnector *c, char *text, size_t size)
                                  c->modes[i].hdisplay, c->modes[i].vdisplay, c->modes[i].vrefresh);
 }
 
-static bool choose_mode(drm_output *out, const drmModeConnector *c,
+static bool choose_mode(drm_output *out, const drmModeConnector *c, const drmModeModeInfo *current,
                         const lk_backend_open_options *options, char *error, size_t error_size)
 {
     uint32_t w = 0, h = 0, refresh = 0;
@@ -108,15 +108,36 @@ static bool choose_mode(drm_output *out, const drmModeConnector *c,
             return false;
         }
     } else {
-        chosen = 0;
-        for (int i = 0; i < c->count_modes; i++)
-            if (c->modes[i].type & DRM_MODE_TYPE_PREFERRED) { chosen = i; break; }
+        for (int i = 0; i < c->count_modes && chosen < 0; i++)
+            if (c->modes[i].type & DRM_MODE_TYPE_PREFERRED) chosen = i;
+        /* no preferred mode (a writeback connector offers a list of sizes):
+           the mode the CRTC shows now, if the connector has it */
+        for (int i = 0; i < c->count_modes && chosen < 0 && current; i++)
+            if (c->modes[i].hdisplay == current->hdisplay && c->modes[i].vdisplay == current->vdisplay &&
+                c->modes[i].vrefresh == current->vrefresh)
+                chosen = i;
+        if (chosen < 0) chosen = 0;
     }
     out->mode = c->modes[chosen];
     out->refresh_rate = out->mode.vrefresh;
     if (out->mode.htotal && out->mode.vtotal)
         out->refresh_rate = out->mode.clock * 1000.0 / ((double)out->mode.htotal * out->mode.vtotal);
     return true;
+}
+
+/* The mode of the first CRTC that is on (fbcon's, say), or NULL. */
+static const drmModeModeInfo *current_mode(int fd, const drmModeRes *res, drmModeModeInfo *mode)
+{
+    bool found = false;
+    for (int i = 0; i < res->count_crtcs && !found; i++) {
+        drmModeCrtc *c = drmModeGetCrtc(fd, res->crtcs[i]);
+        if (c && c->mode_valid) {
+            *mode = c->mode;
+            found = true;
+        }
+        drmModeFreeCrtc(c);
+    }
+    return found ? mode : NULL;
 }
 
 static bool choose_crtc(drm_output *out, const drmModeRes *res, const drmModeConnector *c,
@@ -243,6 +264,7 @@ static bool try_device(drm_output *out, const char *path, const lk_backend_open_
         }
     }
     bool ok = false;
+    drmModeModeInfo current;
     if (!chosen && wanted)
         drm_set_error(error, error_size, "drm backend: %s has no connector %s (it has %s)",
                       path, wanted, used ? names : "none");
@@ -257,7 +279,7 @@ static bool try_device(drm_output *out, const char *path, const lk_backend_open_
                       "drm backend: connector %s is a writeback connector, which needs atomic "
                       "modesetting (LAYERKIT_DRM_ATOMIC=0 is set or the driver has none)",
                       out->connector_name);
-    else if (choose_mode(out, chosen, options, error, error_size) &&
+    else if (choose_mode(out, chosen, current_mode(out->fd, res, &current), options, error, error_size) &&
              choose_crtc(out, res, chosen, error, error_size)) {
         out->connector_id = chosen->connector_id;
         ok = choose_plane(out, error, error_size);

@@ -411,7 +411,7 @@ static bool dumb_read(drm_output *out, void *argb32, size_t stride, char *error,
     if (out->writeback) {
         if (out->writeback_fence >= 0) {
             struct pollfd p = { .fd = out->writeback_fence, .events = POLLIN };
-            if (poll(&p, 1, DRM_FLIP_TIMEOUT_MS) != 1) {
+            if (poll(&p, 1, DRM_WRITEBACK_TIMEOUT_MS) != 1) {
                 drm_set_error(error, error_size, "drm backend: the writeback of %s did not complete",
                               out->connector_name);
                 return false;

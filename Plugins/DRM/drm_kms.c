@@ -167,6 +167,11 @@ static int atomic_commit(drm_output *out, uint32_t fb, bool modeset)
     drmModeAtomicReq *req = drmModeAtomicAlloc();
     if (!req) return -ENOMEM;
     if (modeset) {
+        /* the CRTC is ours alone: other connectors on it (fbcon's) let go */
+        for (int i = 0; i < out->saved.connector_count; i++)
+            if (out->saved.connectors[i] != out->connector_id)
+                add(req, out->saved.connectors[i],
+                    drm_property(out->fd, out->saved.connectors[i], DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", NULL), 0);
         add(req, out->crtc_id, p->crtc_active, 1);
         add(req, out->crtc_id, p->crtc_mode_id, out->mode_blob);
         add(req, out->connector_id, p->connector_crtc_id, out->crtc_id);
@@ -215,13 +220,16 @@ static int flip(drm_output *out, uint32_t fb)
 static void save_crtc(drm_output *out)
 {
     out->saved.crtc = drmModeGetCrtc(out->fd, out->crtc_id);
-    drmModeConnector *c = drmModeGetConnector(out->fd, out->connector_id);
-    if (c && c->encoder_id) {
-        drmModeEncoder *e = drmModeGetEncoder(out->fd, c->encoder_id);
-        if (e) out->saved.connector_crtc = e->crtc_id;
+    drmModeRes *res = drmModeGetResources(out->fd);
+    for (int i = 0; res && i < res->count_connectors && out->saved.connector_count < 8; i++) {
+        drmModeConnector *c = drmModeGetConnector(out->fd, res->connectors[i]);
+        drmModeEncoder *e = c && c->encoder_id ? drmModeGetEncoder(out->fd, c->encoder_id) : NULL;
+        if (e && e->crtc_id == out->crtc_id)
+            out->saved.connectors[out->saved.connector_count++] = c->connector_id;
         drmModeFreeEncoder(e);
+        drmModeFreeConnector(c);
     }
-    drmModeFreeConnector(c);
+    drmModeFreeResources(res);
     out->saved.valid = out->saved.crtc != NULL;
 }
 
@@ -359,11 +367,9 @@ bool drm_kms_present(drm_output *out, uint32_t fb, uint64_t frame, char *error, 
 static void restore(drm_output *out)
 {
     drmModeCrtc *c = out->saved.crtc;
-    if (c && c->mode_valid && c->buffer_id) {
-        uint32_t connector = out->connector_id;
-        bool ours = out->saved.connector_crtc == out->crtc_id;
-        if (drmModeSetCrtc(out->fd, out->crtc_id, c->buffer_id, c->x, c->y, ours ? &connector : NULL,
-                           ours ? 1 : 0, &c->mode) != 0)
+    if (c && c->mode_valid && c->buffer_id && out->saved.connector_count > 0) {
+        if (drmModeSetCrtc(out->fd, out->crtc_id, c->buffer_id, c->x, c->y, out->saved.connectors,
+                           out->saved.connector_count, &c->mode) != 0)
             drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: restoring the previous mode of %s failed: %s",
                     out->device, strerror(errno));
         return;

@@ -34,7 +34,10 @@
 
 #define DRM_MAX_BUFFERS 3
 /* How long render() waits for the previous flip before calling it lost. */
-#define DRM_FLIP_TIMEOUT_MS 1000
+#define DRM_FLIP_TIMEOUT_MS 2000
+/* How long read_pixels waits for a writeback capture (the emulated composer
+   of vkms can lag far behind under load). */
+#define DRM_WRITEBACK_TIMEOUT_MS 5000
 
 typedef struct drm_output drm_output;
 
@@ -76,7 +79,8 @@ typedef struct drm_props {
 typedef struct drm_saved_crtc {
     bool            valid;
     drmModeCrtc    *crtc;            /* its fb, position and mode */
-    uint32_t        connector_crtc;  /* the CRTC our connector drove (0: none) */
+    uint32_t        connectors[8];   /* the connectors it drove */
+    int             connector_count;
 } drm_saved_crtc;
 
 struct drm_output {

@@ -4,6 +4,7 @@
 export LD_LIBRARY_PATH=/lk/lib
 export LKTEST_OUTPUT_DIR=/tmp/results
 export SWIFT_BACKTRACE=enable=no
+export LAYERKIT_DEBUG=1
 passed=0
 failed=0
 check() { # check NAME COMMAND...: one PASS/FAIL line from a shell condition
@@ -18,9 +19,9 @@ for t in /tests/bin/*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
     echo "--- $name"
-    "$t" >/tmp/out.txt 2>&1
-    status=$?
-    cat /tmp/out.txt
+    # a test that hangs is stopped (and fails) instead of eating the VM's time
+    (timeout 60 "$t" 2>&1; echo "status $?" >/tmp/status) | tee /tmp/out.txt
+    status=$(sed -n 's/^status //p' /tmp/status)
     p=$(grep -c '^PASS' /tmp/out.txt)
     f=$(grep -c '^FAIL' /tmp/out.txt)
     if [ $status -ne 0 ] && [ "$f" -eq 0 ]; then echo "FAIL $name: exited with status $status"; f=1; fi
@@ -28,3 +29,4 @@ for t in /tests/bin/*; do
     failed=$((failed + f))
 done
 echo "kms: $passed passed, $failed failed"
+dmesg | grep -iE "vkms|drm|warn|bug" | grep -v "Command line" | tail -n 12

@@ -8,7 +8,8 @@
 # usage: Tests/KMS/run.sh PREFIX          (an installed LayerKit)
 # Environment: KMS_KERNEL (default: the newest kernel with modules and
 # headers), KMS_CACHE (default build/kms: the built vkms module), KMS_TIMEOUT
-# (seconds for the VM, default 240), CC.
+# (seconds for the VM, default 240), KMS_TESTS (names of the test programs
+# to run, default all), CC.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -41,6 +42,7 @@ support="$root/Tests/C/support/lktest.c $root/Tests/C/support/lkt_pixels.c"
 for src in "$here"/test_*.c; do
     [ -f "$src" ] || continue
     name=$(basename "$src" .c)
+    case " ${KMS_TESTS:-$name} " in *" $name "*) ;; *) continue ;; esac
     # shellcheck disable=SC2046
     "$CC" -std=c99 -O1 -g -Wall -Wextra -Werror -pedantic -I"$root/Tests/C/support" -I/usr/include/libdrm \
         "$src" $support $(pkg-config --cflags --libs layerkit) -lpng -ldrm -lm -o "$bin/$name" ||
@@ -58,7 +60,7 @@ timeout "${KMS_TIMEOUT:-240}" qemu-system-x86_64 -m 1024 -smp 2 -kernel "/boot/v
     -nographic -vga none -net none -no-reboot >"$log" 2>&1
 status=$?
 t2=$(date +%s)
-tr -d '\r' <"$log" | grep -E '^(PASS|FAIL|---|vm:|kms:|figure:|layerkit:)'
+tr -d '\r' <"$log" | grep -E '^(PASS|FAIL|---|vm:|kms:|figure:|layerkit: (info|warning|error))'
 echo "kms: prepare $((t1 - t0)) s, VM $((t2 - t1)) s (qemu status $status, console in $log)"
 line=$(tr -d '\r' <"$log" | grep -E '^kms: [0-9]+ passed, [0-9]+ failed' | tail -1)
 if [ -z "$line" ]; then

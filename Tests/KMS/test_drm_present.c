@@ -57,7 +57,9 @@ static void check_default_output(void)
     double hz = frames / elapsed;
     LKT_CHECK(failures == 0 && all, "every frame is flipped", "%d failed renders, %llu of %d presented: %s",
               failures, (unsigned long long)(kms_presented(d) - before), frames, lk_last_error());
-    LKT_CHECK(hz > 50 && hz < 62, "one frame in flight: frames flip at the mode's refresh rate",
+    /* paced by the flips: never faster than the mode (one frame in flight);
+       slower when the emulated CPU misses a vblank */
+    LKT_CHECK(hz > 30 && hz < 61, "one frame in flight: frames flip no faster than the mode's refresh rate",
               "%d frames in %.3f s = %.1f Hz", frames, elapsed, hz);
     printf("figure: %d flips in %.3f s = %.1f Hz (mode %.1f Hz)\n", frames, elapsed, hz, rate);
 
@@ -150,6 +152,7 @@ static void check_restore(void)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0);
     check_default_output();
     check_legacy();
     check_restore();
