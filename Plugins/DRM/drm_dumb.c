@@ -16,7 +16,6 @@
 #include "../Software/software_private.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -409,14 +408,7 @@ static bool dumb_read(drm_output *out, void *argb32, size_t stride, char *error,
     dumb_state *s = out->path_state;
     const drm_dumb_buffer *b = NULL;
     if (out->writeback) {
-        if (out->writeback_fence >= 0) {
-            struct pollfd p = { .fd = out->writeback_fence, .events = POLLIN };
-            if (poll(&p, 1, DRM_WRITEBACK_TIMEOUT_MS) != 1) {
-                drm_set_error(error, error_size, "drm backend: the writeback of %s did not complete",
-                              out->connector_name);
-                return false;
-            }
-        }
+        if (!drm_kms_capture(out, error, error_size)) return false;
         b = &s->writeback;
     } else {
         for (unsigned i = 0; i < out->buffer_count; i++)

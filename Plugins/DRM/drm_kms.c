@@ -97,16 +97,17 @@ static void check_connector(drm_output *out)
                 out->connector_name, out->mode.hdisplay, out->mode.vdisplay);
 }
 
-/* A kernel uevent is NUL-separated "KEY=value" strings; DRM hotplugs carry
-   SUBSYSTEM=drm and HOTPLUG=1. */
-static bool is_drm_hotplug(const char *msg, size_t length)
+/* A kernel uevent is NUL-separated "KEY=value" strings. A connector change
+   is a "change" of the drm subsystem (with HOTPLUG=1 from the kernel's own
+   detection); any change there makes us look at our connector again. */
+static bool is_drm_change(const char *msg, size_t length)
 {
-    bool drm = false, hotplug = false;
+    bool drm = false, change = false;
     for (size_t i = 0; i < length; i += strlen(msg + i) + 1) {
         if (strcmp(msg + i, "SUBSYSTEM=drm") == 0) drm = true;
-        if (strcmp(msg + i, "HOTPLUG=1") == 0) hotplug = true;
+        if (strcmp(msg + i, "ACTION=change") == 0 || strcmp(msg + i, "HOTPLUG=1") == 0) change = true;
     }
-    return drm && hotplug;
+    return drm && change;
 }
 
 static void *event_thread(void *data)
@@ -131,7 +132,7 @@ static void *event_thread(void *data)
             ssize_t length = recv(out->uevent_fd, msg, sizeof msg - 1, 0);
             if (length > 0) {
                 msg[length] = 0;
-                if (is_drm_hotplug(msg, (size_t)length)) check_connector(out);
+                if (is_drm_change(msg, (size_t)length)) check_connector(out);
             }
         }
     }
@@ -161,7 +162,7 @@ static void add(drmModeAtomicReq *req, uint32_t object, uint32_t property, uint6
     if (property) drmModeAtomicAddProperty(req, object, property, value);
 }
 
-static int atomic_commit(drm_output *out, uint32_t fb, bool modeset)
+static int atomic_commit(drm_output *out, uint32_t fb, bool modeset, bool capture)
 {
     const drm_props *p = &out->props;
     drmModeAtomicReq *req = drmModeAtomicAlloc();
@@ -186,8 +187,8 @@ static int atomic_commit(drm_output *out, uint32_t fb, bool modeset)
     add(req, out->plane_id, p->plane_crtc_y, 0);
     add(req, out->plane_id, p->plane_crtc_w, out->buffer_width);
     add(req, out->plane_id, p->plane_crtc_h, out->buffer_height);
-    if (out->writeback) {
-        /* the connector writes each composed frame into its own buffer */
+    if (capture) {
+        /* the writeback connector writes this composed frame into its buffer */
         if (out->writeback_fence >= 0) close(out->writeback_fence);
         out->writeback_fence = -1;
         add(req, out->connector_id, p->writeback_fb_id, out->writeback_fb);
@@ -205,7 +206,7 @@ static int atomic_commit(drm_output *out, uint32_t fb, bool modeset)
    immediate completion) follows. */
 static int modeset(drm_output *out, uint32_t fb)
 {
-    if (out->atomic) return atomic_commit(out, fb, true);
+    if (out->atomic) return atomic_commit(out, fb, true, false);
     if (drmModeSetCrtc(out->fd, out->crtc_id, fb, 0, 0, &out->connector_id, 1, &out->mode) != 0)
         return -errno;
     return 1;   /* done, no event */
@@ -213,7 +214,7 @@ static int modeset(drm_output *out, uint32_t fb)
 
 static int flip(drm_output *out, uint32_t fb)
 {
-    if (out->atomic) return atomic_commit(out, fb, false);
+    if (out->atomic) return atomic_commit(out, fb, false, false);
     return drmModePageFlip(out->fd, out->crtc_id, fb, DRM_MODE_PAGE_FLIP_EVENT, out) == 0 ? 0 : -errno;
 }
 
@@ -362,6 +363,54 @@ bool drm_kms_present(drm_output *out, uint32_t fb, uint64_t frame, char *error, 
     out->master_lost = false;
     if (r == 1) flip_done(out, now_seconds());   /* legacy modeset: no event */
     return true;
+}
+
+/* Waits until either fence signals. */
+static bool wait_fences(int a, int b, int timeout_ms)
+{
+    struct pollfd p[2] = { { .fd = a, .events = POLLIN }, { .fd = b, .events = POLLIN } };
+    return (a >= 0 || b >= 0) && poll(p, 2, timeout_ms) > 0;
+}
+
+bool drm_kms_capture(drm_output *out, char *error, size_t error_size)
+{
+    /* Only these commits carry a writeback job, one at a time: vkms (6.1)
+       switches its composer off when a job is cleaned up, which races with
+       the next job when every flip carries one (that job then never
+       completes). A job caught by that race completes at the composition
+       after the next commit, which writes the same frame: so a capture that
+       does not complete is asked for again and either job's end will do. */
+    int stuck = -1;
+    bool done = false;
+    for (int attempt = 0; attempt < 3 && !done; attempt++) {
+        if (!drm_kms_wait_idle(out, error, error_size)) break;
+        pthread_mutex_lock(&out->lock);
+        uint32_t fb = out->front_fb;
+        out->flip_pending = true;
+        out->pending_fb = fb;
+        out->pending_frame = 0;
+        pthread_mutex_unlock(&out->lock);
+        int r = atomic_commit(out, fb, false, true);
+        if (r < 0) {
+            pthread_mutex_lock(&out->lock);
+            out->flip_pending = false;
+            pthread_mutex_unlock(&out->lock);
+            drm_set_error(error, error_size, "drm backend: capturing through %s failed: %s", out->connector_name,
+                          strerror(-r));
+            break;
+        }
+        done = wait_fences(out->writeback_fence, stuck, DRM_WRITEBACK_TIMEOUT_MS);
+        if (!drm_kms_wait_idle(out, error, error_size)) { done = false; break; }
+        if (!done && stuck < 0) {
+            stuck = out->writeback_fence;   /* keep it: its end is as good */
+            out->writeback_fence = -1;
+        }
+        if (!done)
+            drm_set_error(error, error_size, "drm backend: the writeback of %s did not complete",
+                          out->connector_name);
+    }
+    if (stuck >= 0) close(stuck);
+    return done;
 }
 
 static void restore(drm_output *out)

@@ -35,9 +35,8 @@
 #define DRM_MAX_BUFFERS 3
 /* How long render() waits for the previous flip before calling it lost. */
 #define DRM_FLIP_TIMEOUT_MS 2000
-/* How long read_pixels waits for a writeback capture (the emulated composer
-   of vkms can lag far behind under load). */
-#define DRM_WRITEBACK_TIMEOUT_MS 5000
+/* How long read_pixels waits for a writeback capture before it asks again. */
+#define DRM_WRITEBACK_TIMEOUT_MS 1000
 
 typedef struct drm_output drm_output;
 
@@ -154,6 +153,9 @@ bool drm_kms_start(drm_output *out, char *error, size_t error_size);
 bool drm_kms_wait_idle(drm_output *out, char *error, size_t error_size);
 bool drm_kms_present(drm_output *out, uint32_t fb_id, uint64_t frame,
                      char *error, size_t error_size);
+/* Re-presents the frame on screen with a writeback job (writeback
+   outputs): the connector's buffer then holds the composed frame. */
+bool drm_kms_capture(drm_output *out, char *error, size_t error_size);
 /* Stops the event thread and puts back what was on the CRTC before. */
 void drm_kms_stop(drm_output *out);
 

@@ -45,7 +45,7 @@ for src in "$here"/test_*.c; do
     case " ${KMS_TESTS:-$name} " in *" $name "*) ;; *) continue ;; esac
     # shellcheck disable=SC2046
     "$CC" -std=c99 -O1 -g -Wall -Wextra -Werror -pedantic -I"$root/Tests/C/support" -I/usr/include/libdrm \
-        "$src" $support $(pkg-config --cflags --libs layerkit) -lpng -ldrm -lm -o "$bin/$name" ||
+        "$src" $support $(pkg-config --cflags --libs layerkit) -lpng -ldrm -ldl -lm -o "$bin/$name" ||
         fail_setup "building $name failed"
 done
 

@@ -41,7 +41,11 @@ static int scanout_red_at(uint32_t u, uint32_t v, char *why, size_t why_size)
     return red;
 }
 
-static void check_capture(const char *what, uint32_t rotation, int tolerance, long max_bad)
+/* Renders `frames` frames of the scene on both backends, comparing every
+   `read_every`-th: frames drawn back to back go into buffers in turn, so a
+   reused buffer is then a few frames old. */
+static void check_capture(const char *what, uint32_t rotation, int tolerance, long max_bad, int frames,
+                          int read_every)
 {
     char name[160];
     printf("-- %s\n", what);
@@ -64,9 +68,8 @@ static void check_capture(const char *what, uint32_t rotation, int tolerance, lo
     lk_display_set_root_layer(sw, b.root);
 
     long worst_bad = 0;
-    int worst = 0, frames_ok = 0;
+    int worst = 0, frames_ok = 0, compared = 0;
     char where[256] = "", frame_where[160];
-    const int frames = 6;
     for (int i = 0; i < frames; i++) {
         /* the mover jumps about, so the damage of reused buffers matters */
         double x = 30 + (i * 97) % 300, y = size.height - 120 + (i % 3) * 20;
@@ -74,6 +77,8 @@ static void check_capture(const char *what, uint32_t rotation, int tolerance, lo
         kms_scene_move(&b, x, y);
         lk_status s1 = lk_display_render_frame_at(drm, i / 60.0);
         lk_status s2 = lk_display_render_frame_at(sw, i / 60.0);
+        if ((i + 1) % read_every != 0 && s1 == LK_OK && s2 == LK_OK) continue;
+        compared++;
         uint8_t *pa = s1 == LK_OK ? kms_read(drm) : NULL, *pb = s2 == LK_OK ? kms_read(sw) : NULL;
         if (pa && pb) {
             int w = 0;
@@ -90,10 +95,10 @@ static void check_capture(const char *what, uint32_t rotation, int tolerance, lo
         free(pb);
     }
     snprintf(name, sizeof name,
-             "%s: writeback capture equals the software backend's frame, %d frames (channels within %d, "
-             "at most %ld pixels beyond)", what, frames, tolerance, max_bad);
-    LKT_CHECK(frames_ok == frames, name, "%d of %d frames matched; worst: %ld pixels, largest difference %d at %s",
-              frames_ok, frames, worst_bad, worst, where);
+             "%s: writeback capture equals the software backend's frame, %d of %d frames compared "
+             "(channels within %d, at most %ld pixels beyond)", what, compared, frames, tolerance, max_bad);
+    LKT_CHECK(frames_ok == compared, name, "%d of %d frames matched; worst: %ld pixels, largest difference %d at %s",
+              frames_ok, compared, worst_bad, worst, where);
     printf("figure: %s: largest channel difference %d, at most %ld pixels beyond %d\n", what, worst, worst_bad,
            tolerance);
 
@@ -115,14 +120,15 @@ static void check_capture(const char *what, uint32_t rotation, int tolerance, lo
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    check_capture("double buffered", 0, 0, 0);
+    check_capture("double buffered", 0, 0, 0, 6, 1);
+    check_capture("double buffered, frames back to back", 0, 0, 0, 9, 3);
     setenv("LAYERKIT_DRM_BUFFERS", "3", 1);
-    check_capture("triple buffered", 0, 0, 0);
+    check_capture("triple buffered, frames back to back", 0, 0, 0, 12, 4);
     unsetenv("LAYERKIT_DRM_BUFFERS");
     /* turned: the same shapes rasterized in another orientation (pixel
        centres map onto pixel centres, so only rounding may differ) */
-    check_capture("rotation 90", 90, 1, 0);
-    check_capture("rotation 180", 180, 1, 0);
-    check_capture("rotation 270", 270, 1, 0);
+    check_capture("rotation 90", 90, 1, 0, 6, 2);
+    check_capture("rotation 180", 180, 1, 0, 6, 2);
+    check_capture("rotation 270", 270, 1, 0, 6, 2);
     return lkt_finish();
 }
