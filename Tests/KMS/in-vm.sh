@@ -5,6 +5,7 @@ export LD_LIBRARY_PATH=/lk/lib
 export LKTEST_OUTPUT_DIR=/tmp/results
 export SWIFT_BACKTRACE=enable=no
 export LAYERKIT_DEBUG=1
+export LKTEST_REQUIRE_DRM=1
 export LKTEST_DRM_PLUGIN=/lk/lib/layerkit/backends/liblayerkit-drm.so
 passed=0
 failed=0
