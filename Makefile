@@ -24,8 +24,13 @@ ifeq ($(shell command -v $(SWIFT) 2>/dev/null),)
 endif
 
 # Debian packages the build, the tests and the demo need (README says why each).
-DEB_PACKAGES := pkg-config libpng-dev libpixman-1-dev libcairo2-dev \
+DEB_PACKAGES := pkg-config libpng-dev libpixman-1-dev libcairo2-dev libdrm-dev \
                 gcc g++ make binutils python3 util-linux valgrind
+# What the KMS tests need on top (a kernel to boot under qemu, the source
+# vkms is built from, busybox for the VM): about 260 MB, installed by
+# `make test` and `make test-kms`, not by `make demo`.
+KMS_DEB_PACKAGES := qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
+                    busybox-static cpio kmod xz-utils
 
 VERSION := $(shell sed -n 's/.*define LK_VERSION_STRING "\(.*\)".*/\1/p' include/layerkit/layerkit.h)
 SOVERSION := $(firstword $(subst ., ,$(VERSION)))
@@ -40,24 +45,31 @@ TEST_PREFIX := $(CURDIR)/build/test-prefix
 DEMO_PREFIX := $(CURDIR)/build/demo-prefix
 BENCH_PREFIX := $(CURDIR)/build/bench-prefix
 
-.PHONY: all deps build install uninstall test demo bench bench-smoke clean check-swift
+.PHONY: all deps deps-kms build install uninstall test test-kms demo bench bench-smoke clean check-swift
 
 all: build
 
 # Installs only what is missing, so a second run asks apt nothing.
-deps:
+define install_missing
 	@missing=""; \
-	for p in $(DEB_PACKAGES); do \
+	for p in $(1); do \
 	    dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then \
-	    echo "deps: every Debian package needed is installed"; \
+	    echo "$(2): every Debian package needed is installed"; \
 	else \
 	    sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
-	    echo "deps: installing$$missing"; \
+	    echo "$(2): installing$$missing"; \
 	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
 	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PACKAGES),deps)
+
+deps-kms:
+	$(call install_missing,$(KMS_DEB_PACKAGES),deps-kms)
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { \
@@ -121,11 +133,18 @@ uninstall:
 
 # Core unit tests (swift test), then every C-level check against a fresh
 # install in build/test-prefix; the last line is `N passed, N failed`.
-test: deps build
+test: deps deps-kms build
 	@rm -rf "$(TEST_PREFIX)"
 	@$(MAKE) --no-print-directory install PREFIX="$(TEST_PREFIX)" DESTDIR=
 	@SWIFT="$(SWIFT)" SWIFT_TEST_SCRATCH="$(SCRATCH)-test" SCRATCH="$(SCRATCH)" CC="$(CC)" CXX="$(CXX)" \
 	    scripts/run-tests.sh "$(TEST_PREFIX)"
+
+# The KMS tests alone: the installed library and plugins in a VM on vkms
+# (Tests/KMS/run.sh; the built vkms module is kept in build/kms).
+test-kms: deps deps-kms build
+	@rm -rf "$(TEST_PREFIX)"
+	@$(MAKE) --no-print-directory install PREFIX="$(TEST_PREFIX)" DESTDIR=
+	@CC="$(CC)" Tests/KMS/run.sh "$(TEST_PREFIX)"
 
 demo: deps build
 	@rm -rf "$(DEMO_PREFIX)"
