@@ -150,11 +150,44 @@ static void check_restore(void)
     close(fd);
 }
 
+/* A display with a real clock: its render thread draws an animation, paced
+   by the flips, while this thread only waits. */
+static void check_render_thread(void)
+{
+    lk_display_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.backend = "drm";
+    lk_display *d = lk_display_open(&o);
+    if (!LKT_CHECK(d != NULL, "render thread: open with a real clock", "NULL: %s", lk_last_error())) return;
+    kms_scene scene = kms_scene_make(1024, 768);
+    lk_display_set_root_layer(d, scene.root);
+    lk_transaction_flush();
+    kms_sleep(0.2);   /* the first frame is shown */
+    uint64_t before = kms_presented(d);
+    lk_transaction_begin();
+    lk_transaction_set_animation_duration(1.0);
+    lk_layer_set_position(scene.mover, lk_point_make(900, 700));
+    lk_transaction_commit();
+    lk_transaction_flush();
+    double start = kms_now();
+    kms_sleep(0.5);
+    uint64_t frames = kms_presented(d) - before;
+    double elapsed = kms_now() - start;
+    LKT_CHECK(frames >= 8 && frames <= (uint64_t)(elapsed * 60.5) + 1,
+              "render thread: an animation is drawn at most at the refresh rate, woken by flips",
+              "%llu frames in %.3f s", (unsigned long long)frames, elapsed);
+    printf("figure: render thread: %llu frames in %.3f s of a 1 s animation\n", (unsigned long long)frames, elapsed);
+    lk_display_close(d);
+    lk_release(scene.root);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     check_default_output();
     check_legacy();
     check_restore();
+    check_render_thread();
     return lkt_finish();
 }
