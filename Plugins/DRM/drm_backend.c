@@ -177,6 +177,7 @@ static bool drm_render(lk_backend_instance *instance, const lk_display_list *lis
         drm_set_error(error, error_size, "drm backend: render called without an instance");
         return false;
     }
+    if (list && list->struct_size >= sizeof *list && drm_kms_paused(out, list->frame_number)) return true;
     /* with two buffers one is on screen and one queued until the flip */
     if (out->buffer_count < 3 && !drm_kms_wait_idle(out, error, error_size)) return false;
     pthread_mutex_lock(&out->lock);

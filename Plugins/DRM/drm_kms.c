@@ -318,19 +318,24 @@ static void drop_frame(drm_output *out, uint64_t frame)
     if (frame && out->host.frame_done) out->host.frame_done(out->host.host_data, frame, now_seconds());
 }
 
+bool drm_kms_paused(drm_output *out, uint64_t frame)
+{
+    pthread_mutex_lock(&out->lock);
+    bool lost = out->connector_lost;
+    pthread_mutex_unlock(&out->lock);
+    /* master comes back once the other program has let go */
+    bool no_master = out->master_lost && drmSetMaster(out->fd) != 0;
+    if (!lost && !no_master) return false;
+    out->path->forget(out);
+    drop_frame(out, frame);
+    return true;
+}
+
 bool drm_kms_present(drm_output *out, uint32_t fb, uint64_t frame, char *error, size_t error_size)
 {
     pthread_mutex_lock(&out->lock);
-    bool lost = out->connector_lost, again = out->needs_modeset;
+    bool again = out->needs_modeset;
     out->needs_modeset = false;
-    pthread_mutex_unlock(&out->lock);
-    if (lost) {
-        out->path->forget(out);
-        drop_frame(out, frame);
-        return true;
-    }
-
-    pthread_mutex_lock(&out->lock);
     out->flip_pending = true;
     out->pending_fb = fb;
     out->pending_frame = frame;
@@ -345,7 +350,6 @@ bool drm_kms_present(drm_output *out, uint32_t fb, uint64_t frame, char *error, 
                     "drm backend: lost DRM master of %s (a VT switch?): frames are dropped until it returns",
                     out->device);
         out->master_lost = true;
-        drmSetMaster(out->fd);   /* succeeds once the other program let go */
         out->path->forget(out);
         drop_frame(out, frame);
         return true;
@@ -359,7 +363,7 @@ bool drm_kms_present(drm_output *out, uint32_t fb, uint64_t frame, char *error, 
         return false;
     }
     if (out->master_lost)
-        drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: DRM master of %s is back", out->device);
+        drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: DRM master of %s is back: mode set again", out->device);
     out->master_lost = false;
     if (r == 1) flip_done(out, now_seconds());   /* legacy modeset: no event */
     return true;

@@ -151,6 +151,9 @@ uint32_t drm_property(int fd, uint32_t object, uint32_t type, const char *name, 
 bool drm_kms_start(drm_output *out, char *error, size_t error_size);
 /* Waits until no flip is in flight (woken by the flip event). */
 bool drm_kms_wait_idle(drm_output *out, char *error, size_t error_size);
+/* Unplugged, or DRM master lost and not back: the frame is dropped (reported
+   done, buffers to be redrawn whole) and true returned. */
+bool drm_kms_paused(drm_output *out, uint64_t frame);
 bool drm_kms_present(drm_output *out, uint32_t fb_id, uint64_t frame,
                      char *error, size_t error_size);
 /* Re-presents the frame on screen with a writeback job (writeback

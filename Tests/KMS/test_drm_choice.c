@@ -207,11 +207,76 @@ static void check_hotplug(void)
     lk_release(scene.root);
 }
 
+/* The display's own file descriptor on the device: the one that is master. */
+static int display_fd(void)
+{
+    for (int fd = 3; fd < 256; fd++) {
+        char link[64], target[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = 0;
+        if (strcmp(target, "/dev/dri/card0") == 0 && drmIsMaster(fd)) return fd;
+    }
+    return -1;
+}
+
+/* A VT switch as logind does it: the session's DRM master is dropped on its
+   file descriptor and another program becomes master; later it lets go. */
+static void check_master_lost(void)
+{
+    lk_display *d = kms_open("drm", "Virtual-1", 0, 0, 0);
+    if (!LKT_CHECK(d != NULL, "master: open", "%s", lk_last_error())) return;
+    kms_scene scene = kms_scene_make(1024, 768);
+    lk_display_set_root_layer(d, scene.root);
+    lk_display_render_frame_at(d, 0);
+    kms_wait_presented(d, 1);
+
+    char text[4096];
+    capture c = capture_begin(2);
+    int fd = display_fd(), other = kms_open_observer();
+    int switched = fd >= 0 && drmDropMaster(fd) == 0 && drmSetMaster(other) == 0;
+    uint64_t before = kms_presented(d);
+    int failures = 0;
+    for (int i = 1; i <= 4; i++) {
+        kms_scene_move(&scene, 100 + i * 10, 400);
+        if (lk_display_render_frame_at(d, i / 60.0) != LK_OK) failures++;
+    }
+    int reported = wait_for_log(&c, "lost DRM master", text, sizeof text);
+    int went_on = kms_wait_presented(d, before + 4);
+    drmModeCrtc *crtc = kms_crtc(other);
+    uint32_t shown_while_away = crtc ? crtc->buffer_id : 0;
+    drmModeFreeCrtc(crtc);
+    int released = drmDropMaster(other) == 0;
+    for (int i = 5; i <= 7; i++) {
+        kms_scene_move(&scene, 100 + i * 10, 400);
+        if (lk_display_render_frame_at(d, i / 60.0) != LK_OK) failures++;
+    }
+    int back = wait_for_log(&c, "master of /dev/dri/card0 is back", text, sizeof text);
+    kms_wait_presented(d, before + 7);
+    capture_end(&c, 2);
+    crtc = kms_crtc(other);
+
+    LKT_CHECK(switched, "master: another program takes DRM master (the display's is dropped)", "fd %d", fd);
+    LKT_CHECK(reported, "master: losing it is reported", "log: %.300s", text);
+    LKT_CHECK(failures == 0 && went_on, "master: frames go on while it is away (dropped, reported done)",
+              "%d failed: %s", failures, lk_last_error());
+    LKT_CHECK(released && back, "master: taking it back is reported", "log: %.300s", text);
+    LKT_CHECK(crtc && crtc->mode_valid && crtc->buffer_id != 0 && crtc->buffer_id != shown_while_away,
+              "master: back, the mode is set again and new frames are shown", "fb %u (while away %u)",
+              crtc ? crtc->buffer_id : 0, shown_while_away);
+    drmModeFreeCrtc(crtc);
+    close(other);
+    lk_display_close(d);
+    lk_release(scene.root);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     check_choices();
     check_describe();
     check_hotplug();
+    check_master_lost();
     return lkt_finish();
 }
