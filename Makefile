@@ -24,10 +24,15 @@ ifeq ($(shell command -v $(SWIFT) 2>/dev/null),)
 endif
 
 # Debian packages the build, the tests and the demo need (README says why each).
-DEB_PACKAGES := pkg-config libpng-dev libpixman-1-dev libcairo2-dev libpango1.0-dev \
+DEB_PACKAGES := pkg-config libpng-dev libpixman-1-dev libcairo2-dev libpango1.0-dev libdrm-dev \
                 fonts-dejavu-core fonts-lohit-deva \
                 gcc g++ make binutils python3 util-linux valgrind \
                 libegl-dev libgles-dev libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
+# What the KMS tests need on top (a kernel to boot under qemu, the source
+# vkms is built from, busybox for the VM): about 260 MB, installed by
+# `make test` and `make test-kms`, not by `make demo`.
+KMS_DEB_PACKAGES := qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
+                    busybox-static cpio kmod xz-utils
 
 VERSION := $(shell sed -n 's/.*define LK_VERSION_STRING "\(.*\)".*/\1/p' include/layerkit/layerkit.h)
 SOVERSION := $(firstword $(subst ., ,$(VERSION)))
@@ -42,24 +47,31 @@ TEST_PREFIX := $(CURDIR)/build/test-prefix
 DEMO_PREFIX := $(CURDIR)/build/demo-prefix
 BENCH_PREFIX := $(CURDIR)/build/bench-prefix
 
-.PHONY: all deps build install uninstall test demo bench bench-smoke clean check-swift
+.PHONY: all deps deps-kms build install uninstall test test-kms demo bench bench-smoke clean check-swift
 
 all: build
 
 # Installs only what is missing, so a second run asks apt nothing.
-deps:
+define install_missing
 	@missing=""; \
-	for p in $(DEB_PACKAGES); do \
+	for p in $(1); do \
 	    dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then \
-	    echo "deps: every Debian package needed is installed"; \
+	    echo "$(2): every Debian package needed is installed"; \
 	else \
 	    sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
-	    echo "deps: installing$$missing"; \
+	    echo "$(2): installing$$missing"; \
 	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
 	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PACKAGES),deps)
+
+deps-kms:
+	$(call install_missing,$(KMS_DEB_PACKAGES),deps-kms)
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { \
@@ -72,23 +84,23 @@ check-swift:
 PLUGIN_LINK ?= cc
 PLUGIN_DIR := $(SCRATCH)/layerkit-plugins
 
-# C plugins, each relinked from SwiftPM's objects (see PLUGIN_LINK above).
-C_PLUGINS := software gles
+# The backend plugins built and installed (each Plugins/<Name>, product
+# layerkit-<name>), each relinked from SwiftPM's objects (see PLUGIN_LINK above).
+PLUGINS := software gles drm
 
 build: check-swift
 	$(SWIFT_BUILD) --product layerkit
-	$(SWIFT_BUILD) --product layerkit-software
-	$(SWIFT_BUILD) --product layerkit-gles
+	@set -e; for p in $(PLUGINS); do $(SWIFT_BUILD) --product layerkit-$$p; done
 	$(SWIFT_BUILD) --product lk-info
-	@bin=$$($(SWIFT_BUILD) --show-bin-path); \
-	for plugin in $(C_PLUGINS); do \
+	@set -e; bin=$$($(SWIFT_BUILD) --show-bin-path); \
+	for p in $(PLUGINS); do \
 	    if [ "$(PLUGIN_LINK)" = swiftpm ]; then \
-	        install -D -m 755 "$$bin/liblayerkit-$$plugin.so" "$(PLUGIN_DIR)/liblayerkit-$$plugin.so"; \
+	        install -D -m 755 "$$bin/liblayerkit-$$p.so" "$(PLUGIN_DIR)/liblayerkit-$$p.so"; \
 	    else \
-	        echo "relinking liblayerkit-$$plugin.so with $(CC) (no Swift runtime inside)"; \
-	        CC="$(CC)" scripts/link-c-plugin.sh "$$bin/liblayerkit-$$plugin.so" \
-	            "$$bin/layerkit-$$plugin.product/Objects.LinkFileList" Plugins/plugin.map \
-	            "$(PLUGIN_DIR)/liblayerkit-$$plugin.so" || exit 1; \
+	        echo "relinking liblayerkit-$$p.so with $(CC) (no Swift runtime inside)"; \
+	        CC="$(CC)" scripts/link-c-plugin.sh "$$bin/liblayerkit-$$p.so" \
+	            "$$bin/layerkit-$$p.product/Objects.LinkFileList" Plugins/plugin.map \
+	            "$(PLUGIN_DIR)/liblayerkit-$$p.so"; \
 	    fi; \
 	done
 
@@ -103,9 +115,9 @@ install: build
 	strip --strip-unneeded "$$lib/liblayerkit.so.$(VERSION)"; \
 	ln -sfn "liblayerkit.so.$(VERSION)" "$$lib/liblayerkit.so.$(SOVERSION)"; \
 	ln -sfn "liblayerkit.so.$(SOVERSION)" "$$lib/liblayerkit.so"; \
-	for plugin in $(C_PLUGINS); do \
-	    install -m 755 "$(PLUGIN_DIR)/liblayerkit-$$plugin.so" "$(DESTDIR)$(BACKENDDIR)/liblayerkit-$$plugin.so"; \
-	    strip --strip-unneeded "$(DESTDIR)$(BACKENDDIR)/liblayerkit-$$plugin.so"; \
+	for p in $(PLUGINS); do \
+	    install -m 755 "$(PLUGIN_DIR)/liblayerkit-$$p.so" "$(DESTDIR)$(BACKENDDIR)/liblayerkit-$$p.so"; \
+	    strip --strip-unneeded "$(DESTDIR)$(BACKENDDIR)/liblayerkit-$$p.so"; \
 	done; \
 	install -d "$(DESTDIR)$(PREFIX)/bin"; \
 	install -m 755 "$$bin/lk-info" "$(DESTDIR)$(PREFIX)/bin/lk-info"; \
@@ -120,19 +132,26 @@ install: build
 
 uninstall:
 	rm -f "$(DESTDIR)$(LIBDIR)/liblayerkit.so.$(VERSION)" "$(DESTDIR)$(LIBDIR)/liblayerkit.so.$(SOVERSION)" \
-	      "$(DESTDIR)$(LIBDIR)/liblayerkit.so" "$(DESTDIR)$(BACKENDDIR)/liblayerkit-software.so" \
-	      "$(DESTDIR)$(BACKENDDIR)/liblayerkit-gles.so" "$(DESTDIR)$(PREFIX)/bin/lk-info" \
+	      "$(DESTDIR)$(LIBDIR)/liblayerkit.so" $(PLUGINS:%="$(DESTDIR)$(BACKENDDIR)/liblayerkit-%.so") \
+	      "$(DESTDIR)$(PREFIX)/bin/lk-info" \
 	      "$(DESTDIR)$(INCLUDEDIR)/layerkit/layerkit.h" "$(DESTDIR)$(INCLUDEDIR)/layerkit/layerkit_backend.h" \
 	      "$(DESTDIR)$(LIBDIR)/pkgconfig/layerkit.pc"
 	-rmdir "$(DESTDIR)$(BACKENDDIR)" "$(DESTDIR)$(LIBDIR)/layerkit" "$(DESTDIR)$(INCLUDEDIR)/layerkit" 2>/dev/null
 
 # Core unit tests (swift test), then every C-level check against a fresh
 # install in build/test-prefix; the last line is `N passed, N failed`.
-test: deps build
+test: deps deps-kms build
 	@rm -rf "$(TEST_PREFIX)"
 	@$(MAKE) --no-print-directory install PREFIX="$(TEST_PREFIX)" DESTDIR=
 	@SWIFT="$(SWIFT)" SWIFT_TEST_SCRATCH="$(SCRATCH)-test" SCRATCH="$(SCRATCH)" CC="$(CC)" CXX="$(CXX)" \
 	    scripts/run-tests.sh "$(TEST_PREFIX)"
+
+# The KMS tests alone: the installed library and plugins in a VM on vkms
+# (Tests/KMS/run.sh; the built vkms module is kept in build/kms).
+test-kms: deps deps-kms build
+	@rm -rf "$(TEST_PREFIX)"
+	@$(MAKE) --no-print-directory install PREFIX="$(TEST_PREFIX)" DESTDIR=
+	@CC="$(CC)" Tests/KMS/run.sh "$(TEST_PREFIX)"
 
 demo: deps build
 	@rm -rf "$(DEMO_PREFIX)"

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "layerkit-software", type: .dynamic, targets: ["LayerKitSoftware"]),
         .library(name: "layerkit-gles", type: .dynamic, targets: ["LayerKitGLES"]),
         .executable(name: "lk-info", targets: ["LKInfo"]),
+        .library(name: "layerkit-drm", type: .dynamic, targets: ["LayerKitDRM"]),
         .executable(name: "layerkit-bench-displaylist", targets: ["BenchDisplayList"]),
         .executable(name: "layerkit-bench-animation", targets: ["BenchAnimation"]),
         .executable(name: "layerkit-bench-emitter", targets: ["BenchEmitter"]),
@@ -82,6 +83,19 @@ let package = Package(
             cSettings: [.headerSearchPath("../../include"), .unsafeFlags(["-O2", "-Wall", "-Wextra"])],
             linkerSettings: [.linkedLibrary("EGL"), .linkedLibrary("GLESv2"), .linkedLibrary("m"),
                              .linkedLibrary("pthread"), .unsafeFlags([
+                "-Xlinker", "--version-script=\(root)/Plugins/plugin.map",
+            ])]
+        ),
+        .systemLibrary(name: "CDRM", path: "Plugins/CDRM", pkgConfig: "libdrm"),
+        // The DRM/KMS backend; it compiles the software renderer's sources in
+        // (Plugins/DRM/drm_software_*.c include them) for its dumb-buffer path.
+        .target(
+            name: "LayerKitDRM",
+            dependencies: ["CPixman", "CDRM"],
+            path: "Plugins/DRM",
+            publicHeadersPath: "public",
+            cSettings: [.headerSearchPath("../../include"), .unsafeFlags(["-O2", "-Wall", "-Wextra"])],
+            linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread"), .unsafeFlags([
                 "-Xlinker", "--version-script=\(root)/Plugins/plugin.map",
             ])]
         ),

@@ -23,6 +23,8 @@
 #   leaks           the C tests again under valgrind: no leak, no invalid access
 #   plugins         S8.2: broken plugins are reported by name, path and reason; auto falls back
 #   tsan            the threaded Swift test under ThreadSanitizer
+#   kms             the drm backend on a real kernel: a VM (qemu, no KVM) on vkms
+#                   (Tests/KMS/run.sh); SKIPPED, saying why, without qemu or a kernel
 #   bench-smoke     every program in Benchmarks/ builds and runs briefly (--smoke)
 #
 # Environment: SWIFT (default swift), SWIFT_TEST_SCRATCH (default .build-test),
@@ -145,6 +147,20 @@ if wanted tsan; then
         echo "FAIL tsan: status $status (see $logs/tsan.log)"
         total_fail=$((total_fail + 1))
         summary+=("tsan           0 passed,   1 failed  (${secs}s)")
+    fi
+fi
+# KMS for real where this machine can boot a kernel under qemu.
+if wanted kms; then
+    kms_missing=""
+    command -v qemu-system-x86_64 >/dev/null 2>&1 || kms_missing="qemu-system-x86_64"
+    ls /boot/vmlinuz-* >/dev/null 2>&1 || kms_missing="$kms_missing a kernel in /boot"
+    ls /usr/src/linux-source-*.tar.xz >/dev/null 2>&1 || kms_missing="$kms_missing linux-source"
+    if [ -z "$kms_missing" ]; then
+        run_stage kms Tests/KMS/run.sh "$prefix"
+    else
+        echo
+        echo "=== kms: SKIPPED: no$kms_missing (make deps-kms installs them)"
+        summary+=("kms        SKIPPED: no$kms_missing")
     fi
 fi
 # Benchmarks are not timed tests: here they only run in smoke mode, to prove

@@ -34,6 +34,9 @@ public final class Display: Object, @unchecked Sendable {
     /// Images the core dropped, forgotten by the backend before the next frame.
     private let releasedImages = Locked<[UInt64]>([])
     private var renderLoop: RenderLoop?
+    /// The render loop again, for the backend's presentation reports (which
+    /// arrive on the backend's thread), and the time each frame was drawn for.
+    private let pacing = Locked<(loop: RenderLoop?, frameTimes: [UInt64: Double])>((nil, [:]))
     private var commitObserver: UInt64?
     /// Set by stop(); lk_display_run returns when it sees it.
     private let stopRequested = Locked(false)
@@ -102,7 +105,13 @@ public final class Display: Object, @unchecked Sendable {
         pthread_mutex_init(&backendMutex, nil)
         super.init(kind: .display)
         let stats = statistics
-        backend.onFrameDone = { _, _ in
+        let pacing = self.pacing
+        backend.onFrameDone = { frame, presentation in
+            let report = pacing.withLock { p -> (RenderLoop, Double)? in
+                guard let time = p.frameTimes.removeValue(forKey: frame), let loop = p.loop else { return nil }
+                return (loop, time)
+            }
+            if let (loop, time) = report { loop.presented(frameTime: time, at: presentation) }
             let now = mediaTime()
             stats.withLock { s in
                 s.presented += 1
@@ -128,6 +137,7 @@ public final class Display: Object, @unchecked Sendable {
             self?.links.withLock { $0.contains { !$0.isInvalidated } } ?? false
         })
         renderLoop = loop
+        pacing.withLock { $0.loop = loop }
         commitObserver = RenderTree.shared.addObserver { [weak loop] in loop?.wake() }
         loop.start()
     }
@@ -187,6 +197,13 @@ public final class Display: Object, @unchecked Sendable {
                 return (builder.animating, events)
             }
             frameNumber += 1
+            if renderLoop != nil {
+                let number = frameNumber
+                pacing.withLock { p in
+                    if p.frameTimes.count > 64 { p.frameTimes.removeAll() }   // reports that never came
+                    p.frameTimes[number] = time
+                }
+            }
             list.initialize(to: lk_display_list(
                 abi_version: LK_BACKEND_ABI_VERSION,
                 struct_size: UInt32(MemoryLayout<lk_display_list>.size),
@@ -252,6 +269,7 @@ public final class Display: Object, @unchecked Sendable {
         if let token = commitObserver { RenderTree.shared.removeObserver(token) }
         renderLoop?.stop()
         renderLoop = nil
+        pacing.withLock { $0 = (nil, [:]) }
         DisplayRegistry.shared.remove(self)
         pthread_mutex_lock(&backendMutex)
         backend?.close()

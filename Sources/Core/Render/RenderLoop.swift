@@ -4,6 +4,14 @@ import Glibc
 /// output's refresh rate, draws the committed tree with its animations at
 /// the frame's time, and sleeps without a timer when nothing animates, no
 /// commit is pending and no display link is waiting (no busy frames).
+///
+/// A frame's time is when it is predicted to reach the screen. The backend
+/// reports when each frame was presented (presented(frameTime:at:)): the
+/// loop's ticks then follow the output's vsync (the last presentation time
+/// is on its grid), and a frame is drawn for its tick plus the backend's
+/// latency in whole refresh intervals (a page-flipping backend presents a
+/// frame drawn after one vsync at the next). A backend that presents
+/// frames at the time they were drawn for changes nothing.
 final class RenderLoop: @unchecked Sendable {
     private var thread = pthread_t()
     private var mutex = pthread_mutex_t()
@@ -15,6 +23,11 @@ final class RenderLoop: @unchecked Sendable {
     private let wantsFrames: () -> Bool
     /// Frames whose vsync passed with no new frame while one was due.
     private(set) var missed: UInt64 = 0
+    /// A presentation time the backend reported: a point of the vsync grid.
+    private var anchor: Double?
+    /// How much later than its tick a frame reaches the screen (whole
+    /// intervals); the frame is drawn for that time.
+    private var lead = 0.0
 
     /// `draw(time)` draws the frame for `time` and says whether something is
     /// still animating; `wantsFrames` says whether display links are waiting.
@@ -55,8 +68,30 @@ final class RenderLoop: @unchecked Sendable {
         pthread_join(thread, nil)
     }
 
+    /// The backend presented the frame drawn for `frameTime` at `presentation`.
+    /// Callable from any thread.
+    func presented(frameTime: Double, at presentation: Double) {
+        guard frameTime.isFinite, presentation.isFinite else { return }
+        pthread_mutex_lock(&mutex)
+        let tick = frameTime - lead
+        lead = min(max(((presentation - tick) / interval).rounded(), 0), 3) * interval
+        anchor = presentation
+        pthread_mutex_unlock(&mutex)
+    }
+
     /// The next vsync at or after `t` on the output's grid.
-    private func nextTick(after t: Double) -> Double { (t / interval).rounded(.up) * interval }
+    private func nextTick(after t: Double) -> Double {
+        pthread_mutex_lock(&mutex)
+        let origin = anchor ?? 0
+        pthread_mutex_unlock(&mutex)
+        return origin + ((t - origin) / interval).rounded(.up) * interval
+    }
+
+    private var currentLead: Double {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return lead
+    }
 
     private func run() {
         var next = nextTick(after: mediaTime())
@@ -72,9 +107,11 @@ final class RenderLoop: @unchecked Sendable {
             pthread_mutex_unlock(&mutex)
             if stop { return }
 
-            let animating = draw(next)
+            let animating = draw(next + currentLead)
             let now = mediaTime()
-            next += interval
+            // the following vsync, on the grid the backend's presentations set
+            let following = nextTick(after: next + interval / 2)
+            next = following
             while next <= now { next += interval; missed += 1 } // the frame took longer than a vsync
 
             if !animating && !wantsFrames() {

@@ -1,0 +1,252 @@
+/*
+ * The DRM/KMS backend's plugin table: straight onto the display, without a
+ * window system. open() picks the device, connector and mode
+ * (drm_choice.c), starts the first render path that works on the device
+ * (each failure is logged), sets the mode and starts the event thread
+ * (drm_kms.c). render() draws the list with the path and queues a page flip.
+ */
+#include "drm_private.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Render paths in order of preference. The GBM + EGL + GLES path goes
+   first once it exists; dumb buffers work on every KMS device. */
+static const drm_render_path *const render_paths[] = { &drm_dumb_path };
+
+void drm_set_error(char *error, size_t error_size, const char *format, ...)
+{
+    if (!error || error_size == 0) return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(error, error_size, format, args);
+    va_end(args);
+}
+
+void drm_log(const drm_output *out, uint32_t level, const char *format, ...)
+{
+    if (!out->host.log) return;
+    char message[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    out->host.log(out->host.host_data, level, message);
+}
+
+#define DRM_HAS_FIELD(ptr, type, field) \
+    ((ptr)->struct_size >= offsetof(type, field) + sizeof((ptr)->field))
+#define DRM_FIELD(ptr, type, field) (DRM_HAS_FIELD(ptr, type, field) ? (ptr)->field : 0)
+
+static void drm_close(lk_backend_instance *instance);
+
+static lk_backend_instance *drm_open(const lk_backend_host *host,
+                                     const lk_backend_open_options *options,
+                                     char *error, size_t error_size)
+{
+    lk_backend_open_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    if (options) {
+        o.device = DRM_FIELD(options, lk_backend_open_options, device);
+        o.connector = DRM_FIELD(options, lk_backend_open_options, connector);
+        o.width = DRM_FIELD(options, lk_backend_open_options, width);
+        o.height = DRM_FIELD(options, lk_backend_open_options, height);
+        o.rotation = DRM_FIELD(options, lk_backend_open_options, rotation);
+    }
+    if (o.rotation != 0 && o.rotation != 90 && o.rotation != 180 && o.rotation != 270) {
+        drm_set_error(error, error_size, "drm backend: rotation %u is not one of 0, 90, 180, 270", o.rotation);
+        return NULL;
+    }
+    drm_output *out = calloc(1, sizeof *out);
+    if (!out) {
+        drm_set_error(error, error_size, "drm backend: out of memory");
+        return NULL;
+    }
+    out->fd = -1;
+    out->writeback_fence = out->uevent_fd = out->wake_fd[0] = out->wake_fd[1] = -1;
+    pthread_mutex_init(&out->lock, NULL);
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&out->flipped, &attributes);
+    pthread_condattr_destroy(&attributes);
+    if (host) {
+        out->host.abi_version = host->abi_version;
+        out->host.struct_size = host->struct_size;
+        out->host.host_data = DRM_FIELD(host, lk_backend_host, host_data);
+        out->host.log = DRM_FIELD(host, lk_backend_host, log);
+        out->host.frame_done = DRM_FIELD(host, lk_backend_host, frame_done);
+    }
+    out->rotation = o.rotation;
+    const char *buffers = getenv("LAYERKIT_DRM_BUFFERS");
+    out->buffer_count = buffers && strcmp(buffers, "3") == 0 ? 3 : 2;
+    if (buffers && *buffers && strcmp(buffers, "2") != 0 && strcmp(buffers, "3") != 0) {
+        drm_set_error(error, error_size, "drm backend: LAYERKIT_DRM_BUFFERS=%s: expected 2 or 3", buffers);
+        drm_close((lk_backend_instance *)out);
+        return NULL;
+    }
+
+    if (!drm_choose(out, &o, error, error_size)) {
+        drm_close((lk_backend_instance *)out);
+        return NULL;
+    }
+    out->buffer_width = out->mode.hdisplay;
+    out->buffer_height = out->mode.vdisplay;
+    bool sideways = out->rotation == 90 || out->rotation == 270;
+    out->width = sideways ? out->buffer_height : out->buffer_width;
+    out->height = sideways ? out->buffer_width : out->buffer_height;
+
+    char reasons[1024] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof render_paths / sizeof render_paths[0] && !out->path; i++) {
+        char reason[512] = "";
+        if (render_paths[i]->start(out, reason, sizeof reason)) {
+            out->path = render_paths[i];
+        } else {
+            drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: render path %s cannot start: %s",
+                    render_paths[i]->name, reason);
+            used += (size_t)snprintf(reasons + used, sizeof reasons - used, "%s%s: %s", used ? "; " : "",
+                                     render_paths[i]->name, reason);
+            if (used >= sizeof reasons) used = sizeof reasons - 1;
+        }
+    }
+    if (!out->path) {
+        drm_set_error(error, error_size, "drm backend: no render path works on %s: %s", out->device, reasons);
+        drm_close((lk_backend_instance *)out);
+        return NULL;
+    }
+    if (!drm_kms_start(out, error, error_size)) {
+        drm_close((lk_backend_instance *)out);
+        return NULL;
+    }
+    drm_log(out, LK_BACKEND_LOG_INFO,
+            "drm backend: %s, connector %s, %ux%u@%.2f Hz, %s modesetting, %s (%u), rotation %u",
+            out->device, out->connector_name, out->mode.hdisplay, out->mode.vdisplay, out->refresh_rate,
+            out->atomic ? "atomic" : "legacy", out->path->name, out->buffer_count, out->rotation);
+    return (lk_backend_instance *)out;
+}
+
+static void drm_close(lk_backend_instance *instance)
+{
+    drm_output *out = (drm_output *)instance;
+    if (!out) return;
+    if (out->path) {
+        drm_kms_stop(out);
+        if (out->frames_drawn)
+            drm_log(out, LK_BACKEND_LOG_INFO,
+                    "drm backend: %llu frames drawn, %llu pixels redrawn (%.0f per frame; a whole frame is %u)",
+                    (unsigned long long)out->frames_drawn, (unsigned long long)out->pixels_drawn,
+                    (double)out->pixels_drawn / (double)out->frames_drawn,
+                    out->buffer_width * out->buffer_height);
+    }
+    if (out->path_state) {
+        /* the path that started (or the one that failed half way) */
+        const drm_render_path *path = out->path ? out->path : render_paths[0];
+        path->stop(out);
+    }
+    if (out->fd >= 0) close(out->fd);
+    pthread_cond_destroy(&out->flipped);
+    pthread_mutex_destroy(&out->lock);
+    free(out);
+}
+
+static bool drm_get_output(lk_backend_instance *instance, lk_backend_output_info *info)
+{
+    drm_output *out = (drm_output *)instance;
+    if (!out || !info || info->struct_size < sizeof(uint32_t)) return false;
+    lk_backend_output_info o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = info->struct_size;
+    o.width = out->width;
+    o.height = out->height;
+    o.refresh_rate = out->refresh_rate;
+    o.name = out->connector_name;
+    memcpy(info, &o, info->struct_size < sizeof o ? info->struct_size : sizeof o);
+    return true;
+}
+
+static bool drm_render(lk_backend_instance *instance, const lk_display_list *list,
+                       char *error, size_t error_size)
+{
+    drm_output *out = (drm_output *)instance;
+    if (!out) {
+        drm_set_error(error, error_size, "drm backend: render called without an instance");
+        return false;
+    }
+    if (list && list->struct_size >= sizeof *list && drm_kms_paused(out, list->frame_number)) return true;
+    /* with two buffers one is on screen and one queued until the flip */
+    if (out->buffer_count < 3 && !drm_kms_wait_idle(out, error, error_size)) return false;
+    pthread_mutex_lock(&out->lock);
+    uint32_t front = out->front_fb;
+    pthread_mutex_unlock(&out->lock);
+    out->path->presented(out, front);
+
+    uint32_t fb = 0;
+    if (!out->path->draw(out, list, &fb, error, error_size)) return false;
+    if (!drm_kms_wait_idle(out, error, error_size)) return false;
+    pthread_mutex_lock(&out->lock);
+    front = out->front_fb;
+    pthread_mutex_unlock(&out->lock);
+    out->path->presented(out, front);
+    return drm_kms_present(out, fb, list->frame_number, error, error_size);
+}
+
+static bool drm_read_pixels(lk_backend_instance *instance, void *argb32, size_t stride,
+                            char *error, size_t error_size)
+{
+    drm_output *out = (drm_output *)instance;
+    if (!out || !argb32) {
+        drm_set_error(error, error_size, "drm backend: read_pixels needs an instance and a buffer");
+        return false;
+    }
+    if (stride < (size_t)out->width * 4) {
+        drm_set_error(error, error_size, "drm backend: read_pixels stride %zu is smaller than a row (%u bytes)",
+                      stride, out->width * 4);
+        return false;
+    }
+    /* the frame rendered last, once it is on screen */
+    if (!drm_kms_wait_idle(out, error, error_size)) return false;
+    pthread_mutex_lock(&out->lock);
+    uint32_t front = out->front_fb;
+    pthread_mutex_unlock(&out->lock);
+    out->path->presented(out, front);
+    return out->path->read(out, argb32, stride, error, error_size);
+}
+
+static void drm_image_released(lk_backend_instance *instance, uint64_t id)
+{
+    drm_output *out = (drm_output *)instance;
+    if (out && out->path) out->path->image_released(out, id);
+}
+
+static bool drm_describe_entry(lk_backend_instance *instance, char *text, size_t text_size)
+{
+    return drm_describe((const drm_output *)instance, text, text_size);
+}
+
+static const lk_backend drm_backend = {
+    .abi_version = LK_BACKEND_ABI_VERSION,
+    .struct_size = sizeof(lk_backend),
+    .name = "drm",
+    .description = "DRM/KMS: straight onto a display, dumb buffers drawn by the software renderer",
+    .open = drm_open,
+    .close = drm_close,
+    .get_output = drm_get_output,
+    .render = drm_render,
+    .read_pixels = drm_read_pixels,
+    .image_released = drm_image_released,
+    .describe = drm_describe_entry,
+};
+
+/* The one exported symbol (Plugins/plugin.map), of type lk_backend_entry_fn. */
+__attribute__((visibility("default")))
+const lk_backend *lk_backend_entry(uint32_t host_abi_version);
+
+const lk_backend *lk_backend_entry(uint32_t host_abi_version)
+{
+    return host_abi_version == LK_BACKEND_ABI_VERSION ? &drm_backend : NULL;
+}

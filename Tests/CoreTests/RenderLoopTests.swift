@@ -1,0 +1,69 @@
+import Glibc
+import Testing
+@testable import LayerKitCore
+
+/// The render loop draws each frame for the time it is predicted to reach
+/// the screen, following what the backend reports (issue 7, frame pacing).
+/// These run the loop on its real clock for a few dozen frames.
+@Suite struct RenderLoopTests {
+    /// A backend that page-flips: a frame drawn at wall time w reaches the
+    /// screen at the first vsync after w, on a grid offset from the loop's
+    /// own by `phase`. Records (frame time, presentation) pairs.
+    final class FlippingBackend: @unchecked Sendable {
+        let interval: Double, phase: Double
+        let records = Locked<[(frameTime: Double, presentation: Double)]>([])
+        weak var loop: RenderLoop?
+        init(interval: Double, phase: Double) { self.interval = interval; self.phase = phase }
+
+        func draw(_ time: Double) -> Bool {
+            let now = mediaTime()
+            let vsync = ((now - phase) / interval).rounded(.down) * interval + phase + interval
+            records.withLock { $0.append((time, vsync)) }
+            loop?.presented(frameTime: time, at: vsync)
+            return true
+        }
+    }
+
+    private func run(_ backend: FlippingBackend, frames: Int) -> [(frameTime: Double, presentation: Double)] {
+        let loop = RenderLoop(refreshRate: 1 / backend.interval, draw: { backend.draw($0) }, wantsFrames: { true })
+        backend.loop = loop
+        loop.start()
+        var wait = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+        while backend.records.withLock({ $0.count }) < frames { nanosleep(&wait, nil) }
+        loop.stop()
+        return backend.records.withLock { $0 }
+    }
+
+    @Test func framesAreDrawnForTheirPresentationTime() {
+        let interval = 1.0 / 60
+        let backend = FlippingBackend(interval: interval, phase: 0.007)
+        let records = run(backend, frames: 30)
+        // after a few reports the loop follows the flips: each frame's time
+        // is the vsync it reaches the screen at
+        let late = records.suffix(15)
+        let off = late.filter { abs($0.frameTime - $0.presentation) > 0.001 }
+        #expect(off.count <= 2, "frames drawn for a time other than their presentation: \(off.prefix(5))")
+    }
+
+    @Test func aBackendPresentingAtTheFrameTimeKeepsTheLoopsGrid() {
+        let interval = 1.0 / 60
+        final class Immediate: @unchecked Sendable {
+            let times = Locked<[Double]>([])
+            weak var loop: RenderLoop?
+        }
+        let backend = Immediate()
+        let loop = RenderLoop(refreshRate: 60, draw: { time in
+            backend.times.withLock { $0.append(time) }
+            backend.loop?.presented(frameTime: time, at: time)
+            return true
+        }, wantsFrames: { true })
+        backend.loop = loop
+        loop.start()
+        var wait = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+        while backend.times.withLock({ $0.count }) < 10 { nanosleep(&wait, nil) }
+        loop.stop()
+        let times = backend.times.withLock { $0 }
+        let offGrid = times.filter { abs(($0 / interval).rounded() * interval - $0) > 1e-6 }
+        #expect(offGrid.isEmpty, "frame times off the vsync grid: \(offGrid)")
+    }
+}

@@ -1,0 +1,82 @@
+#!/bin/sh
+# KMS tests on a real kernel: boots the installed Debian kernel under qemu
+# (software emulation) with the vkms driver and an initramfs holding the
+# installed LayerKit, its plugins and the test programs of this folder; the
+# tests run inside the VM and print PASS/FAIL lines on the serial console,
+# which this script copies out, ending with `kms: N passed, N failed`.
+#
+# usage: Tests/KMS/run.sh PREFIX          (an installed LayerKit)
+# Environment: KMS_KERNEL (default: the newest kernel with modules and
+# headers), KMS_CACHE (default build/kms: the built vkms module), KMS_TIMEOUT
+# (seconds for the VM, default 240), KMS_TESTS (names of the test programs
+# to run, default all), CC.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+prefix=$(cd "$1" && pwd) || exit 2
+CC=${CC:-cc}
+cache=${KMS_CACHE:-$root/build/kms}
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+t0=$(date +%s)
+
+fail_setup() { echo "FAIL kms setup: $*"; echo "kms: 0 passed, 1 failed"; exit 1; }
+
+command -v qemu-system-x86_64 >/dev/null || fail_setup "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+kernel=${KMS_KERNEL:-}
+if [ -z "$kernel" ]; then
+    for k in $(ls /lib/modules 2>/dev/null | sort -V); do
+        [ -f "/boot/vmlinuz-$k" ] && [ -d "/lib/modules/$k/build" ] && kernel=$k
+    done
+fi
+[ -n "$kernel" ] || fail_setup "no kernel with /boot/vmlinuz-K and /lib/modules/K/build (apt-get install linux-image-amd64 linux-headers-amd64)"
+[ -r "/boot/vmlinuz-$kernel" ] || fail_setup "/boot/vmlinuz-$kernel is not readable"
+
+vkms=$("$here/build-vkms.sh" "$cache" "$kernel" | tail -1) || fail_setup "building vkms for $kernel failed"
+
+# the test programs, against the installed header and library
+bin=$cache/bin
+rm -rf "$bin"; mkdir -p "$bin"
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+support="$root/Tests/C/support/lktest.c $root/Tests/C/support/lkt_pixels.c"
+for src in "$here"/test_*.c; do
+    [ -f "$src" ] || continue
+    name=$(basename "$src" .c)
+    case " ${KMS_TESTS:-$name} " in *" $name "*) ;; *) continue ;; esac
+    # shellcheck disable=SC2046
+    "$CC" -std=c99 -O1 -g -Wall -Wextra -Werror -pedantic -I"$root/Tests/C/support" -I/usr/include/libdrm \
+        "$src" $support $(pkg-config --cflags --libs layerkit) -lpng -ldrm -ldl -lm -o "$bin/$name" ||
+        fail_setup "building $name failed"
+done
+
+# the drm benchmark prints its figures inside the VM too
+case " ${KMS_TESTS:-bench_drm} " in *" bench_drm "*)
+    # shellcheck disable=SC2046
+    "$CC" -std=c99 -O2 -Wall -Wextra -Werror "$root"/Benchmarks/drm/*.c $(pkg-config --cflags --libs layerkit) \
+        -o "$bin/bench_drm" || fail_setup "building Benchmarks/drm failed" ;;
+esac
+
+initrd=$cache/initramfs.cpio.gz
+"$here/build-initramfs.sh" "$cache/stage" "$initrd" "$kernel" "$vkms" "$prefix" "$bin" ||
+    fail_setup "building the initramfs failed"
+t1=$(date +%s)
+
+log=$cache/console.log
+# no_timer_check: on a loaded host the emulated CPU is slow enough for the
+# kernel's IO-APIC timer check to fail and panic at boot.
+timeout "${KMS_TIMEOUT:-240}" qemu-system-x86_64 -m 1024 -smp 2 -kernel "/boot/vmlinuz-$kernel" \
+    -initrd "$initrd" -append "console=ttyS0 quiet rdinit=/init panic=-1 no_timer_check" \
+    -nographic -vga none -net none -no-reboot >"$log" 2>&1
+status=$?
+t2=$(date +%s)
+tr -d '\r' <"$log" | grep -E '^(PASS|FAIL|---|vm:|kms:|figure:|layerkit: (info|warning|error))'
+echo "kms: prepare $((t1 - t0)) s, VM $((t2 - t1)) s (qemu status $status, console in $log)"
+line=$(tr -d '\r' <"$log" | grep -E '^kms: [0-9]+ passed, [0-9]+ failed' | tail -1)
+if [ -z "$line" ]; then
+    tr -d '\r' <"$log" | tail -30
+    echo "FAIL kms: the VM printed no closing line (qemu status $status)"
+    echo "kms: 0 passed, 1 failed"
+    exit 1
+fi
+echo "$line"
+case $line in *" 0 failed") exit 0 ;; *) exit 1 ;; esac
