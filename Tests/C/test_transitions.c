@@ -305,6 +305,81 @@ static void moving_transitions(void)
     lk_transaction_flush();
 }
 
+/* The seed's image switching: setting contents fades from the old image to
+   the new (the built-in contents action, S3.3), and a tab switch: one
+   sublayer replaced by another under a fade added to the superlayer. */
+static uint32_t solid[4];
+static lk_image *solid_image(uint32_t argb)
+{
+    for (int i = 0; i < 4; i++) solid[i] = argb;
+    return lk_image_create_from_pixels(2, 2, 8, LK_PIXEL_FORMAT_ARGB32_PREMULTIPLIED, solid);
+}
+
+static void image_switch_and_tabs(void)
+{
+    lk_image *red = solid_image(0xffff0000u), *blue = solid_image(0xff0000ffu);
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer *view = lkt_layer_new(root, 0, 0, 40, 20, lk_color_make(0, 0, 0, 0));
+    lk_layer_set_contents(view, red);
+    lk_transaction_commit();
+    lk_display_render_frame_at(display, lk_media_time());
+
+    /* the program just sets the new image; the fade takes the transaction's
+       0.25 s on the default curve */
+    lk_transaction_begin();
+    lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_set_contents(view, blue);
+    lk_transaction_commit();
+    lk_animation *fade = lk_layer_get_animation(view, "transition");
+    double b = fade ? lk_animation_get_begin_time(fade) : NAN;
+    render_at(b + 0.125);
+    const uint8_t *p = frame + ((size_t)10 * 64 + 20) * 4;
+    LKT_CHECK(abs(p[0] - 128) <= 3 && abs(p[2] - 128) <= 3 && p[3] == 255,
+              "S3.3 switching images: half-way through the built-in fade both show half (tolerance 3/255)",
+              "pixel %u,%u,%u,%u, expected 128,0,128,255", p[0], p[1], p[2], p[3]);
+    render_at(b + 1);
+    LKT_CHECK(colour_at(20, 10) == 'b', "S3.3 after the fade only the new image shows", "pixel is %c", colour_at(20, 10));
+
+    /* a tab switch: the red tab is replaced by the blue one under a fade
+       transition on the superlayer */
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer *tabs = lkt_layer_new(root, 0, 0, 40, 20, lk_color_make(0, 0, 0, 0));
+    lk_layer *first = lkt_layer_new(tabs, 0, 0, 40, 20, lk_color_make(1, 0, 0, 1));
+    lk_transaction_commit();
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer *second = lk_layer_create();
+    lkt_layer_place(second, 0, 0, 40, 20);
+    lk_layer_set_background_color(second, lk_color_make(0, 0, 1, 1));
+    lk_layer_replace_sublayer(tabs, first, second);
+    lk_release(second);
+    lk_animation *t = lk_transition_create();
+    lk_animation_set_duration(t, 1.0);
+    lk_layer_add_animation(tabs, t, NULL);
+    lk_release(t);
+    lk_transaction_commit();
+    fade = lk_layer_get_animation(tabs, "transition");
+    b = fade ? lk_animation_get_begin_time(fade) : NAN;
+    render_at(b + 0.5);
+    p = frame + ((size_t)10 * 64 + 20) * 4;
+    LKT_CHECK(abs(p[0] - 128) <= 3 && abs(p[2] - 128) <= 3 && p[3] == 255,
+              "S4.13 a tab switch under the superlayer's fade: half-way both tabs show half",
+              "pixel %u,%u,%u,%u, expected 128,0,128,255", p[0], p[1], p[2], p[3]);
+    render_at(b + 2);
+    LKT_CHECK(colour_at(20, 10) == 'b', "S4.13 after the fade only the new tab shows", "pixel is %c", colour_at(20, 10));
+
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_remove_from_superlayer(view);
+    lk_layer_remove_from_superlayer(tabs);
+    lk_transaction_commit();
+    lk_release(red);
+    lk_release(blue);
+}
+
 int main(void)
 {
     display = lkt_open_display(64, 32, "transitions");
@@ -318,6 +393,7 @@ int main(void)
     parameters();
     under_key_transition();
     moving_transitions();
+    image_switch_and_tabs();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();
