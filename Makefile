@@ -24,7 +24,7 @@ ifeq ($(shell command -v $(SWIFT) 2>/dev/null),)
 endif
 
 # Debian packages the build, the tests and the demo need (README says why each).
-DEB_PACKAGES := pkg-config libpng-dev libpixman-1-dev libcairo2-dev \
+DEB_PACKAGES := pkg-config libpng-dev zlib1g-dev libpixman-1-dev libcairo2-dev \
                 gcc g++ make binutils python3 util-linux valgrind
 
 VERSION := $(shell sed -n 's/.*define LK_VERSION_STRING "\(.*\)".*/\1/p' include/layerkit/layerkit.h)
