@@ -89,4 +89,39 @@ import Testing
             #expect(abs(got - want) < 1e-12, "at \(t): \(got) vs \(want)")
         }
     }
+
+    /// Springs evaluate unboxed like basic animations: both paths agree (S4.8, S4.11).
+    @Test func springTypedAndGeneralPathsAgree() throws {
+        let combos: [(Value?, Value?, Value?)] = [
+            (.point(Point(x: 1, y: 2)), .point(Point(x: 11, y: 22)), nil),
+            (nil, .point(Point(x: 11, y: 22)), nil),
+            (nil, nil, .point(Point(x: 5, y: -5))),
+        ]
+        for (from, to, by) in combos {
+            for additive in [false, true] {
+                let a = Animation(kind: .spring, keyPath: "position")
+                (a.fromValue, a.toValue, a.byValue) = (from, to, by)
+                a.additive = additive
+                a.spring.damping = 4
+                a.timing.duration = 2
+                let (property, subpath) = try resolve("position")
+                let record = AnimationRecord(key: "k", animation: a, previousValue: .point(Point(x: -3, y: 4)),
+                                             runLoop: RunLoop.current, groups: [], property: property, subpath: subpath)
+                #expect(record.fastTrack != nil)
+                var model = LayerState()
+                model.position = Point(x: 100, y: 200)
+                for progress in [0.0, 0.1, 0.37, 1.0] {
+                    var typed = model
+                    withUnsafeMutablePointer(to: &typed) { s in
+                        withUnsafePointer(to: model) { m in
+                            record.fastTrack!.apply(a, progress: progress, iteration: 0, to: s, model: m)
+                        }
+                    }
+                    let general = AnimationEvaluator.value(of: record, progress: progress, iteration: 0,
+                                                           base: .point(model.position), model: { .point(model.position) })
+                    #expect(general == .point(typed.position))
+                }
+            }
+        }
+    }
 }

@@ -79,6 +79,12 @@ public enum PathSegment: Equatable, Sendable {
         return adaptiveLength(a, b, gauss(a, b), depth: 0)
     }
 
+    /// Arc length over a short piece by one Gauss-Legendre rule.
+    func shortLength(from a: Double, to b: Double) -> Double {
+        if case .line = self { return length(from: a, to: b) }
+        return gauss(a, b)
+    }
+
     private func adaptiveLength(_ a: Double, _ b: Double, _ whole: Double, depth: Int) -> Double {
         let m = (a + b) / 2
         let left = gauss(a, m), right = gauss(m, b)
@@ -195,7 +201,9 @@ public struct PathMeasure: Sendable {
         let span = table[hi] - table[lo]
         var t = span > 0 ? t0 + (distance - table[lo]) / span * step : t0
         for _ in 0..<8 {
-            let error = table[lo] + segment.length(from: t0, to: t) - distance
+            // One 8-point Gauss-Legendre rule on a piece of at most 1/32 of
+            // the curve: exact to rounding for the polynomial part of the speed.
+            let error = table[lo] + segment.shortLength(from: t0, to: t) - distance
             if abs(error) <= 1e-9 * max(1, total) { break }
             let d = segment.derivative(at: t)
             let speed = (d.x * d.x + d.y * d.y).squareRoot()
