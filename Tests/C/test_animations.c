@@ -261,6 +261,10 @@ static void ship(void)
         lk_animation_set_path(a, path);
         lk_animation_set_duration(a, 4.0);
         if (with_rotation) lk_animation_set_rotation_mode(a, LK_ROTATION_AUTO);
+        lk_path *back = lk_animation_copy_path(a);
+        LKT_CHECK(back && lkt_near(lk_path_get_length(back), lk_path_get_length(path), 1e-12),
+                  "S4.10 the animation keeps a copy of its path", "%p", (void *)back);
+        lk_release(back);
         double b = add(l, a, "ship");
         for (int i = 0; i < 5; i++) {
             double angle;

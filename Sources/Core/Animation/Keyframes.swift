@@ -80,7 +80,7 @@ final class KeyframeTrack: @unchecked Sendable {
         if !k.keyTimes.isEmpty && mode != .paced && mode != .cubicPaced {
             guard k.keyTimes.count == expected else {
                 throw LayerKitError(.invalidArgument,
-                    "keyTimes: \(k.keyTimes.count) entries for \(count) \(k.path != nil ? "path points" : "values"); \(mode == .discrete ? "discrete mode needs values + 1" : "needs one per value"), \(expected)")
+                    "keyTimes: \(k.keyTimes.count) entries for \(count) \(k.path != nil ? "path points" : "values"); needs \(expected) (\(mode == .discrete ? "discrete mode: values + 1" : "one per value"))")
             }
             for (i, t) in k.keyTimes.enumerated() {
                 guard t.isFinite, t >= 0, t <= 1 else {
