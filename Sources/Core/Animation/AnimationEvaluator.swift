@@ -46,8 +46,9 @@ enum AnimationEvaluator {
         return running
     }
 
-    /// Every animation kind through Values: keyframes, springs, groups, and
-    /// basic animations that have no typed track.
+    /// Groups, keyframes, and basic and spring animations that have no
+    /// typed track (key paths inside a property, other types): through Values,
+    /// except path animations, which write their point directly.
     private static func applyGeneral(_ record: AnimationRecord, progress: Double, iteration: Int,
                                      to state: UnsafeMutablePointer<LayerState>, model: UnsafePointer<LayerState>) {
         let animation = record.animation

@@ -57,10 +57,10 @@ final class AnimationRecord: @unchecked Sendable {
         return children.contains { $0.animates(key) }
     }
 
-    /// Whether it animates the layer's transform: path animations with a
-    /// rotation mode turn the layer along the path (S4.10).
+    /// Whether it (or a child) turns the layer: path animations with a
+    /// rotation mode change its transform too (S4.10).
     var turnsLayer: Bool {
-        animation.animationKind == .keyframe && animation.keyframes.path != nil
-            && animation.keyframes.rotationMode != .none
+        if animation.animationKind == .group { return children.contains { $0.turnsLayer } }
+        return keyframes != nil && animation.keyframes.path != nil && animation.keyframes.rotationMode != .none
     }
 }
