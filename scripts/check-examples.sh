@@ -84,5 +84,20 @@ if build cpp_demo.cpp "$CXX" -std=c++17 "${strict[@]}" "$root/Examples/cpp_demo.
     if is_png "$out/cpp_demo.png"; then pass "examples: cpp_demo wrote cpp_demo.png"; else fail "examples: cpp_demo wrote no PNG file"; fi
 fi
 
+if build animations.c "$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$root/Examples/animations.c" \
+        "$root/Examples/support/apng.c" "${lk[@]}" -lz -lm "$rpath" -o "$build/animations" &&
+    run animations "$root" "$build/animations" "$out"; then
+    for scene in keyframe-colours ship spring group; do
+        frames=$(ls "$out/animations/$scene"/frame-*.png 2>/dev/null | wc -l)
+        # an APNG is a PNG with an acTL chunk right after IHDR (bytes 37-40)
+        if is_png "$out/$scene.apng" && [ "$(dd if="$out/$scene.apng" bs=1 skip=37 count=4 2>/dev/null)" = acTL ] &&
+            [ "$frames" -ge 25 ]; then
+            pass "examples: animations wrote $scene.apng and $frames PNG frames"
+        else
+            fail "examples: animations: $scene.apng or its frames missing ($frames frames)"
+        fi
+    done
+fi
+
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

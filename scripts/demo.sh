@@ -22,6 +22,8 @@ echo "building the examples against $prefix (pkg-config layerkit $(pkg-config --
 "$CC" -std=c99 "${strict[@]}" "$root/Examples/demo.c" "${lk[@]}" -lm "$rpath" -o "$build/demo"
 "$CC" -std=c99 "${strict[@]}" "$root/Examples/hello.c" "${lk[@]}" "$rpath" -o "$build/hello"
 "$CXX" -std=c++17 "${strict[@]}" "$root/Examples/cpp_demo.cpp" "${lk[@]}" "$rpath" -o "$build/cpp_demo"
+"$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$root/Examples/animations.c" "$root/Examples/support/apng.c" \
+    "${lk[@]}" -lz -lm "$rpath" -o "$build/animations"
 
 # the software backend, the one the installed tree carries; no plugin path:
 # the library finds it beside itself
@@ -31,6 +33,9 @@ echo
 "$build/demo" "$out"
 (cd "$out" && "$build/hello")
 "$build/cpp_demo" "$out"
+"$build/animations" "$out"
 echo
 echo "The images are in $out/: demo.png is the scene, demo-card-y*.png the card at"
-echo "other angles about y, hello.png the README's example, cpp_demo.png the C++ one."
+echo "other angles about y, hello.png the README's example, cpp_demo.png the C++ one;"
+echo "keyframe-colours.apng, ship.apng, spring.apng and group.apng play the animation"
+echo "scenes (any browser opens them), their frames are in animations/<scene>/."

@@ -92,6 +92,17 @@ private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) 
     }
 }
 
+@c @implementation public func lk_animation_copy_path(_ a: OpaquePointer?) -> OpaquePointer? {
+    do {
+        let data = try ModelLock.shared.withLock { () throws -> PathData? in try animation(a).keyframes.path }
+        guard let data else { return nil }
+        return create { Path(data) }
+    } catch {
+        setLastError(layerKitError(error))
+        return nil
+    }
+}
+
 @c @implementation public func lk_animation_set_timing_functions(_ a: OpaquePointer?, _ fns: UnsafePointer<OpaquePointer?>?, _ count: Int) -> lk_status {
     run {
         let target = try mutable(a, .keyframe, "lk_animation_set_timing_functions")

@@ -127,6 +127,18 @@ static void keyframe_colours(void)
     LKT_CHECK_NEAR("S4.10 discrete ends on the last value", number_at(l, "opacity", b + 5), 0.5, 0);
     lk_layer_remove_all_animations(l);
 
+    /* cumulative: each repeat starts where the previous ended */
+    a = lk_keyframe_animation_create("position.x");
+    lk_value steps[3] = { lk_value_number(0), lk_value_number(5), lk_value_number(10) };
+    lk_animation_set_values(a, steps, 3);
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_set_repeat_count(a, 3);
+    lk_animation_set_cumulative(a, true);
+    b = add(l, a, "cumulative");
+    LKT_CHECK_NEAR("S4.10 cumulative keyframes: the third repeat adds twice last - first",
+                   number_at(l, "position.x", b + 2.25), 22.5, 1e-9);
+    lk_layer_remove_all_animations(l);
+
     /* paced: constant speed over distance, keyTimes ignored */
     a = lk_keyframe_animation_create("position");
     lk_value pts[3] = { lk_value_point(lk_point_make(0, 0)), lk_value_point(lk_point_make(30, 40)),
@@ -249,6 +261,10 @@ static void ship(void)
         lk_animation_set_path(a, path);
         lk_animation_set_duration(a, 4.0);
         if (with_rotation) lk_animation_set_rotation_mode(a, LK_ROTATION_AUTO);
+        lk_path *back = lk_animation_copy_path(a);
+        LKT_CHECK(back && lkt_near(lk_path_get_length(back), lk_path_get_length(path), 1e-12),
+                  "S4.10 the animation keeps a copy of its path", "%p", (void *)back);
+        lk_release(back);
         double b = add(l, a, "ship");
         for (int i = 0; i < 5; i++) {
             double angle;
@@ -556,6 +572,25 @@ static void groups(void)
     b = add(l, group, "fast");
     LKT_CHECK_COLOR("S4.12 the group's speed applies to its children", color_at(l, b + 0.5), lk_color_make(0.5, 0.5, 0, 1), 1e-9);
     LKT_CHECK_COLOR("S4.12 the group's fill holds its children's end", color_at(l, b + 5), lk_color_make(0, 1, 0, 1), 1e-9);
+    lk_release(l);
+
+    /* nested groups: an inner group's clock runs inside the outer one's */
+    l = committed_layer();
+    lk_animation *inner = lk_animation_group_create();
+    lk_animation_set_duration(colour, 0);
+    lk_animation_set_animations(inner, kids, 1);
+    lk_animation_set_begin_time(inner, 1.0);
+    lk_animation_set_duration(inner, 2.0);
+    lk_animation *outer = lk_animation_group_create();
+    lk_animation *inners[1] = { inner };
+    lk_animation_set_animations(outer, inners, 1);
+    lk_animation_set_duration(outer, 4.0);
+    lk_release(inner);
+    b = add(l, outer, "outer");
+    LKT_CHECK_COLOR("S4.12 nested group: nothing before the inner group begins", color_at(l, b + 0.5),
+                    lk_color_make(0, 0, 1, 1), 1e-9);
+    LKT_CHECK_COLOR("S4.12 nested group: half-way through the inner group", color_at(l, b + 2.0),
+                    lk_color_make(0.5, 0.5, 0, 1), 1e-9);
     lk_release(l);
 
     lk_animation *empty = lk_animation_group_create();

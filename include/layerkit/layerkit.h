@@ -618,6 +618,8 @@ size_t    lk_animation_get_key_times(const lk_animation *a, double *times, size_
 /* the animation keeps its own copy of the path; NULL clears. With a path,
    values are ignored: each line or curve is one keyframe segment. */
 lk_status lk_animation_set_path(lk_animation *a, lk_path *path);
+/* a new copy of the animation's path (+1), NULL when it has none */
+lk_path  *lk_animation_copy_path(const lk_animation *a);
 /* one per segment (values - 1); NULL entries are linear */
 lk_status lk_animation_set_timing_functions(lk_animation *a, lk_timing_function *const *fns, size_t count);
 lk_status lk_animation_set_calculation_mode(lk_animation *a, lk_calculation_mode m);

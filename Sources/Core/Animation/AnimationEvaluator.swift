@@ -46,8 +46,9 @@ enum AnimationEvaluator {
         return running
     }
 
-    /// Every animation kind through Values: keyframes, springs, groups, and
-    /// basic animations that have no typed track.
+    /// Groups, keyframes, and basic and spring animations that have no
+    /// typed track (key paths inside a property, other types): through Values,
+    /// except path animations, which write their point directly.
     private static func applyGeneral(_ record: AnimationRecord, progress: Double, iteration: Int,
                                      to state: UnsafeMutablePointer<LayerState>, model: UnsafePointer<LayerState>) {
         let animation = record.animation
@@ -77,6 +78,14 @@ enum AnimationEvaluator {
         case .keyframe:
             guard let track = record.keyframes else { return }
             let eased = animation.timingFunction?.evaluate(progress) ?? progress
+            if track.followsPath, !animation.additive, !animation.cumulative, let slot = record.slot {
+                // The common path animation, without boxing each step in Values.
+                guard let (point, angle) = track.pathPoint(at: eased), slot.write(.point(point), to: state) else { return }
+                if let angle {
+                    state.pointee.transform = Transform3D.rotation(angle, 0, 0, 1).concatenating(state.pointee.transform)
+                }
+                return
+            }
             guard let (raw, angle) = track.value(at: eased),
                   let value = keyframeValue(record, raw, progress: eased, iteration: iteration, base: read(record, state))
             else { return }
@@ -151,6 +160,7 @@ enum AnimationEvaluator {
     /// The animated key path's value in `state`, through the resolved row.
     private static func read(_ record: AnimationRecord, _ state: UnsafePointer<LayerState>) -> Value? {
         guard let property = record.property else { return nil }
+        if let slot = record.slot { return slot.read(state) }
         let whole = property.read(state)
         if record.subpath.isEmpty { return whole }
         return try? KeyPathParts.component(of: whole, path: record.subpath, keyPath: record.animation.keyPath ?? "")
@@ -158,6 +168,7 @@ enum AnimationEvaluator {
 
     private static func write(_ value: Value, _ record: AnimationRecord, _ state: UnsafeMutablePointer<LayerState>) {
         guard let property = record.property else { return }
+        if let slot = record.slot, slot.write(value, to: state) { return }
         if record.subpath.isEmpty {
             _ = property.setState(&state.pointee, value)
         } else if let whole = try? KeyPathParts.replacing(in: property.read(state), path: record.subpath,
@@ -183,11 +194,7 @@ enum AnimationEvaluator {
             else { guard let t = Interpolation.add(previous, b) else { return nil }; (from, to) = (previous, t) }
         case (nil, nil, nil): (from, to) = (previous, base)
         }
-        var eased = a.timingFunction?.evaluate(progress) ?? progress
-        if a.animationKind == .spring {
-            // S4.11: the oscillator's fraction of the way at this time.
-            eased = a.spring.fraction(at: eased * a.timing.duration)
-        }
+        let eased = Interpolation.fraction(a, progress)
         guard var v = Interpolation.interpolate(from, to, eased) else { return nil }
         if a.cumulative && iteration > 0, let step = Interpolation.subtract(to, from),
            let offset = Interpolation.scale(step, by: Double(iteration)), let sum = Interpolation.add(v, offset) {

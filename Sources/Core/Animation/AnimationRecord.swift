@@ -16,8 +16,10 @@ final class AnimationRecord: @unchecked Sendable {
     /// a group, whose children animate).
     let property: AnyProperty?
     let subpath: [Substring]
-    /// The unboxed form, for basic animations of whole number/point/size/rect properties.
+    /// The unboxed form, for basic and spring animations of whole number/point/size/rect/transform properties.
     let fastTrack: FastTrack?
+    /// The property's field, for the Value path's writes (nil: through the property row).
+    let slot: FieldSlot?
     /// Keyframe animations: values, times and path made ready (S4.10).
     let keyframes: KeyframeTrack?
     /// Groups: one record per child, times relative to the group (S4.12).
@@ -38,7 +40,8 @@ final class AnimationRecord: @unchecked Sendable {
         self.subpath = subpath
         self.keyframes = keyframes
         self.children = children
-        fastTrack = animation.animationKind == .basic ? property.flatMap {
+        slot = property.flatMap { FieldSlot.make(key: $0.key, subpath: subpath) }
+        fastTrack = animation.animationKind == .basic || animation.animationKind == .spring ? property.flatMap {
             FastTrack.make(key: $0.key, subpath: subpath, animation: animation, previous: previousValue)
         } : nil
         self.key = key
@@ -54,10 +57,10 @@ final class AnimationRecord: @unchecked Sendable {
         return children.contains { $0.animates(key) }
     }
 
-    /// Whether it animates the layer's transform: path animations with a
-    /// rotation mode turn the layer along the path (S4.10).
+    /// Whether it (or a child) turns the layer: path animations with a
+    /// rotation mode change its transform too (S4.10).
     var turnsLayer: Bool {
-        animation.animationKind == .keyframe && animation.keyframes.path != nil
-            && animation.keyframes.rotationMode != .none
+        if animation.animationKind == .group { return children.contains { $0.turnsLayer } }
+        return keyframes != nil && animation.keyframes.path != nil && animation.keyframes.rotationMode != .none
     }
 }

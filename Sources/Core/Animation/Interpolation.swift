@@ -66,6 +66,17 @@ public enum Interpolation {
     }
 
     /// a + (b - a) p, exact at both ends.
+    /// How far from `from` to `to` a basic or spring animation is at
+    /// `progress` (0...1 of its iteration): the timing function's value
+    /// (S4.7), or for a spring the oscillator's fraction at that time (S4.11,
+    /// beyond 1 while it overshoots).
+    @inline(__always)
+    static func fraction(_ a: Animation, _ progress: Double) -> Double {
+        let eased = a.timingFunction?.evaluate(progress) ?? progress
+        if a.animationKind == .spring { return a.spring.fraction(at: eased * a.timing.duration) }
+        return eased
+    }
+
     public static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double {
         if p == 0 || a == b { return a }
         if p == 1 { return b }

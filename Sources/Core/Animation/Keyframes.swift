@@ -80,7 +80,7 @@ final class KeyframeTrack: @unchecked Sendable {
         if !k.keyTimes.isEmpty && mode != .paced && mode != .cubicPaced {
             guard k.keyTimes.count == expected else {
                 throw LayerKitError(.invalidArgument,
-                    "keyTimes: \(k.keyTimes.count) entries for \(count) \(k.path != nil ? "path points" : "values"); \(mode == .discrete ? "discrete mode needs values + 1" : "needs one per value"), \(expected)")
+                    "keyTimes: \(k.keyTimes.count) entries for \(count) \(k.path != nil ? "path points" : "values"); needs \(expected) (\(mode == .discrete ? "discrete mode: values + 1" : "one per value"))")
             }
             for (i, t) in k.keyTimes.enumerated() {
                 guard t.isFinite, t >= 0, t <= 1 else {
@@ -189,7 +189,18 @@ final class KeyframeTrack: @unchecked Sendable {
         return (lengths.count - 1, 1)
     }
 
+    /// True for path animations: `pathPoint(at:)` evaluates them without Values.
+    var followsPath: Bool { measure != nil }
+
     private func pathValue(_ m: PathMeasure, _ p: Double) -> (Value, angle: Double?)? {
+        pathPoint(at: p).map { (.point($0.point), $0.angle) }
+    }
+
+    /// A path animation's point at `progress`, and the angle to turn the
+    /// layer by when it has a rotation mode.
+    func pathPoint(at progress: Double) -> (point: Point, angle: Double?)? {
+        guard let m = measure else { return nil }
+        let p = min(max(progress, 0), 1)
         let position: (point: Point, angle: Double)
         switch mode {
         case .paced, .cubicPaced:
@@ -210,7 +221,7 @@ final class KeyframeTrack: @unchecked Sendable {
         case .auto: position.angle
         case .autoReverse: position.angle + Double.pi
         }
-        return (.point(position.point), angle)
+        return (position.point, angle)
     }
 
     // MARK: Kochanek-Bartels spline

@@ -40,7 +40,7 @@ extension Rect: AnimatableValue {
     static func scale(_ a: Rect, _ k: Double) -> Rect { Rect(origin: Point.scale(a.origin, k), size: Size.scale(a.size, k)) }
 }
 
-/// A basic animation of a whole number, point, size or rect property with
+/// A basic or spring animation of a whole number, point, size or rect property with
 /// its values unboxed once when added: evaluating it each frame touches
 /// only that field of the state, with no Value boxing (the general path in
 /// AnimationEvaluator handles every other case with the same rules).
@@ -83,7 +83,7 @@ final class TypedTrack<T: AnimatableValue> {
         case let (nil, nil, b?): ends = a.additive ? (T.zero, b) : (start, T.add(start, b))
         case (nil, nil, nil): ends = (start, base)
         }
-        let eased = a.timingFunction?.evaluate(progress) ?? progress
+        let eased = Interpolation.fraction(a, progress)
         var v = T.lerp(ends.0, ends.1, eased)
         if a.cumulative && iteration > 0 { v = T.add(v, T.scale(T.subtract(ends.1, ends.0), Double(iteration))) }
         if a.additive { v = T.add(base, v) }
@@ -167,7 +167,7 @@ final class TransformTrack {
         let base = field(state).pointee
         let start = from ?? previous ?? base
         let end = to ?? (from != nil ? field(model).pointee : base)
-        let eased = a.timingFunction?.evaluate(progress) ?? progress
+        let eased = Interpolation.fraction(a, progress)
         if eased == 0 || eased == 1 || start == end {
             field(state).pointee = eased < 0.5 || start == end ? start : end
             return
@@ -180,5 +180,67 @@ final class TransformTrack {
             cache = (start, end, da, db)
         }
         field(state).pointee = Interpolation.interpolate(cache!.a, cache!.b, eased).transform
+    }
+}
+
+/// Where a whole number, point, size, rect or transform property lives in
+/// LayerState: the Value path (keyframes, springs, group children) reads
+/// and writes it there directly, instead of through the erased key path
+/// accessors, which copy the state.
+enum FieldSlot {
+    case number(Int), point(Int), size(Int), rect(Int), transform(Int)
+
+    static func make(key: String, subpath: [Substring]) -> FieldSlot? {
+        guard subpath.isEmpty else { return nil }
+        typealias P = LayerProperties
+        func at<T>(_ keyPath: WritableKeyPath<LayerState, T>) -> Int? { MemoryLayout<LayerState>.offset(of: keyPath) }
+        switch key {
+        case P.opacity.key, P.zPosition.key, P.anchorPointZ.key, P.cornerRadius.key, P.borderWidth.key,
+             P.shadowOpacity.key, P.shadowRadius.key:
+            let row: WritableKeyPath<LayerState, Double> = switch key {
+            case P.opacity.key: P.opacity.keyPath
+            case P.zPosition.key: P.zPosition.keyPath
+            case P.anchorPointZ.key: P.anchorPointZ.keyPath
+            case P.cornerRadius.key: P.cornerRadius.keyPath
+            case P.borderWidth.key: P.borderWidth.keyPath
+            case P.shadowOpacity.key: P.shadowOpacity.keyPath
+            default: P.shadowRadius.keyPath
+            }
+            return at(row).map(FieldSlot.number)
+        case P.position.key: return at(P.position.keyPath).map(FieldSlot.point)
+        case P.anchorPoint.key: return at(P.anchorPoint.keyPath).map(FieldSlot.point)
+        case P.shadowOffset.key: return at(P.shadowOffset.keyPath).map(FieldSlot.size)
+        case P.bounds.key: return at(P.bounds.keyPath).map(FieldSlot.rect)
+        case P.contentsRect.key: return at(P.contentsRect.keyPath).map(FieldSlot.rect)
+        case P.contentsCenter.key: return at(P.contentsCenter.keyPath).map(FieldSlot.rect)
+        case P.transform.key: return at(P.transform.keyPath).map(FieldSlot.transform)
+        case P.sublayerTransform.key: return at(P.sublayerTransform.keyPath).map(FieldSlot.transform)
+        default: return nil
+        }
+    }
+
+    func read(_ state: UnsafePointer<LayerState>) -> Value {
+        let raw = UnsafeRawPointer(state)
+        switch self {
+        case .number(let o): return .number(raw.advanced(by: o).assumingMemoryBound(to: Double.self).pointee)
+        case .point(let o): return .point(raw.advanced(by: o).assumingMemoryBound(to: Point.self).pointee)
+        case .size(let o): return .size(raw.advanced(by: o).assumingMemoryBound(to: Size.self).pointee)
+        case .rect(let o): return .rect(raw.advanced(by: o).assumingMemoryBound(to: Rect.self).pointee)
+        case .transform(let o): return .transform(raw.advanced(by: o).assumingMemoryBound(to: Transform3D.self).pointee)
+        }
+    }
+
+    /// False when the value is not of the slot's type (then nothing is written).
+    func write(_ value: Value, to state: UnsafeMutablePointer<LayerState>) -> Bool {
+        let raw = UnsafeMutableRawPointer(state)
+        switch (self, value) {
+        case let (.number(o), .number(v)): raw.advanced(by: o).assumingMemoryBound(to: Double.self).pointee = v
+        case let (.point(o), .point(v)): raw.advanced(by: o).assumingMemoryBound(to: Point.self).pointee = v
+        case let (.size(o), .size(v)): raw.advanced(by: o).assumingMemoryBound(to: Size.self).pointee = v
+        case let (.rect(o), .rect(v)): raw.advanced(by: o).assumingMemoryBound(to: Rect.self).pointee = v
+        case let (.transform(o), .transform(v)): raw.advanced(by: o).assumingMemoryBound(to: Transform3D.self).pointee = v
+        default: return false
+        }
+        return true
     }
 }

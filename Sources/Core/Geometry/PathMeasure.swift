@@ -79,6 +79,12 @@ public enum PathSegment: Equatable, Sendable {
         return adaptiveLength(a, b, gauss(a, b), depth: 0)
     }
 
+    /// Arc length over a short piece by one Gauss-Legendre rule.
+    func shortLength(from a: Double, to b: Double) -> Double {
+        if case .line = self { return length(from: a, to: b) }
+        return gauss(a, b)
+    }
+
     private func adaptiveLength(_ a: Double, _ b: Double, _ whole: Double, depth: Int) -> Double {
         let m = (a + b) / 2
         let left = gauss(a, m), right = gauss(m, b)
@@ -120,19 +126,40 @@ public enum PathSegment: Equatable, Sendable {
     }
 }
 
-/// A path measured once: its segments with their lengths, so that points at
-/// a distance along it (paced keyframes, path animations) cost a search and
-/// one curve inversion.
+/// A path measured once: its segments with their lengths and a table of
+/// arc length against curve parameter, so that a point at a distance along
+/// it (paced keyframes, path animations, every frame) costs a search and a
+/// Newton step or two on a short piece of curve.
 public struct PathMeasure: Sendable {
     public let segments: [PathSegment]
     public let lengths: [Double]
     /// Distance from the path's start to the start of each segment.
     public let starts: [Double]
     public let length: Double
+    /// Per curved segment: arc length from its start at t = k / tableSteps.
+    private let tables: [[Double]]
+    private static let tableSteps = 32
 
     public init(_ path: PathData) {
         segments = path.segments
-        lengths = segments.map { $0.length() }
+        var tables: [[Double]] = [], lengths: [Double] = []
+        for segment in segments {
+            if case .line = segment {
+                tables.append([])
+                lengths.append(segment.length())
+                continue
+            }
+            var table = [0.0], total = 0.0
+            for k in 1...PathMeasure.tableSteps {
+                total += segment.length(from: Double(k - 1) / Double(PathMeasure.tableSteps),
+                                        to: Double(k) / Double(PathMeasure.tableSteps))
+                table.append(total)
+            }
+            tables.append(table)
+            lengths.append(total)
+        }
+        self.tables = tables
+        self.lengths = lengths
         var total = 0.0, starts: [Double] = []
         for l in lengths { starts.append(total); total += l }
         self.starts = starts
@@ -152,8 +179,38 @@ public struct PathMeasure: Sendable {
             if starts[mid] <= d { i = mid; lo = mid + 1 } else { hi = mid - 1 }
         }
         while i > 0 && lengths[i] == 0 && starts[i] >= d { i -= 1 }
-        let t = segments[i].parameter(atDistance: d - starts[i], length: lengths[i])
+        let t = parameter(segment: i, distance: d - starts[i])
         return (segments[i].point(at: t), segments[i].angle(at: t))
+    }
+
+    /// The curve parameter of segment i at `distance` from its start, to
+    /// 1e-9 of the segment's length: the table brackets it, Newton refines.
+    private func parameter(segment i: Int, distance: Double) -> Double {
+        let total = lengths[i], segment = segments[i]
+        if distance <= 0 || total <= 0 { return 0 }
+        if distance >= total { return 1 }
+        let table = tables[i]
+        if table.isEmpty { return distance / total }
+        var lo = 0, hi = table.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if table[mid] <= distance { lo = mid } else { hi = mid }
+        }
+        let step = 1 / Double(PathMeasure.tableSteps)
+        let t0 = Double(lo) * step, t1 = Double(hi) * step
+        let span = table[hi] - table[lo]
+        var t = span > 0 ? t0 + (distance - table[lo]) / span * step : t0
+        for _ in 0..<8 {
+            // One 8-point Gauss-Legendre rule on a piece of at most 1/32 of
+            // the curve: exact to rounding for the polynomial part of the speed.
+            let error = table[lo] + segment.shortLength(from: t0, to: t) - distance
+            if abs(error) <= 1e-9 * max(1, total) { break }
+            let d = segment.derivative(at: t)
+            let speed = (d.x * d.x + d.y * d.y).squareRoot()
+            guard speed > 1e-12 else { break }
+            t = min(max(t - error / speed, t0), t1)
+        }
+        return t
     }
 }
 
