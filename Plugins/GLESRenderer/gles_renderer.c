@@ -277,8 +277,11 @@ static bool validate(lkgl_renderer *r, const lk_display_list *list, char *error,
             else stack[depth - 1] = 'g';
             break;
         case LK_DL_OP_POP_GROUP:
-            if (depth == 0 || stack[depth - 1] == 'c') what = "POP_GROUP without a matching PUSH_GROUP";
-            else if (stack[depth - 1] == 'm') what = "POP_GROUP of a mask group without GROUP_CONTENT";
+            /* a mask group that never reached GROUP_CONTENT has no content:
+               it draws nothing (as the software backend does) */
+            if (depth == 0) what = "POP_GROUP without a matching PUSH_GROUP";
+            else if (stack[depth - 1] == 'c')
+                what = "POP_GROUP without a matching PUSH_GROUP (a clip pushed inside the group is still open)";
             else depth--;
             break;
         default:
@@ -455,7 +458,9 @@ static bool pop_group(lkgl_renderer *r, char *error, size_t error_size)
     lkgl_group g = r->groups[--r->group_count];
     while (r->clip_count > g.clip_depth) pop_level(r);
     lkgl_flush(r);
-    bool ok = lkgl_group_composite(r, &g, &r->clips[r->clip_count - 1], error, error_size);
+    /* No GROUP_CONTENT came in a mask group: there is no content to show. */
+    bool empty = (g.op.flags & LK_DL_FLAG_GROUP_MASK) && g.mask < 0;
+    bool ok = empty || lkgl_group_composite(r, &g, &r->clips[r->clip_count - 1], error, error_size);
     lkgl_flush(r);
     lkgl_target_release(r, g.target);
     lkgl_target_release(r, g.mask);

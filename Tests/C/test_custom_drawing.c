@@ -74,6 +74,8 @@ static void test_draw(void)
     d.draw = draw;
     lk_layer_set_delegate(l, &d, NULL, NULL);
     lk_layer_set_frame(l, lk_rect_make(20, 20, 80, 60));
+    /* shown at once: without this the root's sublayers action fades it in (S3.3) */
+    lk_transaction_set_disable_actions(true);
     lk_layer_add_sublayer(root, l);
     lk_transaction_flush();
     LKT_CHECK(draws == 0, "S6.1 a layer not marked for display is not drawn", "%d draws", draws);

@@ -17,7 +17,7 @@ final class AnimationRecord: @unchecked Sendable {
     let property: AnyProperty?
     let subpath: [Substring]
     /// The unboxed form, for basic and spring animations of whole number/point/size/rect/transform properties.
-    let fastTrack: FastTrack?
+    let fastTrack: (any FastTrack)?
     /// The property's field, for the Value path's writes (nil: through the property row).
     let slot: FieldSlot?
     /// Keyframe animations: values, times and path made ready (S4.10).
@@ -42,7 +42,7 @@ final class AnimationRecord: @unchecked Sendable {
         self.children = children
         slot = property.flatMap { FieldSlot.make(key: $0.key, subpath: subpath) }
         fastTrack = animation.animationKind == .basic || animation.animationKind == .spring ? property.flatMap {
-            FastTrack.make(key: $0.key, subpath: subpath, animation: animation, previous: previousValue)
+            FastTracks.make(key: $0.key, subpath: subpath, animation: animation, previous: previousValue)
         } : nil
         self.key = key
         self.animation = animation

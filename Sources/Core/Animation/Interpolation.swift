@@ -19,7 +19,8 @@ public enum Interpolation {
     ///   interpolation on the shorter arc) and recomposed, so a 180° turn
     ///   about z passes through 90°. When either cannot be decomposed, they
     ///   switch like discrete values.
-    /// - Booleans, strings, images, paths, layers and none switch at 0.5:
+    /// - Paths with the same elements morph point by point (S7.1).
+    /// - Booleans, strings, images, other paths, layers and none switch at 0.5:
     ///   `from` below it, `to` from it on. `none` against one of these
     ///   switches too, since each is the type of an optional property.
     ///
@@ -55,8 +56,7 @@ public enum Interpolation {
                 return .list(out)
             }
             return p < 0.5 ? from : to
-        case (.none, .none), (.bool, .bool), (.string, .string), (.image, .image),
-             (.path, .path), (.layer, .layer),
+        case (.none, .none), (.bool, .bool), (.string, .string), (.image, .image), (.layer, .layer),
              (.none, .string), (.string, .none), (.none, .image), (.image, .none),
              (.none, .path), (.path, .none), (.none, .layer), (.layer, .none):
             return p < 0.5 ? from : to

@@ -9,7 +9,9 @@ public final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
     public init(_ make: @escaping () -> Value) {
         self.make = make
         pthread_key_create(&key) { object in
-            if let object { Unmanaged<AnyObject>.fromOpaque(object).release() }
+            guard let object else { return }
+            threadLocalObjects.withLock { _ = $0.remove(object) }
+            Unmanaged<AnyObject>.fromOpaque(object).release()
         }
     }
 
@@ -18,7 +20,16 @@ public final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
             return Unmanaged<Value>.fromOpaque(existing).takeUnretainedValue()
         }
         let created = make()
-        pthread_setspecific(key, Unmanaged.passRetained(created).toOpaque())
+        let object = Unmanaged.passRetained(created).toOpaque()
+        threadLocalObjects.withLock { _ = $0.insert(object) }
+        pthread_setspecific(key, object)
         return created
     }
 }
+
+/// Every thread's objects, also held from here: the main thread's
+/// thread-specific values are never destroyed (exit() runs no destructors
+/// for it) and live where leak checkers do not look, so without this what
+/// they hold at exit (run loop work never dispatched, say) would be
+/// reported as lost rather than still in use.
+private let threadLocalObjects = Locked<Set<UnsafeMutableRawPointer>>([])
