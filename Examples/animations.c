@@ -13,6 +13,8 @@
  *                     (under-, under- and critically damped), each lasting
  *                     its settling duration
  *   group             a group of the ship's path and a colour change over 4 s
+ *   transition-push   a panel changes colour under a push from the right
+ *   transition-fade   the panel's tab is replaced under a fade
  *
  * Writes OUTDIR/animations/<scene>/frame-NNN.png and OUTDIR/<scene>.apng.
  * usage: animations [OUTDIR]   (default: out; the folder must exist)
@@ -228,6 +230,46 @@ static void group(const char *outdir, double now)
     record(outdir, "group", add(s, g, "group"), 4.0);
 }
 
+/* A panel changes colour under a push from the right (1 s), then its tabs
+   switch under a fade (0.8 s): transitions (S4.13) snapshot the appearance
+   before the change and animate it against the one after. */
+static double transition_on(lk_layer *layer, lk_transition_type type, lk_transition_subtype subtype, double seconds)
+{
+    lk_animation *t;
+    MADE(t, lk_transition_create());
+    CHECK(lk_animation_set_transition_type(t, type));
+    CHECK(lk_animation_set_transition_subtype(t, subtype));
+    CHECK(lk_animation_set_duration(t, seconds));
+    CHECK(lk_animation_set_timing_function(t, lk_timing_function_named(LK_TIMING_EASE_IN_EASE_OUT)));
+    CHECK(lk_layer_add_animation(layer, t, NULL));
+    lk_release(t);
+    CHECK(lk_transaction_commit());
+    return lk_animation_get_begin_time(lk_layer_get_animation(layer, "transition"));
+}
+
+static void transitions(const char *outdir, double now)
+{
+    lk_layer *root = new_scene();
+    /* the window the panel moves in clips it */
+    lk_layer *window = box(root, WIDTH / 2.0, HEIGHT / 2.0, 220, 140, lk_color_make(0, 0, 0, 0), 12);
+    CHECK(lk_layer_set_masks_to_bounds(window, true));
+    lk_layer *panel = box(window, 110, 70, 220, 140, lk_color_make(0.85, 0.3, 0.25, 1), 0);
+    lk_layer *tab = box(panel, 110, 70, 120, 60, lk_color_make(0.95, 0.95, 0.95, 1), 10);
+    CHECK(lk_display_render_frame_at(display, now));
+
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    CHECK(lk_layer_set_background_color(panel, lk_color_make(0.2, 0.45, 0.85, 1)));
+    record(outdir, "transition-push", transition_on(panel, LK_TRANSITION_PUSH, LK_TRANSITION_FROM_RIGHT, 1.0), 1.2);
+
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer *other = box(NULL, 110, 70, 160, 40, lk_color_make(0.98, 0.8, 0.2, 1), 20);
+    CHECK(lk_layer_replace_sublayer(panel, tab, other));
+    lk_release(other);
+    record(outdir, "transition-fade", transition_on(panel, LK_TRANSITION_FADE, LK_TRANSITION_FROM_LEFT, 0.8), 1.0);
+}
+
 int main(int argc, char **argv)
 {
     const char *outdir = argc > 1 ? argv[1] : "out";
@@ -244,6 +286,7 @@ int main(int argc, char **argv)
     ship(outdir, lk_media_time());
     springs(outdir, lk_media_time());
     group(outdir, lk_media_time());
+    transitions(outdir, lk_media_time());
     lk_display_close(display);
     return 0;
 }

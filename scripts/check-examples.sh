@@ -87,7 +87,7 @@ fi
 if build animations.c "$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$root/Examples/animations.c" \
         "$root/Examples/support/apng.c" "${lk[@]}" -lz -lm "$rpath" -o "$build/animations" &&
     run animations "$root" "$build/animations" "$out"; then
-    for scene in keyframe-colours ship spring group; do
+    for scene in keyframe-colours ship spring group transition-push transition-fade; do
         frames=$(ls "$out/animations/$scene"/frame-*.png 2>/dev/null | wc -l)
         # an APNG is a PNG with an acTL chunk right after IHDR (bytes 37-40)
         if is_png "$out/$scene.apng" && [ "$(dd if="$out/$scene.apng" bs=1 skip=37 count=4 2>/dev/null)" = acTL ] &&

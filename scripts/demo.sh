@@ -37,5 +37,6 @@ echo
 echo
 echo "The images are in $out/: demo.png is the scene, demo-card-y*.png the card at"
 echo "other angles about y, hello.png the README's example, cpp_demo.png the C++ one;"
-echo "keyframe-colours.apng, ship.apng, spring.apng and group.apng play the animation"
-echo "scenes (any browser opens them), their frames are in animations/<scene>/."
+echo "keyframe-colours.apng, ship.apng, spring.apng, group.apng, transition-push.apng and"
+echo "transition-fade.apng play the animation scenes (any browser opens them); their"
+echo "frames are in animations/<scene>/."
