@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "layerkit-software", type: .dynamic, targets: ["LayerKitSoftware"]),
         .executable(name: "layerkit-bench-displaylist", targets: ["BenchDisplayList"]),
         .executable(name: "layerkit-bench-animation", targets: ["BenchAnimation"]),
+        .executable(name: "layerkit-bench-rasterize", targets: ["BenchRasterize"]),
     ],
     targets: [
         // The public headers (include/layerkit) as a Clang module for Swift.
@@ -64,6 +65,11 @@ let package = Package(
             name: "BenchAnimation",
             dependencies: ["LayerKitCore", "CSupport"],
             path: "Benchmarks/Animation"
+        ),
+        .executableTarget(
+            name: "BenchRasterize",
+            dependencies: ["LayerKitCore", "CPangoCairo"],
+            path: "Benchmarks/Rasterize"
         ),
         .testTarget(
             name: "CoreTests",
