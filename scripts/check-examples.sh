@@ -84,5 +84,14 @@ if build cpp_demo.cpp "$CXX" -std=c++17 "${strict[@]}" "$root/Examples/cpp_demo.
     if is_png "$out/cpp_demo.png"; then pass "examples: cpp_demo wrote cpp_demo.png"; else fail "examples: cpp_demo wrote no PNG file"; fi
 fi
 
+if build content.c "$CC" -std=c99 "${strict[@]}" "$root/Examples/content.c" "${lk[@]}" "$rpath" -o "$build/content" &&
+    run content "$root" "$build/content" "$out"; then
+    if is_png "$out/content.png" && is_png "$out/content-snapshot.png"; then
+        pass "examples: content wrote content.png and content-snapshot.png"
+    else
+        fail "examples: content did not write content.png and content-snapshot.png"
+    fi
+fi
+
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -22,6 +22,7 @@ echo "building the examples against $prefix (pkg-config layerkit $(pkg-config --
 "$CC" -std=c99 "${strict[@]}" "$root/Examples/demo.c" "${lk[@]}" -lm "$rpath" -o "$build/demo"
 "$CC" -std=c99 "${strict[@]}" "$root/Examples/hello.c" "${lk[@]}" "$rpath" -o "$build/hello"
 "$CXX" -std=c++17 "${strict[@]}" "$root/Examples/cpp_demo.cpp" "${lk[@]}" "$rpath" -o "$build/cpp_demo"
+"$CC" -std=c99 "${strict[@]}" "$root/Examples/content.c" "${lk[@]}" "$rpath" -o "$build/content"
 
 # the software backend, the one the installed tree carries; no plugin path:
 # the library finds it beside itself
@@ -31,6 +32,8 @@ echo
 "$build/demo" "$out"
 (cd "$out" && "$build/hello")
 "$build/cpp_demo" "$out"
+"$build/content" "$out"
 echo
 echo "The images are in $out/: demo.png is the scene, demo-card-y*.png the card at"
-echo "other angles about y, hello.png the README's example, cpp_demo.png the C++ one."
+echo "other angles about y, hello.png the README's example, cpp_demo.png the C++ one,"
+echo "content.png shapes, text and gradients, content-snapshot.png a snapshot of them."
