@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "layerkit-bench-displaylist", targets: ["BenchDisplayList"]),
         .executable(name: "layerkit-bench-animation", targets: ["BenchAnimation"]),
         .executable(name: "layerkit-bench-emitter", targets: ["BenchEmitter"]),
+        .executable(name: "layerkit-bench-rasterize", targets: ["BenchRasterize"]),
     ],
     targets: [
         // The public headers (include/layerkit) as a Clang module for Swift.
@@ -113,6 +114,11 @@ let package = Package(
             name: "BenchEmitter",
             dependencies: ["LayerKitCore"],
             path: "Benchmarks/Emitter"
+        ),
+        .executableTarget(
+            name: "BenchRasterize",
+            dependencies: ["LayerKitCore", "CPangoCairo"],
+            path: "Benchmarks/Rasterize"
         ),
         .testTarget(
             name: "CoreTests",

@@ -126,6 +126,16 @@ if grep -q -E '#[[:space:]]*include[[:space:]]*[<"](cairo/)?cairo\.h' \
         fail "cairo: a test includes cairo.h but pkg-config cannot find cairo: $cairo_flags"
     fi
 fi
+# Text references are drawn with Pango directly (not through LayerKit).
+if grep -q -E '#[[:space:]]*include[[:space:]]*[<"]pango/pangocairo\.h' \
+    "${tests[@]+"${tests[@]}"}" "${support[@]+"${support[@]}"}" 2>/dev/null; then
+    if pango_flags=$(pkg-config --cflags --libs pangocairo 2>&1); then
+        # shellcheck disable=SC2207
+        link+=($(sed 's/-I/-isystem /g' <<<"$pango_flags"))
+    else
+        fail "pangocairo: a test includes pango/pangocairo.h but pkg-config cannot find it: $pango_flags"
+    fi
+fi
 # shellcheck disable=SC2206
 opt=($cflags)
 

@@ -99,5 +99,14 @@ if build animations.c "$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$
     done
 fi
 
+if build content.c "$CC" -std=c99 "${strict[@]}" "$root/Examples/content.c" "${lk[@]}" "$rpath" -o "$build/content" &&
+    run content "$root" "$build/content" "$out"; then
+    if is_png "$out/content.png" && is_png "$out/content-snapshot.png"; then
+        pass "examples: content wrote content.png and content-snapshot.png"
+    else
+        fail "examples: content did not write content.png and content-snapshot.png"
+    fi
+fi
+
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

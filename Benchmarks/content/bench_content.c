@@ -3,7 +3,8 @@
  * run (LayerKit rasterizes with them too, then composites the result as an
  * image: the figures show what the layer machinery adds):
  *   - a 300x300 rounded rect with a Bezier wave, filled and stroked with
- *     width 3 (goal: within 1.5x of cairo);
+ *     width 3 (the goal, within 1.5x of cairo, is for the rasterization
+ *     alone, measured by Benchmarks/Rasterize; here whole frames);
  *   - a 1920x1080 three-stop linear gradient;
  *   - a 1000-glyph paragraph laid out and rasterized;
  *   - frames whose text and shapes did not change: layers rasterized (goal 0).
@@ -143,7 +144,8 @@ int main(int argc, char **argv)
         }
         double theirs = (now() - start) / iterations;
         cairo_surface_destroy(surface);
-        report("shape 300x300 wave, fill + stroke 3 (frame)", ours, theirs, 1.5);
+        /* the 1.5x goal is for the rasterization alone: layerkit-bench-rasterize */
+        report("shape 300x300 wave, fill + stroke 3 (frame)", ours, theirs, 0);
         lk_release(p);
         lk_release(s);
         lk_display_close(d);

@@ -164,12 +164,9 @@ static void trim_path(cairo_t *cr, double a, double b)
     cairo_path_destroy(flat);
 }
 
-void lkc_stroke_path(const lkc_target *t, const lkc_path *p, lkc_color color, const lkc_stroke *s)
+/* Strokes the current path (consuming it) with style s. */
+static void stroke_current(cairo_t *cr, lkc_color color, const lkc_stroke *s)
 {
-    if (s->width <= 0 || s->end <= s->start) return;
-    cairo_surface_t *surface;
-    cairo_t *cr = open_target(t, &surface);
-    append_path(cr, p);
     double phase = s->dash_phase;
     if (s->start > 0 || s->end < 1) {
         cairo_path_t *flat = cairo_copy_path_flat(cr);
@@ -188,6 +185,30 @@ void lkc_stroke_path(const lkc_target *t, const lkc_path *p, lkc_color color, co
     if (s->dash_count > 0 && s->dashes) cairo_set_dash(cr, s->dashes, (int)s->dash_count, phase);
     set_color(cr, color);
     cairo_stroke(cr);
+}
+
+void lkc_stroke_path(const lkc_target *t, const lkc_path *p, lkc_color color, const lkc_stroke *s)
+{
+    if (s->width <= 0 || s->end <= s->start) return;
+    cairo_surface_t *surface;
+    cairo_t *cr = open_target(t, &surface);
+    append_path(cr, p);
+    stroke_current(cr, color, s);
+    close_target(cr, surface);
+}
+
+void lkc_shape(const lkc_target *t, const lkc_path *p, const lkc_color *fill, int even_odd,
+               const lkc_color *stroke, const lkc_stroke *s)
+{
+    cairo_surface_t *surface;
+    cairo_t *cr = open_target(t, &surface);
+    append_path(cr, p);
+    if (fill) {
+        cairo_set_fill_rule(cr, even_odd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING);
+        set_color(cr, *fill);
+        cairo_fill_preserve(cr);
+    }
+    if (stroke && s->width > 0 && s->end > s->start) stroke_current(cr, *stroke, s);
     close_target(cr, surface);
 }
 

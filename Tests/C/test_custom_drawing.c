@@ -17,6 +17,7 @@
 static lk_display *display;
 static lk_layer *root;
 static int draws;
+static lk_canvas *kept; /* a canvas pointer kept past its callback */
 static const lkt_tolerance tolerance = {3, 48, 300, 0};
 
 static void draw(lk_layer *layer, lk_canvas *canvas, void *user_data)
@@ -24,6 +25,7 @@ static void draw(lk_layer *layer, lk_canvas *canvas, void *user_data)
     (void)layer;
     (void)user_data;
     draws++;
+    kept = canvas;
     lk_path *p = lk_path_create();
     lk_path_add_ellipse(p, lk_rect_make(10, 10, 60, 40));
     lk_canvas_clear(canvas, lk_color_make(0, 0, 0.5, 1));
@@ -192,6 +194,10 @@ static void test_snapshot(void)
 
 static void test_canvas_errors(void)
 {
+    LKT_CHECK(kept != NULL && lk_canvas_get_width(kept) == 0, "lk_canvas: a canvas kept past its callback is refused",
+              "width %u", kept ? lk_canvas_get_width(kept) : 0);
+    LKT_CHECK_ERROR("lk_canvas: drawing on a canvas after its callback fails",
+                    lk_canvas_clear(kept, lk_color_make(0, 0, 0, 1)), LK_ERROR_INVALID_ARGUMENT, "canvas");
     LKT_CHECK_ERROR("lk_canvas: a NULL canvas is refused", lk_canvas_clear(NULL, lk_color_make(0, 0, 0, 1)),
                     LK_ERROR_INVALID_ARGUMENT, "canvas");
     LKT_CHECK(lk_canvas_get_width(NULL) == 0, "lk_canvas: getters on NULL return 0", "nonzero");

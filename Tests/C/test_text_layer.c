@@ -3,9 +3,16 @@
    complex-script shaping (Arabic joining, a Devanagari conjunct), fonts by
    name, animated fontSize and foregroundColor, and the content cache.
    Fonts: DejaVu Sans (fonts-dejavu-core, also Arabic) and Lohit
-   Devanagari (fonts-lohit-deva), both installed by `make deps`. */
+   Devanagari (fonts-lohit-deva), both installed by `make deps`.
+   Reference images: the same strings laid out by Pango directly in this
+   test and drawn with cairo at the layer's place; they check that
+   LayerKit's text lands where, how large and in the colour it should.
+   Tolerance: channels within 3, anti-aliased edge pixels within 64 (at
+   most 600), no other pixel off. */
 #include "support/lktest.h"
+#include "support/lkt_cairo.h"
 #include <math.h>
+#include <pango/pangocairo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +149,65 @@ static void test_scripts(void)
               "ki %d..%d top %d, ka %d..%d top %d", ki.x0, ki.x1, ki.y0, ka.x0, ka.x1, ka.y0);
 }
 
+
+/* The string drawn by Pango straight onto the reference, at (x, y), in
+   the colour, with the settings the text layer uses (no hinting). */
+static void pango_reference(cairo_t *cr, const char *utf8, const char *font, double size, double x, double y,
+                            double r, double g, double b)
+{
+    PangoLayout *layout = pango_cairo_create_layout(cr);
+    cairo_font_options_t *options = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
+    pango_cairo_context_set_font_options(pango_layout_get_context(layout), options);
+    cairo_font_options_destroy(options);
+    pango_layout_context_changed(layout);
+    PangoFontDescription *desc = pango_font_description_from_string(font);
+    pango_font_description_set_absolute_size(desc, size * PANGO_SCALE);
+    pango_layout_set_font_description(layout, desc);
+    pango_font_description_free(desc);
+    pango_layout_set_text(layout, utf8, -1);
+    PangoLayoutIter *it = pango_layout_get_iter(layout);
+    double baseline = (double)pango_layout_iter_get_baseline(it) / PANGO_SCALE;
+    pango_layout_iter_free(it);
+    cairo_set_source_rgb(cr, r, g, b);
+    cairo_move_to(cr, x, y + baseline);
+    pango_cairo_show_layout_line(cr, pango_layout_get_line_readonly(layout, 0));
+    g_object_unref(layout);
+}
+
+static void test_reference_images(void)
+{
+    static const lkt_tolerance text_tolerance = {3, 64, 600, 0};
+    static const struct { const char *name, *text, *font; } cases[] = {
+        {"S7.2 Arabic shaped and joined (reference image)",
+         "\xd8\xa7\xd9\x84\xd8\xb9\xd8\xb1\xd8\xa8\xd9\x8a\xd8\xa9 \xd9\x84\xd8\xba\xd8\xa9", "DejaVu Sans"}, /* العربية لغة */
+        {"S7.2 Devanagari conjuncts and matras (reference image)",
+         "\xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\xa8\xe0\xa5\x8d\xe0\xa4\xa6\xe0\xa5\x80 \xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7", "Lohit Devanagari"}, /* हिन्दी क्ष */
+        {"S7.2 Latin text (reference image)", "Quick fjord, 1234", "DejaVu Sans"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        lk_layer *t = lk_text_layer_create();
+        lk_layer_set_frame(t, lk_rect_make(10, 20, 280, 80));
+        lk_text_layer_set_string(t, cases[i].text);
+        lk_text_layer_set_font(t, cases[i].font);
+        lk_text_layer_set_font_size(t, 30);
+        lk_text_layer_set_foreground_color(t, lk_color_make(1, 0.9, 0.3, 1));
+        lk_text_layer_set_alignment_mode(t, LK_TEXT_ALIGNMENT_LEFT);
+        lk_layer_add_sublayer(root, t);
+        lk_transaction_flush();
+        lk_display_render_frame_at(display, lk_media_time());
+        cairo_t *cr = lkt_cairo_begin(W, H);
+        cairo_rectangle(cr, 10, 20, 280, 80); /* a layer's drawing stays in its bounds */
+        cairo_clip(cr);
+        pango_reference(cr, cases[i].text, cases[i].font, 30, 10, 20, 1, 0.9, 0.3);
+        lkt_check_against_cairo(cases[i].name, display, cr, text_tolerance);
+        drop(t);
+    }
+}
+
 static double begin_of(lk_layer *l, const char *key)
 {
     lk_animation *a = lk_layer_get_animation(l, key);
@@ -194,6 +260,7 @@ int main(void)
     test_alignment();
     test_wrapping_and_truncation();
     test_scripts();
+    test_reference_images();
     test_animation_and_cache();
     lk_display_close(display);
     lk_release(root);

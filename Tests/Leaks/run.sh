@@ -21,7 +21,7 @@ passed=0; failed=0
 for t in $tests; do
     log="$logs/$t.log"
     LKTEST_REFERENCE_DIR="$root/Tests/C/reference" LKTEST_OUTPUT_DIR="$root/out/test-results/leaks" \
-    LAYERKIT_BACKEND=software timeout 600 valgrind --quiet --leak-check=full \
+    LAYERKIT_BACKEND=software timeout 600 valgrind --quiet --leak-check=full --suppressions="$root/Tests/Leaks/fonts.supp" \
         --errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$bin/$t" >"$log" 2>&1
     status=$?
     if [ $status -ne 99 ] && [ $status -lt 128 ]; then

@@ -53,6 +53,9 @@ typedef struct lkc_stroke {
 void lkc_fill_path(const lkc_target *t, const lkc_path *p, lkc_color color, int even_odd);
 /* Strokes the path, or the part of it between start and end. */
 void lkc_stroke_path(const lkc_target *t, const lkc_path *p, lkc_color color, const lkc_stroke *s);
+/* A shape layer's drawing in one pass: fill (if fill), then stroke (if stroke). */
+void lkc_shape(const lkc_target *t, const lkc_path *p, const lkc_color *fill, int even_odd,
+               const lkc_color *stroke, const lkc_stroke *s);
 
 enum { LKC_GRADIENT_AXIAL = 0, LKC_GRADIENT_RADIAL = 1, LKC_GRADIENT_CONIC = 2 };
 

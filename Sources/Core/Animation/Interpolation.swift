@@ -40,8 +40,11 @@ public enum Interpolation {
             return p == 1 ? Value.none : .color(interpolate(a, Color(r: a.r, g: a.g, b: a.b, a: 0), p))
         case let (.transform(a), .transform(b)): return .transform(interpolate(a, b, p))
         case let (.path(a), .path(b)):
-            // S7.1: paths with the same elements interpolate point by point.
-            if let morph = a.data.interpolated(to: b.data, p) { return .path(Path(morph)) }
+            // S7.1: paths with the same elements interpolate point by point;
+            // equal ones (and the ends) stay the objects given.
+            if p != 0, p != 1, a.data != b.data, let morph = a.data.interpolated(to: b.data, p) {
+                return .path(Path(morph))
+            }
             return p < 0.5 ? from : to
         case let (.list(a), .list(b)):
             // Lists of one length interpolate element by element (gradient

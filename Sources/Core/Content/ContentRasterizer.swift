@@ -51,7 +51,7 @@ public enum ContentRasterizer {
 
     // MARK: Shape (S7.1)
 
-    static func shape(_ shape: ShapeState, bounds: Rect, scale: Double) -> Output? {
+    public static func shape(_ shape: ShapeState, bounds: Rect, scale: Double) -> Output? {
         guard let path = shape.path, !path.data.isEmpty else { return nil }
         let fill = shape.fillColor.flatMap { $0.a > 0 ? $0 : nil }
         let stroke = shape.strokeColor.flatMap { $0.a > 0 && shape.lineWidth > 0 && shape.strokeEnd > shape.strokeStart ? $0 : nil }
@@ -74,17 +74,18 @@ public enum ContentRasterizer {
             ops.withUnsafeBufferPointer { o in
                 points.withUnsafeBufferPointer { p in
                     var cPath = lkc_path(ops: o.baseAddress, op_count: ops.count, points: p.baseAddress)
-                    if let fill {
-                        lkc_fill_path(target, &cPath, color(fill), shape.fillRule == .evenOdd ? 1 : 0)
-                    }
-                    if let stroke {
-                        shape.lineDashPattern.withUnsafeBufferPointer { dashes in
-                            var style = lkc_stroke(
-                                width: shape.lineWidth, miter_limit: shape.miterLimit,
-                                cap: Int32(shape.lineCap.rawValue), join: Int32(shape.lineJoin.rawValue),
-                                dashes: dashes.baseAddress, dash_count: dashes.count, dash_phase: shape.lineDashPhase,
-                                start: shape.strokeStart, end: shape.strokeEnd)
-                            lkc_stroke_path(target, &cPath, color(stroke), &style)
+                    var fillColor = color(fill ?? .clear), strokeColor = color(stroke ?? .clear)
+                    shape.lineDashPattern.withUnsafeBufferPointer { dashes in
+                        var style = lkc_stroke(
+                            width: shape.lineWidth, miter_limit: shape.miterLimit,
+                            cap: Int32(shape.lineCap.rawValue), join: Int32(shape.lineJoin.rawValue),
+                            dashes: dashes.baseAddress, dash_count: dashes.count, dash_phase: shape.lineDashPhase,
+                            start: shape.strokeStart, end: shape.strokeEnd)
+                        withUnsafePointer(to: &fillColor) { f in
+                            withUnsafePointer(to: &strokeColor) { st in
+                                lkc_shape(target, &cPath, fill == nil ? nil : f, shape.fillRule == .evenOdd ? 1 : 0,
+                                          stroke == nil ? nil : st, &style)
+                            }
                         }
                     }
                 }
@@ -123,7 +124,7 @@ public enum ContentRasterizer {
 
     // MARK: Gradient (S7.3)
 
-    static func gradient(_ g: GradientState, bounds: Rect, scale: Double) -> Output? {
+    public static func gradient(_ g: GradientState, bounds: Rect, scale: Double) -> Output? {
         guard !g.colors.isEmpty else { return nil }
         return withTarget(covering: bounds, scale: scale) { target in
             drawGradient(g, in: bounds, target: target)
