@@ -152,9 +152,10 @@ fi
 # KMS for real where this machine can boot a kernel under qemu.
 if wanted kms; then
     kms_missing=""
-    command -v qemu-system-x86_64 >/dev/null 2>&1 || kms_missing="qemu-system-x86_64"
-    ls /boot/vmlinuz-* >/dev/null 2>&1 || kms_missing="$kms_missing a kernel in /boot"
-    ls /usr/src/linux-source-*.tar.xz >/dev/null 2>&1 || kms_missing="$kms_missing linux-source"
+    command -v qemu-system-x86_64 >/dev/null 2>&1 || kms_missing=" qemu-system-x86_64,"
+    ls /boot/vmlinuz-* >/dev/null 2>&1 || kms_missing="$kms_missing a kernel in /boot,"
+    ls /usr/src/linux-source-*.tar.xz >/dev/null 2>&1 || kms_missing="$kms_missing linux-source,"
+    kms_missing=${kms_missing%,}
     if [ -z "$kms_missing" ]; then
         run_stage kms Tests/KMS/run.sh "$prefix"
     else

@@ -69,7 +69,7 @@ static inline int kms_wait_presented(lk_display *d, uint64_t count)
 /* The test scene on a w x h root: a backdrop, a rounded bordered card, a
    turned square (anti-aliased edges), a small marker in the top left corner
    and a mover whose x follows *mover. */
-typedef struct kms_scene { lk_layer *root, *mover; } kms_scene;
+typedef struct kms_scene { lk_layer *root, *mover, *marker; } kms_scene;
 
 static inline kms_scene kms_scene_make(double w, double h)
 {
@@ -82,7 +82,7 @@ static inline kms_scene kms_scene_make(double w, double h)
     lk_layer_set_border_color(card, lk_color_make(1, 1, 1, 1));
     turned = lkt_layer_new(s.root, w * 0.65, h * 0.55, 120, 90, lk_color_make(0.2, 0.8, 0.4, 0.8));
     lk_layer_set_transform(turned, lk_transform3d_make_rotation(0.4, 0, 0, 1));
-    lkt_layer_new(s.root, 0, 0, 16, 16, lk_color_make(1, 0, 0, 1));
+    s.marker = lkt_layer_new(s.root, 0, 0, 16, 16, lk_color_make(1, 0, 0, 1));
     s.mover = lkt_layer_new(s.root, 20, h - 60, 40, 40, lk_color_make(0.3, 0.6, 1.0, 1));
     return s;
 }

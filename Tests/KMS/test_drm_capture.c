@@ -111,6 +111,12 @@ static void check_capture(const char *what, uint32_t rotation, int tolerance, lo
     snprintf(name, sizeof name, "%s: the top left corner is at scanout (%u,%u)", what, u, v);
     LKT_CHECK(scanout_red_at(u, v, why, sizeof why), name, "%s", why);
 
+    /* hit testing is in the program's (turned) space too */
+    snprintf(name, sizeof name, "%s: hit testing at the top left corner finds the marker", what);
+    LKT_CHECK(lk_layer_hit_test(a.root, lk_point_make(8, 8)) == a.marker &&
+                  lk_layer_hit_test(a.root, lk_point_make(size.width - 8, 8)) != a.marker,
+              name, "hit test did not find the marker at (8,8) only");
+
     lk_display_close(drm);
     lk_display_close(sw);
     lk_release(a.root);

@@ -103,6 +103,12 @@ static void check_choices(void)
     check_size(kms_open("drm", NULL, 600, 800, 90),
                "rotation 90: width and height are the program's, the mode is 800x600 turned", 600, 800);
 
+    setenv("LAYERKIT_DRM_BUFFERS", "4", 1);
+    lkt_error_mark();
+    check_fails(kms_open("drm", NULL, 0, 0, 0), "LAYERKIT_DRM_BUFFERS other than 2 or 3 is an error naming it",
+                "LAYERKIT_DRM_BUFFERS=4");
+    unsetenv("LAYERKIT_DRM_BUFFERS");
+
     setenv("LAYERKIT_DRM_CONNECTOR", "list", 1);
     capture c = capture_begin(1);
     lkt_error_mark();
