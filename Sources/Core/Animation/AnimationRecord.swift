@@ -17,7 +17,11 @@ final class AnimationRecord: @unchecked Sendable {
     let property: AnyProperty?
     let subpath: [Substring]
     /// The unboxed form, for basic and spring animations of whole number/point/size/rect/transform properties.
-    let fastTrack: (any FastTrack)?
+    let fastTrack: FastTrack?
+    /// The same track as a plain reference. The enum keeps its case in the
+    /// pointer's spare bits, where leak checkers do not recognise it; this
+    /// keeps the track visibly owned (valgrind's leak stage).
+    private let fastTrackObject: AnyObject?
     /// The property's field, for the Value path's writes (nil: through the property row).
     let slot: FieldSlot?
     /// Keyframe animations: values, times and path made ready (S4.10).
@@ -42,8 +46,9 @@ final class AnimationRecord: @unchecked Sendable {
         self.children = children
         slot = property.flatMap { FieldSlot.make(key: $0.key, subpath: subpath) }
         fastTrack = animation.animationKind == .basic || animation.animationKind == .spring ? property.flatMap {
-            FastTracks.make(key: $0.key, subpath: subpath, animation: animation, previous: previousValue)
+            FastTrack.make(key: $0.key, subpath: subpath, animation: animation, previous: previousValue)
         } : nil
+        fastTrackObject = fastTrack?.object
         self.key = key
         self.animation = animation
         self.previousValue = previousValue

@@ -91,47 +91,57 @@ final class TypedTrack<T: AnimatableValue> {
     }
 }
 
-/// A typed track: an unboxed basic animation of one field. A class-bound
-/// protocol, so a record holds a plain object pointer (an enum of class
-/// payloads keeps its case in the pointer's spare bits, where leak checkers
-/// no longer recognise the pointer).
-protocol FastTrack: AnyObject {
-    func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
-               model: UnsafePointer<LayerState>)
-}
-
-extension TypedTrack: FastTrack {}
-
-extension TransformTrack: FastTrack {
-    func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
-               model: UnsafePointer<LayerState>) {
-        apply(a, progress: progress, to: state, model: model)
-    }
-}
-
 /// The typed tracks there are; nil means the general path.
-enum FastTracks {
-    static func make(key: String, subpath: [Substring], animation a: Animation, previous: Value?) -> (any FastTrack)? {
+enum FastTrack {
+    case number(TypedTrack<Double>)
+    case point(TypedTrack<Point>)
+    case size(TypedTrack<Size>)
+    case rect(TypedTrack<Rect>)
+    case transform(TransformTrack)
+
+    static func make(key: String, subpath: [Substring], animation a: Animation, previous: Value?) -> FastTrack? {
         guard subpath.isEmpty else { return nil }
         typealias P = LayerProperties
         switch key {
-        case P.opacity.key: return TypedTrack(P.opacity.keyPath, a, previous: previous)
-        case P.zPosition.key: return TypedTrack(P.zPosition.keyPath, a, previous: previous)
-        case P.anchorPointZ.key: return TypedTrack(P.anchorPointZ.keyPath, a, previous: previous)
-        case P.cornerRadius.key: return TypedTrack(P.cornerRadius.keyPath, a, previous: previous)
-        case P.borderWidth.key: return TypedTrack(P.borderWidth.keyPath, a, previous: previous)
-        case P.shadowOpacity.key: return TypedTrack(P.shadowOpacity.keyPath, a, previous: previous)
-        case P.shadowRadius.key: return TypedTrack(P.shadowRadius.keyPath, a, previous: previous)
-        case P.position.key: return TypedTrack(P.position.keyPath, a, previous: previous)
-        case P.anchorPoint.key: return TypedTrack(P.anchorPoint.keyPath, a, previous: previous)
-        case P.shadowOffset.key: return TypedTrack(P.shadowOffset.keyPath, a, previous: previous)
-        case P.bounds.key: return TypedTrack(P.bounds.keyPath, a, previous: previous)
-        case P.contentsRect.key: return TypedTrack(P.contentsRect.keyPath, a, previous: previous)
-        case P.contentsCenter.key: return TypedTrack(P.contentsCenter.keyPath, a, previous: previous)
-        case P.transform.key: return TransformTrack(P.transform.keyPath, a, previous: previous)
+        case P.opacity.key: return TypedTrack(P.opacity.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.zPosition.key: return TypedTrack(P.zPosition.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.anchorPointZ.key: return TypedTrack(P.anchorPointZ.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.cornerRadius.key: return TypedTrack(P.cornerRadius.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.borderWidth.key: return TypedTrack(P.borderWidth.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.shadowOpacity.key: return TypedTrack(P.shadowOpacity.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.shadowRadius.key: return TypedTrack(P.shadowRadius.keyPath, a, previous: previous).map(FastTrack.number)
+        case P.position.key: return TypedTrack(P.position.keyPath, a, previous: previous).map(FastTrack.point)
+        case P.anchorPoint.key: return TypedTrack(P.anchorPoint.keyPath, a, previous: previous).map(FastTrack.point)
+        case P.shadowOffset.key: return TypedTrack(P.shadowOffset.keyPath, a, previous: previous).map(FastTrack.size)
+        case P.bounds.key: return TypedTrack(P.bounds.keyPath, a, previous: previous).map(FastTrack.rect)
+        case P.contentsRect.key: return TypedTrack(P.contentsRect.keyPath, a, previous: previous).map(FastTrack.rect)
+        case P.contentsCenter.key: return TypedTrack(P.contentsCenter.keyPath, a, previous: previous).map(FastTrack.rect)
+        case P.transform.key: return TransformTrack(P.transform.keyPath, a, previous: previous).map(FastTrack.transform)
         case P.sublayerTransform.key:
-            return TransformTrack(P.sublayerTransform.keyPath, a, previous: previous)
+            return TransformTrack(P.sublayerTransform.keyPath, a, previous: previous).map(FastTrack.transform)
         default: return nil
+        }
+    }
+
+    /// The track object, whatever its kind.
+    var object: AnyObject {
+        switch self {
+        case .number(let t): t
+        case .point(let t): t
+        case .size(let t): t
+        case .rect(let t): t
+        case .transform(let t): t
+        }
+    }
+
+    func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
+               model: UnsafePointer<LayerState>) {
+        switch self {
+        case .number(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
+        case .point(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
+        case .size(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
+        case .rect(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
+        case .transform(let t): t.apply(a, progress: progress, to: state, model: model)
         }
     }
 }
