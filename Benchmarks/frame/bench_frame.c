@@ -160,6 +160,9 @@ int main(int argc, char **argv)
 {
     int smoke = argc > 1 && strcmp(argv[1], "--smoke") == 0;
     int frames = smoke ? 3 : 60;
+    /* whole frames: without this, damage tracking draws nothing for the
+       unchanged frames after the first (read once, before any display) */
+    setenv("LAYERKIT_FULL_DAMAGE", "1", 1);
     scene a, b;
     make_scene(&a, "(a) 10 full-screen layers at 50% opacity", 10, W, H, 0.5, 0);
     make_scene(&b, "(b) 100 layers 256x256 with alpha, scattered", 100, 256, 256, 1.0, 1);
