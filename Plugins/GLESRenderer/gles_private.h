@@ -23,6 +23,9 @@
 #define LKGL_MAX_QUADS 16384
 /* Gaussian taps on each side of the centre in one blur pass. */
 #define LKGL_MAX_TAPS 48
+/* Pixels one tap stands for at most: sigma is capped at 1024, whose reach
+   (3073 pixels) takes 65 per tap. */
+#define LKGL_MAX_STEP 72
 
 /* Integer pixel box, half open: [x0, x1) x [y0, y1). */
 typedef struct lkgl_box { int32_t x0, y0, x1, y1; } lkgl_box;
@@ -63,7 +66,7 @@ typedef struct lkgl_program {
     GLuint id;
     GLint u_viewport, u_image, u_clip;               /* quad */
     GLint u_source, u_mask, u_opacity, u_tint, u_mode, u_has_mask, u_has_clip; /* composite */
-    GLint u_weights, u_count, u_direction, u_shift, u_bounds, u_decode;   /* blur */
+    GLint u_weights, u_count, u_step, u_direction, u_shift, u_bounds, u_decode;   /* blur */
 } lkgl_program;
 
 typedef struct lkgl_texture {

@@ -237,8 +237,9 @@ static const char composite_fragment[] =
     "}\n";
 
 /* One direction of a separable Gaussian over alpha: output pixel p takes
-   source pixel p - shift - k direction with weight u_weights[k + count], k
-   in -count..count; pixels outside u_bounds (x0, y0, x1, y1) read as
+   source pixels p - shift - d direction, tap k (in -count..count) standing
+   for the step pixels d = k step - step / 2 .. + step - 1, each weighing
+   u_weights[k + count]; pixels outside u_bounds (x0, y0, x1, y1) read as
    transparent. An 8-bit intermediate would cost up to a level per pass, so
    the result is written as two bytes, r the whole levels and g the
    fraction of a level; u_decode reads the source that way (else its alpha). */
@@ -247,12 +248,13 @@ static const char composite_fragment[] =
 static const char blur_fragment[] =
     PRECISION
     "#define TAPS " STR(LKGL_MAX_TAPS) "\n"
+    "#define MAX_STEP " STR(LKGL_MAX_STEP) "\n"
     "uniform sampler2D u_source;\n"
     "uniform vec2 u_viewport, u_direction, u_shift;\n"
     "uniform vec4 u_bounds;\n"
     "uniform float u_weights[2 * TAPS + 1];\n"
     "uniform float u_decode;\n"
-    "uniform int u_count;\n"
+    "uniform int u_count, u_step;\n"
     "float alpha_at(vec2 p) {\n"
     "    if (p.x < u_bounds.x || p.y < u_bounds.y || p.x > u_bounds.z || p.y > u_bounds.w) return 0.0;\n"
     "    vec4 c = texture2D(u_source, p / u_viewport);\n"
@@ -260,10 +262,16 @@ static const char blur_fragment[] =
     "}\n"
     "void main() {\n"
     "    vec2 p = gl_FragCoord.xy - u_shift;\n"
+    "    float step = float(u_step), half_step = floor(step * 0.5);\n"
     "    float a = 0.0;\n"
     "    for (int i = 0; i <= 2 * TAPS; i++) {\n"
     "        if (i > 2 * u_count) break;\n"
-    "        a += alpha_at(p - u_direction * float(i - u_count)) * u_weights[i];\n"
+    "        float first = float(i - u_count) * step - half_step, sum = 0.0;\n"
+    "        for (int j = 0; j < MAX_STEP; j++) {\n"
+    "            if (j >= u_step) break;\n"
+    "            sum += alpha_at(p - u_direction * (first + float(j)));\n"
+    "        }\n"
+    "        a += sum * u_weights[i];\n"
     "    }\n"
     "    float v = clamp(a, 0.0, 1.0) * 255.0;\n"
     "    float whole = floor(v);\n"
@@ -361,6 +369,7 @@ static bool build(lkgl_renderer *r, int index, const char *name, const char *def
     p->u_has_clip = glGetUniformLocation(id, "u_has_clip");
     p->u_weights = glGetUniformLocation(id, "u_weights");
     p->u_count = glGetUniformLocation(id, "u_count");
+    p->u_step = glGetUniformLocation(id, "u_step");
     p->u_direction = glGetUniformLocation(id, "u_direction");
     /* Samplers never change unit: image/source on 0, clip on 1, mask on 2. */
     glUseProgram(id);

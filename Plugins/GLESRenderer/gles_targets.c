@@ -147,13 +147,13 @@ bool lkgl_shadow_of(const lk_dl_op *op, lkgl_shadow *s)
 /* Standard normal cumulative distribution. */
 static double phi(double x) { return 0.5 * erfc(-x / sqrt(2.0)); }
 
-/* The kernel of one direction, weights[k + *count] for k in -count..count
-   taps *step pixels apart: each content pixel is a unit square of constant
-   alpha, so a tap weighs the Gaussian's integral over the pixels it stands
-   for, centred on the fraction of the offset, renormalised after the cut at
-   reach. Up to LKGL_MAX_TAPS taps a side the step is 1 and the kernel is the
-   software backend's exactly; wider ones take every step-th pixel for the
-   step pixels around it. */
+/* The kernel of one direction, weights[k + *count] for k in -count..count:
+   each content pixel is a unit square of constant alpha, so a pixel weighs
+   the Gaussian's integral over it, centred on the fraction of the offset,
+   renormalised after the cut at reach. Up to LKGL_MAX_TAPS taps a side a
+   tap is one pixel and the kernel is the software backend's exactly; a
+   wider one groups step pixels to a tap (those at k step - step / 2 ..
+   + step - 1), each weighing an equal share of the group's integral. */
 static void integrated_kernel(double sigma, int32_t reach, double fraction, int *count, int *step,
                               float weights[2 * LKGL_MAX_TAPS + 1])
 {
@@ -164,14 +164,15 @@ static void integrated_kernel(double sigma, int32_t reach, double fraction, int 
         return;
     }
     int s = (reach + LKGL_MAX_TAPS - 1) / LKGL_MAX_TAPS;
-    int n = (reach + s - 1) / s;
+    if (s > LKGL_MAX_STEP) s = LKGL_MAX_STEP;   /* not reached: sigma is capped */
+    int n = (reach + s - 1) / s, half = s / 2;
     double sum = 0.0, w[2 * LKGL_MAX_TAPS + 1];
     for (int k = -n; k <= n; k++) {
-        double d = (double)k * s, half = 0.5 * s;
-        w[k + n] = phi((d + half - fraction) / sigma) - phi((d - half - fraction) / sigma);
+        double first = (double)k * s - half;   /* the tap's first pixel */
+        w[k + n] = phi((first + s - 0.5 - fraction) / sigma) - phi((first - 0.5 - fraction) / sigma);
         sum += w[k + n];
     }
-    for (int i = 0; i <= 2 * n; i++) weights[i] = (float)(w[i] / sum);
+    for (int i = 0; i <= 2 * n; i++) weights[i] = (float)(w[i] / sum / s);
     *count = n;
     *step = s;
 }
@@ -191,8 +192,9 @@ static void blur_pass(lkgl_renderer *r, int into, GLuint source, bool encoded, l
     lkgl_set_blend(r, LKGL_BLEND_REPLACE);
     glUniform1fv(p->u_weights, 2 * count + 1, weights);
     glUniform1i(p->u_count, count);
+    glUniform1i(p->u_step, step);
     glUniform1f(p->u_decode, encoded ? 1.0f : 0.0f);
-    glUniform2f(p->u_direction, vertical ? 0.0f : (float)step, vertical ? (float)step : 0.0f);
+    glUniform2f(p->u_direction, vertical ? 0.0f : 1.0f, vertical ? 1.0f : 0.0f);
     glUniform2f(p->u_shift, vertical ? 0.0f : (float)shift, vertical ? (float)shift : 0.0f);
     glUniform4f(p->u_bounds, (float)bounds.x0, (float)bounds.y0, (float)bounds.x1, (float)bounds.y1);
     lkgl_bind_texture(r, 0, source);
