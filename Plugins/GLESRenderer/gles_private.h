@@ -23,6 +23,9 @@
 #define LKGL_MAX_QUADS 16384
 /* Gaussian taps on each side of the centre in one blur pass. */
 #define LKGL_MAX_TAPS 48
+/* Pixels one tap stands for at most: sigma is capped at 1024, whose reach
+   (3073 pixels) takes 65 per tap. */
+#define LKGL_MAX_STEP 72
 
 /* Integer pixel box, half open: [x0, x1) x [y0, y1). */
 typedef struct lkgl_box { int32_t x0, y0, x1, y1; } lkgl_box;
@@ -62,8 +65,8 @@ enum { LKGL_PROG_QUAD = 0, /* + 1 textured, + 2 clip mask, + 4 general shapes */
 typedef struct lkgl_program {
     GLuint id;
     GLint u_viewport, u_image, u_clip;               /* quad */
-    GLint u_source, u_mask, u_opacity, u_offset, u_tint, u_mode, u_has_mask, u_has_clip; /* composite */
-    GLint u_weights, u_count, u_direction;           /* blur */
+    GLint u_source, u_mask, u_opacity, u_tint, u_mode, u_has_mask, u_has_clip; /* composite */
+    GLint u_weights, u_count, u_step, u_direction, u_shift, u_bounds, u_decode;   /* blur */
 } lkgl_program;
 
 typedef struct lkgl_texture {
@@ -209,6 +212,16 @@ void lkgl_targets_free(lkgl_renderer *r);
 void lkgl_clear_box(lkgl_renderer *r, lkgl_box box);
 /* Composites group g (its content and, when it has one, its shadow) onto the
    target below it, under clip. */
+/* A group's shadow as the software backend draws it (software_group.c): the
+   offset split into whole pixels (ox, oy) and fractions in [-0.5, 0.5)
+   folded into the kernel, sigma capped, the kernel's reach in pixels. */
+typedef struct lkgl_shadow {
+    double  sigma, fx, fy;
+    int32_t ox, oy, reach;
+} lkgl_shadow;
+/* false when the op casts no shadow (alpha rounds to 0, offsets not finite,
+   sigma NaN) */
+bool lkgl_shadow_of(const lk_dl_op *op, lkgl_shadow *s);
 bool lkgl_group_composite(lkgl_renderer *r, const lkgl_group *g, const lkgl_clip *clip,
                           char *error, size_t error_size);
 

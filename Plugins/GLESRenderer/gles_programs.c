@@ -214,20 +214,20 @@ static const char box_vertex[] =
     "void main() { gl_Position = vec4(a_pos / u_viewport * 2.0 - 1.0, 0.0, 1.0); }\n";
 
 /* Offscreen targets onto the one below: a group times opacity (and a mask's
-   alpha), or a shadow: the (blurred) alpha moved by offset, tinted. */
+   alpha), or a shadow: the blurred alpha (already moved by the offset, and
+   held as two bytes, see blur_fragment) tinted, pixel for pixel. */
 static const char composite_fragment[] =
     PRECISION
     "uniform sampler2D u_source, u_mask, u_clip;\n"
-    "uniform vec2 u_viewport, u_offset;\n"
+    "uniform vec2 u_viewport;\n"
     "uniform vec4 u_tint;\n"
     "uniform float u_opacity, u_mode, u_has_mask, u_has_clip;\n"
-    "float inside(vec2 t) { return t.x >= 0.0 && t.y >= 0.0 && t.x <= 1.0 && t.y <= 1.0 ? 1.0 : 0.0; }\n"
     "void main() {\n"
     "    vec2 t = gl_FragCoord.xy / u_viewport;\n"
     "    vec4 c;\n"
     "    if (u_mode > 0.5) {\n"
-    "        vec2 s = (gl_FragCoord.xy - u_offset) / u_viewport;\n"
-    "        c = u_tint * (texture2D(u_source, s).a * inside(s));\n"
+    "        vec4 s = texture2D(u_source, t);\n"
+    "        c = u_tint * clamp((s.r * 255.0 + s.g) / 255.0, 0.0, 1.0);\n"
     "    } else {\n"
     "        c = texture2D(u_source, t) * u_opacity;\n"
     "        if (u_has_mask > 0.5) c *= texture2D(u_mask, t).a;\n"
@@ -236,30 +236,46 @@ static const char composite_fragment[] =
     "    gl_FragColor = c;\n"
     "}\n";
 
-/* One direction of a separable Gaussian over alpha; taps beyond the target
-   read as transparent. */
+/* One direction of a separable Gaussian over alpha: output pixel p takes
+   source pixels p - shift - d direction, tap k (in -count..count) standing
+   for the step pixels d = k step - step / 2 .. + step - 1, each weighing
+   u_weights[k + count]; pixels outside u_bounds (x0, y0, x1, y1) read as
+   transparent. An 8-bit intermediate would cost up to a level per pass, so
+   the result is written as two bytes, r the whole levels and g the
+   fraction of a level; u_decode reads the source that way (else its alpha). */
 #define STR2(x) #x
 #define STR(x) STR2(x)
 static const char blur_fragment[] =
     PRECISION
     "#define TAPS " STR(LKGL_MAX_TAPS) "\n"
+    "#define MAX_STEP " STR(LKGL_MAX_STEP) "\n"
     "uniform sampler2D u_source;\n"
-    "uniform vec2 u_viewport, u_direction;\n"
-    "uniform float u_weights[TAPS + 1];\n"
-    "uniform int u_count;\n"
+    "uniform vec2 u_viewport, u_direction, u_shift;\n"
+    "uniform vec4 u_bounds;\n"
+    "uniform float u_weights[2 * TAPS + 1];\n"
+    "uniform float u_decode;\n"
+    "uniform int u_count, u_step;\n"
     "float alpha_at(vec2 p) {\n"
-    "    vec2 t = p / u_viewport;\n"
-    "    return t.x >= 0.0 && t.y >= 0.0 && t.x <= 1.0 && t.y <= 1.0 ? texture2D(u_source, t).a : 0.0;\n"
+    "    if (p.x < u_bounds.x || p.y < u_bounds.y || p.x > u_bounds.z || p.y > u_bounds.w) return 0.0;\n"
+    "    vec4 c = texture2D(u_source, p / u_viewport);\n"
+    "    return u_decode > 0.5 ? (c.r * 255.0 + c.g) / 255.0 : c.a;\n"
     "}\n"
     "void main() {\n"
-    "    vec2 p = gl_FragCoord.xy;\n"
-    "    float a = alpha_at(p) * u_weights[0];\n"
-    "    for (int i = 1; i <= TAPS; i++) {\n"
-    "        if (i > u_count) break;\n"
-    "        vec2 o = u_direction * float(i);\n"
-    "        a += (alpha_at(p + o) + alpha_at(p - o)) * u_weights[i];\n"
+    "    vec2 p = gl_FragCoord.xy - u_shift;\n"
+    "    float step = float(u_step), half_step = floor(step * 0.5);\n"
+    "    float a = 0.0;\n"
+    "    for (int i = 0; i <= 2 * TAPS; i++) {\n"
+    "        if (i > 2 * u_count) break;\n"
+    "        float first = float(i - u_count) * step - half_step, sum = 0.0;\n"
+    "        for (int j = 0; j < MAX_STEP; j++) {\n"
+    "            if (j >= u_step) break;\n"
+    "            sum += alpha_at(p - u_direction * (first + float(j)));\n"
+    "        }\n"
+    "        a += sum * u_weights[i];\n"
     "    }\n"
-    "    gl_FragColor = vec4(a);\n"
+    "    float v = clamp(a, 0.0, 1.0) * 255.0;\n"
+    "    float whole = floor(v);\n"
+    "    gl_FragColor = vec4(whole / 255.0, v - whole, 0.0, 0.0);\n"
     "}\n";
 
 static const char *const attribute_names[LKGL_ATTR_COUNT] = {
@@ -344,13 +360,16 @@ static bool build(lkgl_renderer *r, int index, const char *name, const char *def
     p->u_source = glGetUniformLocation(id, "u_source");
     p->u_mask = glGetUniformLocation(id, "u_mask");
     p->u_opacity = glGetUniformLocation(id, "u_opacity");
-    p->u_offset = glGetUniformLocation(id, "u_offset");
+    p->u_shift = glGetUniformLocation(id, "u_shift");
+    p->u_bounds = glGetUniformLocation(id, "u_bounds");
+    p->u_decode = glGetUniformLocation(id, "u_decode");
     p->u_tint = glGetUniformLocation(id, "u_tint");
     p->u_mode = glGetUniformLocation(id, "u_mode");
     p->u_has_mask = glGetUniformLocation(id, "u_has_mask");
     p->u_has_clip = glGetUniformLocation(id, "u_has_clip");
     p->u_weights = glGetUniformLocation(id, "u_weights");
     p->u_count = glGetUniformLocation(id, "u_count");
+    p->u_step = glGetUniformLocation(id, "u_step");
     p->u_direction = glGetUniformLocation(id, "u_direction");
     /* Samplers never change unit: image/source on 0, clip on 1, mask on 2. */
     glUseProgram(id);

@@ -400,15 +400,27 @@ static bool push_group(lkgl_renderer *r, const lk_dl_op *op, char *error, size_t
     }
     const lkgl_clip *clip = &r->clips[r->clip_count - 1];
     lkgl_box output = { 0, 0, (int32_t)r->width, (int32_t)r->height };
-    lkgl_box limit = clip->box;
-    if (op->shadow_color.a > 0.0f) {
-        /* content outside the clip can cast a shadow into it */
-        double reach = 3.0 * (isfinite(op->shadow_sigma) && op->shadow_sigma > 0 ? op->shadow_sigma : 0.0) +
-                       fabs(isfinite(op->shadow_offset_x) ? op->shadow_offset_x : 0.0) +
-                       fabs(isfinite(op->shadow_offset_y) ? op->shadow_offset_y : 0.0) + 2.0;
-        int32_t by = (int32_t)fmin(reach, (double)LKGL_MAX_SIZE);
-        lkgl_box wide = { limit.x0 - by, limit.y0 - by, limit.x1 + by, limit.y1 + by };
-        limit = lkgl_box_intersect(wide, output);
+    /* What can still reach the screen: the clip box, unless only the shadow
+       shows, and the content the shadow needs there (the clip box moved back
+       by the offset and grown by the blur's reach), as the software backend. */
+    lkgl_box limit = { 0, 0, 0, 0 };
+    if (!(op->flags & LK_DL_FLAG_SHADOW_ONLY)) limit = clip->box;
+    lkgl_shadow shadow;
+    if (lkgl_shadow_of(op, &shadow) && !lkgl_box_empty(clip->box)) {
+        lkgl_box c = clip->box;
+        int64_t k = shadow.reach;
+        int64_t x0 = c.x0 - shadow.ox - k, y0 = c.y0 - shadow.oy - k, x1 = c.x1 - shadow.ox + k,
+                y1 = c.y1 - shadow.oy + k;
+        lkgl_box need = { (int32_t)(x0 > 0 ? x0 : 0), (int32_t)(y0 > 0 ? y0 : 0),
+                          (int32_t)(x1 < output.x1 ? x1 : output.x1), (int32_t)(y1 < output.y1 ? y1 : output.y1) };
+        if (lkgl_box_empty(limit)) {
+            limit = need;
+        } else if (!lkgl_box_empty(need)) {
+            limit.x0 = limit.x0 < need.x0 ? limit.x0 : need.x0;
+            limit.y0 = limit.y0 < need.y0 ? limit.y0 : need.y0;
+            limit.x1 = limit.x1 > need.x1 ? limit.x1 : need.x1;
+            limit.y1 = limit.y1 > need.y1 ? limit.y1 : need.y1;
+        }
     }
     lkgl_box box = output;
     const lk_dl_rect *rc = &op->rect;

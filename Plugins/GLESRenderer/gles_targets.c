@@ -114,50 +114,101 @@ static void set_composite(lkgl_renderer *r, int mode, GLuint source, GLuint mask
     if (clipped) lkgl_bind_texture(r, 1, r->targets[clip->mask].texture);
 }
 
-/* Gaussian weights for standard deviation sigma (pixels) sampled every step
-   pixels, normalised to sum 1 over the taps on both sides. */
-static int gaussian(double sigma, double *step, float weights[LKGL_MAX_TAPS + 1])
+/* Blurs wider than this are drawn with this sigma (as the software backend
+   does): the reach, and so the work and the group's margin, stay bounded. */
+#define LKGL_MAX_SIGMA 1024.0
+/* Offsets beyond this put the shadow off any output. */
+#define LKGL_MAX_OFFSET (4.0 * LKGL_MAX_SIZE)
+
+/* The offset split into a whole part and a fraction in [-0.5, 0.5). */
+static int32_t split_offset(double offset, double *fraction)
 {
-    double reach = ceil(3.0 * sigma);
-    int taps = (int)reach;
-    *step = 1.0;
-    if (taps > LKGL_MAX_TAPS) {
-        *step = reach / LKGL_MAX_TAPS;
-        taps = LKGL_MAX_TAPS;
+    if (offset > LKGL_MAX_OFFSET) offset = LKGL_MAX_OFFSET;
+    if (offset < -LKGL_MAX_OFFSET) offset = -LKGL_MAX_OFFSET;
+    double whole = floor(offset + 0.5);
+    *fraction = offset - whole;
+    return (int32_t)whole;
+}
+
+bool lkgl_shadow_of(const lk_dl_op *op, lkgl_shadow *s)
+{
+    float a = op->shadow_color.a > 0.0f ? (op->shadow_color.a < 1.0f ? op->shadow_color.a : 1.0f) : 0.0f;
+    if (lrintf(a * 255.0f) <= 0 || !isfinite(op->shadow_offset_x) || !isfinite(op->shadow_offset_y) ||
+        isnan(op->shadow_sigma))
+        return false;
+    double sigma = op->shadow_sigma;
+    s->sigma = sigma > 0.0 ? (sigma < LKGL_MAX_SIGMA ? sigma : LKGL_MAX_SIGMA) : 0.0;
+    s->reach = s->sigma < 1e-3 ? 0 : (int32_t)ceil(3.0 * s->sigma) + 1;
+    s->ox = split_offset(op->shadow_offset_x, &s->fx);
+    s->oy = split_offset(op->shadow_offset_y, &s->fy);
+    return true;
+}
+
+/* Standard normal cumulative distribution. */
+static double phi(double x) { return 0.5 * erfc(-x / sqrt(2.0)); }
+
+/* The kernel of one direction, weights[k + *count] for k in -count..count:
+   each content pixel is a unit square of constant alpha, so a pixel weighs
+   the Gaussian's integral over it, centred on the fraction of the offset,
+   renormalised after the cut at reach. Up to LKGL_MAX_TAPS taps a side a
+   tap is one pixel and the kernel is the software backend's exactly; a
+   wider one groups step pixels to a tap (those at k step - step / 2 ..
+   + step - 1), each weighing an equal share of the group's integral. */
+static void integrated_kernel(double sigma, int32_t reach, double fraction, int *count, int *step,
+                              float weights[2 * LKGL_MAX_TAPS + 1])
+{
+    if (reach == 0) {
+        *count = 0;
+        *step = 1;
+        weights[0] = 1.0f;
+        return;
     }
-    double sum = 0.0, w[LKGL_MAX_TAPS + 1];
-    for (int i = 0; i <= taps; i++) {
-        double x = i * *step;
-        w[i] = exp(-x * x / (2.0 * sigma * sigma));
-        sum += i == 0 ? w[i] : 2.0 * w[i];
+    int s = (reach + LKGL_MAX_TAPS - 1) / LKGL_MAX_TAPS;
+    if (s > LKGL_MAX_STEP) s = LKGL_MAX_STEP;   /* not reached: sigma is capped */
+    int n = (reach + s - 1) / s, half = s / 2;
+    double sum = 0.0, w[2 * LKGL_MAX_TAPS + 1];
+    for (int k = -n; k <= n; k++) {
+        double first = (double)k * s - half;   /* the tap's first pixel */
+        w[k + n] = phi((first + s - 0.5 - fraction) / sigma) - phi((first - 0.5 - fraction) / sigma);
+        sum += w[k + n];
     }
-    for (int i = 0; i <= taps; i++) weights[i] = (float)(w[i] / sum);
-    return taps;
+    for (int i = 0; i <= 2 * n; i++) weights[i] = (float)(w[i] / sum / s);
+    *count = n;
+    *step = s;
 }
 
-static lkgl_box widen(lkgl_box b, int32_t by, lkgl_box limit)
+/* One blur pass from source (only its pixels in bounds count) into the
+   target `into` over box. */
+static void blur_pass(lkgl_renderer *r, int into, GLuint source, bool encoded, lkgl_box bounds, lkgl_box box,
+                      double sigma, int32_t reach, double fraction, int32_t shift, bool vertical)
 {
-    lkgl_box w = { b.x0 - by, b.y0 - by, b.x1 + by, b.y1 + by };
-    return lkgl_box_intersect(w, limit);
+    lkgl_program *p = &r->programs[LKGL_PROG_BLUR];
+    float weights[2 * LKGL_MAX_TAPS + 1];
+    int count, step;
+    integrated_kernel(sigma, reach, fraction, &count, &step, weights);
+    lkgl_bind_target(r, into);
+    lkgl_set_scissor(r, box);
+    lkgl_use_program(r, LKGL_PROG_BLUR);
+    lkgl_set_blend(r, LKGL_BLEND_REPLACE);
+    glUniform1fv(p->u_weights, 2 * count + 1, weights);
+    glUniform1i(p->u_count, count);
+    glUniform1i(p->u_step, step);
+    glUniform1f(p->u_decode, encoded ? 1.0f : 0.0f);
+    glUniform2f(p->u_direction, vertical ? 0.0f : 1.0f, vertical ? 1.0f : 0.0f);
+    glUniform2f(p->u_shift, vertical ? 0.0f : (float)shift, vertical ? (float)shift : 0.0f);
+    glUniform4f(p->u_bounds, (float)bounds.x0, (float)bounds.y0, (float)bounds.x1, (float)bounds.y1);
+    lkgl_bind_texture(r, 0, source);
+    lkgl_draw_box(r, box);
+    r->frame.offscreen_passes++;
 }
 
-static lkgl_box shift(lkgl_box b, double dx, double dy)
+/* The shadow's alpha over out, from the alpha of source over box (the
+   group's pixels), into a new target (two passes through a second one),
+   held as two bytes a pixel (see blur_fragment); returns it, or -1 with
+   error. Output pixel X reads content X - ox - d, as software_group.c. */
+static int blur(lkgl_renderer *r, GLuint source, lkgl_box box, lkgl_box out, const lkgl_shadow *s,
+                char *error, size_t error_size)
 {
-    lkgl_box s = { (int32_t)floor(b.x0 + dx), (int32_t)floor(b.y0 + dy),
-                   (int32_t)ceil(b.x1 + dx), (int32_t)ceil(b.y1 + dy) };
-    return s;
-}
-
-/* Blurs the alpha of source over box into a new target (two passes through a
-   second one); returns it, or -1 with error. */
-static int blur(lkgl_renderer *r, GLuint source, lkgl_box box, double sigma, char *error,
-                size_t error_size)
-{
-    lkgl_box output = { 0, 0, (int32_t)r->width, (int32_t)r->height };
-    double step;
-    float weights[LKGL_MAX_TAPS + 1];
-    int taps = gaussian(sigma, &step, weights);
-    int32_t reach = (int32_t)ceil(taps * step) + 1;
     int pass1 = lkgl_target_acquire(r, error, error_size);
     if (pass1 < 0) return -1;
     int pass2 = lkgl_target_acquire(r, error, error_size);
@@ -165,29 +216,11 @@ static int blur(lkgl_renderer *r, GLuint source, lkgl_box box, double sigma, cha
         lkgl_target_release(r, pass1);
         return -1;
     }
-    lkgl_program *p = &r->programs[LKGL_PROG_BLUR];
     int saved = r->current_target;
-    lkgl_box horizontal = lkgl_box_intersect((lkgl_box){ box.x0 - reach, box.y0, box.x1 + reach, box.y1 }, output);
-    lkgl_box both = widen(box, reach, output);
-
-    lkgl_bind_target(r, pass1);
-    lkgl_clear_box(r, both);
-    lkgl_use_program(r, LKGL_PROG_BLUR);
-    lkgl_set_blend(r, LKGL_BLEND_REPLACE);
-    glUniform1fv(p->u_weights, taps + 1, weights);
-    glUniform1i(p->u_count, taps);
-    glUniform2f(p->u_direction, (float)step, 0.0f);
-    lkgl_bind_texture(r, 0, source);
-    lkgl_draw_box(r, horizontal);
-    r->frame.offscreen_passes++;
-
-    lkgl_bind_target(r, pass2);
-    lkgl_clear_box(r, both);
-    glUniform2f(p->u_direction, 0.0f, (float)step);
-    lkgl_bind_texture(r, 0, r->targets[pass1].texture);
-    lkgl_draw_box(r, both);
-    r->frame.offscreen_passes++;
-
+    /* horizontal: the content's rows, the shadow's columns */
+    lkgl_box rows = { out.x0, box.y0, out.x1, box.y1 };
+    blur_pass(r, pass1, source, false, box, rows, s->sigma, s->reach, s->fx, s->ox, false);
+    blur_pass(r, pass2, r->targets[pass1].texture, true, rows, out, s->sigma, s->reach, s->fy, s->oy, true);
     lkgl_target_release(r, pass1);
     lkgl_bind_target(r, saved);
     return pass2;
@@ -197,55 +230,47 @@ bool lkgl_group_composite(lkgl_renderer *r, const lkgl_group *g, const lkgl_clip
                           char *error, size_t error_size)
 {
     const lk_dl_op *op = &g->op;
-    lkgl_box output = { 0, 0, (int32_t)r->width, (int32_t)r->height };
     GLuint content = r->targets[g->target].texture;
     GLuint mask = g->mask >= 0 ? r->targets[g->mask].texture : 0;
     int blend = (op->flags & LK_DL_FLAG_BLEND_ADD) ? LKGL_BLEND_ADD : LKGL_BLEND_OVER;
     lkgl_box limit = clip->box;
 
-    if (op->shadow_color.a > 0.0f) {
-        /* The shadow's source is the group as composited (its mask applied),
-           without the group opacity: drawn into a target when masked. */
-        GLuint source = content;
-        int masked = -1;
-        if (mask) {
-            if ((masked = lkgl_target_acquire(r, error, error_size)) < 0) return false;
-            lkgl_bind_target(r, masked);
-            lkgl_clear_box(r, g->box);
-            set_composite(r, 0, content, mask, NULL);
-            lkgl_set_blend(r, LKGL_BLEND_REPLACE);
-            glUniform1f(r->programs[LKGL_PROG_COMPOSITE].u_opacity, 1.0f);
-            lkgl_draw_box(r, g->box);
-            r->frame.offscreen_passes++;
-            source = r->targets[masked].texture;
-        }
-        double sigma = isfinite(op->shadow_sigma) && op->shadow_sigma > 0.0 ? op->shadow_sigma : 0.0;
-        double dx = isfinite(op->shadow_offset_x) ? op->shadow_offset_x : 0.0;
-        double dy = isfinite(op->shadow_offset_y) ? op->shadow_offset_y : 0.0;
-        int blurred = -1;
-        lkgl_box reach = g->box;
-        if (sigma > 0.0) {
-            blurred = blur(r, source, g->box, sigma, error, error_size);
-            if (blurred < 0) {
-                lkgl_target_release(r, masked);
-                return false;
+    lkgl_shadow shadow;
+    if (lkgl_shadow_of(op, &shadow)) {
+        lkgl_box b = g->box, grown = { b.x0 + shadow.ox - shadow.reach, b.y0 + shadow.oy - shadow.reach,
+                                       b.x1 + shadow.ox + shadow.reach, b.y1 + shadow.oy + shadow.reach };
+        lkgl_box out = lkgl_box_intersect(grown, limit);
+        if (!lkgl_box_empty(out) && !lkgl_box_empty(b)) {
+            /* The shadow's source is the group as composited (its mask
+               applied), without the group opacity: drawn into a target when
+               masked. */
+            GLuint source = content;
+            int masked = -1;
+            if (mask) {
+                if ((masked = lkgl_target_acquire(r, error, error_size)) < 0) return false;
+                lkgl_bind_target(r, masked);
+                lkgl_clear_box(r, b);
+                set_composite(r, 0, content, mask, NULL);
+                lkgl_set_blend(r, LKGL_BLEND_REPLACE);
+                glUniform1f(r->programs[LKGL_PROG_COMPOSITE].u_opacity, 1.0f);
+                lkgl_draw_box(r, b);
+                r->frame.offscreen_passes++;
+                source = r->targets[masked].texture;
             }
-            source = r->targets[blurred].texture;
-            reach = widen(g->box, (int32_t)ceil(3.0 * sigma) + 1, output);
+            int blurred = blur(r, source, b, out, &shadow, error, error_size);
+            lkgl_target_release(r, masked);
+            if (blurred < 0) return false;
+            lkgl_bind_target(r, g->below);
+            lkgl_set_scissor(r, limit);
+            set_composite(r, 1, r->targets[blurred].texture, 0, clip);
+            lkgl_set_blend(r, blend);
+            lkgl_program *p = &r->programs[LKGL_PROG_COMPOSITE];
+            float tint[4] = { op->shadow_color.r, op->shadow_color.g, op->shadow_color.b, op->shadow_color.a };
+            for (int i = 0; i < 4; i++) tint[i] = tint[i] > 0.0f ? (tint[i] < 1.0f ? tint[i] : 1.0f) : 0.0f;
+            glUniform4fv(p->u_tint, 1, tint);
+            lkgl_draw_box(r, out);
+            lkgl_target_release(r, blurred);
         }
-        lkgl_box where = lkgl_box_intersect(shift(reach, dx, dy), limit);
-        lkgl_bind_target(r, g->below);
-        lkgl_set_scissor(r, limit);
-        set_composite(r, 1, source, 0, clip);
-        lkgl_set_blend(r, blend);
-        lkgl_program *p = &r->programs[LKGL_PROG_COMPOSITE];
-        float tint[4] = { op->shadow_color.r, op->shadow_color.g, op->shadow_color.b, op->shadow_color.a };
-        for (int i = 0; i < 4; i++) tint[i] = tint[i] > 0.0f ? (tint[i] < 1.0f ? tint[i] : 1.0f) : 0.0f;
-        glUniform4fv(p->u_tint, 1, tint);
-        glUniform2f(p->u_offset, (float)dx, (float)dy);
-        lkgl_draw_box(r, where);
-        lkgl_target_release(r, masked);
-        lkgl_target_release(r, blurred);
     }
     if (op->flags & LK_DL_FLAG_SHADOW_ONLY) return true;
     float opacity = op->opacity > 0.0f ? (op->opacity < 1.0f ? op->opacity : 1.0f) : 0.0f;

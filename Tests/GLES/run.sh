@@ -53,16 +53,9 @@ run() { # run NAME COMMAND...: prints PASS/FAIL lines prefixed, counts them
 }
 
 echo "== 1. the software backend's tests on gles (OpenGL ES 3)"
-# All of them but test_group.c: its shadows are checked against the exact
-# pixel-integrated Gaussian, which the gles blur does not match yet (a known
-# gap, docs/gles.md); the gles group tests (section 2) and the cross-backend
-# comparison cover groups on gles meanwhile.
 mkdir -p "$build/es3"
-cp "$root"/Tests/Software/lktest.h "$root"/Tests/Software/valgrind.supp "$root"/Tests/Software/run.sh "$build/es3/"
-for t in "$root"/Tests/Software/test_*.c; do
-    [ "$(basename "$t")" = test_group.c ] || cp "$t" "$build/es3/"
-done
-echo "not run on gles: Tests/Software/test_group.c (exact Gaussian shadows; known gap, docs/gles.md)"
+cp "$root"/Tests/Software/lktest.h "$root"/Tests/Software/valgrind.supp "$root"/Tests/Software/run.sh \
+    "$root"/Tests/Software/test_*.c "$build/es3/"
 sh "$build/es3/run.sh" "$prefix/include" >"$build/software-es3.log" 2>&1
 grep -E '^(FAIL|gles backend tests)' "$build/software-es3.log"
 add_closing "$build/software-es3.log" "software tests on gles"

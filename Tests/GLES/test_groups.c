@@ -157,6 +157,31 @@ static void test_shadow(void)
     }
     lkt_end();
 
+    lkt_begin("wide_shadow_beyond_the_taps_of_one_pass");
+    /* sigma 24 reaches 74 pixels, more than the 48 taps a side of a pass:
+       every second pixel is sampled with the integral over two. Against
+       the exact convolution of the rect, with the offset's fraction. */
+    {
+        const double wide = 24.0, ox = 3.3, oy = -2.6;
+        lk_dl_op w[3] = { group(40, 40, 120, 80, 1.0f), lkt_fill(50, 50, 100, 60, lkt_color(1, 0, 0, 1)), pop() };
+        w[0].flags |= LK_DL_FLAG_SHADOW_ONLY;
+        w[0].shadow_color = lkt_color(0, 0, 0, 1);
+        w[0].shadow_sigma = wide;
+        w[0].shadow_offset_x = ox;
+        w[0].shadow_offset_y = oy;
+        if (draw(w, 3, white)) {
+            for (int y = 0; y < H; y += 3)
+                for (int x = 0; x < W; x += 3) {
+                    double cx = x + 0.5 - ox, cy = y + 0.5 - oy;
+                    double a = (phi((cx - 50) / wide) - phi((cx - 150) / wide)) *
+                               (phi((cy - 50) / wide) - phi((cy - 110) / wide));
+                    if (!lkt_expect(&frame, x, y, rgba(1 - a, 1 - a, 1 - a, 1), 2, "wide shadow")) goto wide_done;
+                }
+        }
+    }
+wide_done:
+    lkt_end();
+
     lkt_begin("outer_clip_clips_the_shadow");
     lk_dl_op clipped[5] = {
         lkt_op(LK_DL_OP_PUSH_CLIP, 0, 0, 152, H), group(40, 40, 120, 80, 1.0f),
