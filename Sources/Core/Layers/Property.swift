@@ -48,8 +48,17 @@ public struct Property<T: PropertyValue>: @unchecked Sendable {
     }
 
     var erased: AnyProperty {
-        AnyProperty(key: key, type: T.valueType, animatable: animatable, effect: effect, kind: kind,
-                    read: { state in state.pointee[keyPath: keyPath].value },
+        // A stored field is read at its offset: applying the key path to
+        // the pointee copies the whole state first (hundreds of bytes per
+        // read, on every presentation value).
+        let read: (UnsafePointer<LayerState>) -> Value
+        if let offset = MemoryLayout<LayerState>.offset(of: keyPath) {
+            read = { state in UnsafeRawPointer(state).advanced(by: offset).assumingMemoryBound(to: T.self).pointee.value }
+        } else {
+            read = { state in state.pointee[keyPath: keyPath].value }
+        }
+        return AnyProperty(key: key, type: T.valueType, animatable: animatable, effect: effect, kind: kind,
+                    read: read,
                     set: { (layer, value) throws(LayerKitError) in
                         guard let typed = T.from(value) else { throw mismatch(key, T.valueType, value, T.self) }
                         try layer.set(self, typed)
