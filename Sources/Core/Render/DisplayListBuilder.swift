@@ -229,22 +229,24 @@ public struct DisplayListBuilder: ~Copyable {
         let bounds = s.pointee.bounds, radius = s.pointee.cornerRadius
         let masks = s.pointee.masksToBounds
         if let path = s.pointee.shadowPath {
-            if masks { append(.pushClip, layer.world, bounds, radius: radius) }
             if let shape = ShadowShape(path.data) {
+                if masks { append(.pushClip, layer.world, bounds, radius: radius) }
                 beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
                 append(.fill, shape.local.concatenating(layer.world), shape.rect, radius: shape.radius,
                        color: Color(r: 1, g: 1, b: 1, a: 1))
                 endGroup()
+                if masks { append(.popClip, layer.world, bounds) }
             } else if let coverage = ShadowCoverage.coverage(
                 of: path.data, bounds: bounds, scale: DisplayListBuilder.rasterScale(s, world: layer.world, path: path.data),
                 cache: &layer.node.shadowCoverage, rasterizations: &rasterizations) {
                 images.append(coverage.image)
+                if masks { append(.pushClip, layer.world, bounds, radius: radius) }
                 beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
                 append(.image, layer.world, coverage.rect, image: coverage.image,
                        source: Rect(x: 0, y: 0, width: Double(coverage.image.width), height: Double(coverage.image.height)))
                 endGroup()
+                if masks { append(.popClip, layer.world, bounds) }
             }
-            if masks { append(.popClip, layer.world, bounds) }
             drawFaded(layer, opacity: opacity)
         } else if !masks {
             beginGroup(opacity: opacity, shadow: shadow)
