@@ -256,6 +256,9 @@ int main(void)
     root = lk_layer_create();
     lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
     lk_display_set_root_layer(display, root);
+    /* text layers come and go under the root: shown at once, not through
+       the root's built-in sublayers fade (S3.3) */
+    lk_layer_set_action(root, "sublayers", lk_action_null());
     lk_transaction_set_disable_actions(true);
     test_alignment();
     test_wrapping_and_truncation();

@@ -136,11 +136,12 @@ private func box(_ frame: Rect, in parent: Layer? = nil, color: Color = Color(r:
         try l.set(LayerProperties.transform, Transform3D.scale(3, 3, 1))
         ops = build(root)
         #expect(ops[1].kind == image && ops[1].rect.width == 12 && ops[1].source.width == 48)
-        // masksToBounds clips it; an empty path casts no shadow at all.
+        // masksToBounds clips it (then the layer's own clip, around its
+        // contents and sublayers); an empty path casts no shadow at all.
         try l.set(LayerProperties.masksToBounds, true)
-        #expect(build(root).map(\.kind) == [pushClip, pushGroup, image, popGroup, popClip, fill])
+        #expect(build(root).map(\.kind) == [pushClip, pushGroup, image, popGroup, popClip, fill, pushClip, popClip])
         try l.set(LayerProperties.shadowPath, Path(PathData()))
-        #expect(build(root).map(\.kind) == [fill])
+        #expect(build(root).map(\.kind) == [fill, pushClip, popClip])
     }
 
     @Test func maskIsAMaskGroupAroundTheLayerS6_1() throws {
