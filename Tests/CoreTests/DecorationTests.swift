@@ -116,11 +116,32 @@ private func box(_ frame: Rect, in parent: Layer? = nil, color: Color = Color(r:
         let ops = build(root)
         #expect(ops[1].rect.width == 40 && ops[1].rect.height == 40 && ops[1].corner_radius == 20)
         #expect(near(ops[1].transform.5, 0.25))
-        // Any other path: the shadow comes from the layer's alpha.
+    }
+
+    @Test func shadowPathOfAnyOtherShapeIsItsRasterizedCoverage() throws {
+        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 200, height: 200))
+        let l = try box(Rect(x: 10, y: 10, width: 20, height: 20), in: root)
+        try l.set(LayerProperties.shadowOpacity, 1)
         var tri = PathData()
         tri.move(to: Point(x: 0, y: 0)); _ = tri.line(to: Point(x: 10, y: 0)); _ = tri.line(to: Point(x: 0, y: 10)); tri.close()
         try l.set(LayerProperties.shadowPath, Path(tri))
-        #expect(build(root).map(\.kind) == [pushGroup, fill, popGroup])
+        var ops = build(root)
+        // One IMAGE of the coverage in a SHADOW_ONLY group, then the layer as usual.
+        #expect(ops.map(\.kind) == [pushGroup, image, popGroup, fill])
+        #expect(ops[0].flags & LK_DL_FLAG_SHADOW_ONLY.rawValue != 0)
+        // The path's box grown by a pixel for anti-aliasing, at contentsScale 1, placed by the layer's map.
+        #expect(ops[1].rect.x == -1 && ops[1].rect.width == 12 && ops[1].source.width == 12)
+        #expect(ops[1].transform.12 == 10 && ops[1].transform.13 == 10)
+        // Enlarged 3x by its transform: rasterized at 4 (the next power of two), drawn in the layer's space.
+        try l.set(LayerProperties.transform, Transform3D.scale(3, 3, 1))
+        ops = build(root)
+        #expect(ops[1].kind == image && ops[1].rect.width == 12 && ops[1].source.width == 48)
+        // masksToBounds clips it (then the layer's own clip, around its
+        // contents and sublayers); an empty path casts no shadow at all.
+        try l.set(LayerProperties.masksToBounds, true)
+        #expect(build(root).map(\.kind) == [pushClip, pushGroup, image, popGroup, popClip, fill, pushClip, popClip])
+        try l.set(LayerProperties.shadowPath, Path(PathData()))
+        #expect(build(root).map(\.kind) == [fill, pushClip, popClip])
     }
 
     @Test func maskIsAMaskGroupAroundTheLayerS6_1() throws {

@@ -93,6 +93,26 @@ public enum ContentRasterizer {
         }
     }
 
+    /// A shadowPath's coverage (S6.1): opaque white where the path fills by
+    /// the non-zero rule (Core Animation's rule for shadowPath), nothing
+    /// elsewhere; the shadow group tints and blurs it. Cut like a shape.
+    static func coverage(of path: PathData, bounds: Rect, scale: Double) -> Output? {
+        guard !path.isEmpty else { return nil }
+        var rect = path.bounds.insetBy(-1) // anti-aliasing
+        if rect.size.width * scale > maximumSide || rect.size.height * scale > maximumSide {
+            rect = rect.intersection(bounds.insetBy(-maximumSide / scale / 4))
+        }
+        let (ops, points) = path.flattenedForRasterizer()
+        return withTarget(covering: rect, scale: scale) { target in
+            ops.withUnsafeBufferPointer { o in
+                points.withUnsafeBufferPointer { p in
+                    var cPath = lkc_path(ops: o.baseAddress, op_count: ops.count, points: p.baseAddress)
+                    lkc_fill_path(target, &cPath, color(Color(r: 1, g: 1, b: 1, a: 1)), 0)
+                }
+            }
+        }
+    }
+
     // MARK: Text (S7.2)
 
     static func text(_ text: TextState, bounds: Rect, scale: Double) -> Output? {

@@ -217,21 +217,36 @@ public struct DisplayListBuilder: ~Copyable {
         return parts > 1
     }
 
-    /// S6.1's shadow goes first. With a shadowPath of a simple shape it is
-    /// that shape's; otherwise it is the layer's own composited alpha
-    /// (background, contents, sublayers, border), so the layer draws as one
-    /// group casting it. masksToBounds clips the layer's shadow too, as in
-    /// Core Animation.
+    /// S6.1's shadow goes first. With a shadowPath it is that path's: a
+    /// rect, rounded rect or ellipse as one FILL, any other path as its
+    /// rasterized coverage (one IMAGE under the layer's map, so the shadow
+    /// turns and scales with the layer); an empty path casts none. Without
+    /// one it is the layer's own composited alpha (background, contents,
+    /// sublayers, border), so the layer draws as one group casting it.
+    /// masksToBounds clips the layer's shadow too, as in Core Animation.
     private mutating func drawWithShadow(_ layer: LayerDraw, _ shadow: ShadowSpec, opacity: Double) {
         let s = layer.state
         let bounds = s.pointee.bounds, radius = s.pointee.cornerRadius
         let masks = s.pointee.masksToBounds
-        if let path = s.pointee.shadowPath, let shape = ShadowShape(path.data) {
-            if masks { append(.pushClip, layer.world, bounds, radius: radius) }
-            beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
-            append(.fill, shape.local.concatenating(layer.world), shape.rect, radius: shape.radius, color: Color(r: 1, g: 1, b: 1, a: 1))
-            endGroup()
-            if masks { append(.popClip, layer.world, bounds) }
+        if let path = s.pointee.shadowPath {
+            if let shape = ShadowShape(path.data) {
+                if masks { append(.pushClip, layer.world, bounds, radius: radius) }
+                beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
+                append(.fill, shape.local.concatenating(layer.world), shape.rect, radius: shape.radius,
+                       color: Color(r: 1, g: 1, b: 1, a: 1))
+                endGroup()
+                if masks { append(.popClip, layer.world, bounds) }
+            } else if let coverage = ShadowCoverage.coverage(
+                of: path.data, bounds: bounds, scale: DisplayListBuilder.rasterScale(s, world: layer.world, path: path.data),
+                cache: &layer.node.shadowCoverage, rasterizations: &rasterizations) {
+                images.append(coverage.image)
+                if masks { append(.pushClip, layer.world, bounds, radius: radius) }
+                beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
+                append(.image, layer.world, coverage.rect, image: coverage.image,
+                       source: Rect(x: 0, y: 0, width: Double(coverage.image.width), height: Double(coverage.image.height)))
+                endGroup()
+                if masks { append(.popClip, layer.world, bounds) }
+            }
             drawFaded(layer, opacity: opacity)
         } else if !masks {
             beginGroup(opacity: opacity, shadow: shadow)
@@ -245,6 +260,24 @@ public struct DisplayListBuilder: ~Copyable {
             append(.popClip, layer.world, bounds)
             drawFaded(layer, opacity: opacity)
         }
+    }
+
+    /// The scale a shadowPath is rasterized at: the layer's contentsScale,
+    /// or more where the world map enlarges the layer, so the coverage has
+    /// at least one pixel per output pixel. The enlargement (the map's
+    /// longest stretch of a unit vector) is rounded up to a power of two, so
+    /// a scale animation re-rasterizes a few times, not every frame; a path
+    /// that would then exceed the largest content image keeps contentsScale.
+    static func rasterScale(_ s: UnsafeMutablePointer<LayerState>, world w: Transform3D, path: PathData) -> Double {
+        let base = s.pointee.contentsScale
+        let w44 = abs(w.m44) > 1e-9 ? abs(w.m44) : 1
+        let stretch = max((w.m11 * w.m11 + w.m12 * w.m12).squareRoot(), (w.m21 * w.m21 + w.m22 * w.m22).squareRoot()) / w44
+        guard stretch.isFinite, stretch > base else { return base }
+        var scale = 1.0
+        while scale < stretch && scale < 64 { scale *= 2 }
+        let box = path.bounds
+        let side = max(box.size.width, box.size.height) + 2
+        return side * scale <= ContentRasterizer.maximumSide ? max(scale, base) : base
     }
 
     /// Background, contents, sublayers (clipped when masksToBounds), border.

@@ -51,8 +51,8 @@ struct ShadowSpec {
 
 /// A shadowPath the display list can draw as one FILL: a rect, a rounded
 /// rect or an ellipse, as lk_path_add_rect / _rounded_rect / _ellipse (or
-/// four axis-aligned lines) make them. Any other path has no FILL form; its
-/// layer's shadow is then derived from the layer's alpha (docs/rendering.md).
+/// four axis-aligned lines) make them. Any other path has no FILL form: its
+/// coverage is rasterized instead (ShadowCoverage, docs/rendering.md).
 struct ShadowShape {
     /// FILL this rect rounded by radius under `local` then the layer's map.
     var rect: Rect

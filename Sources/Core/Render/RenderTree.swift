@@ -26,6 +26,8 @@ final class RenderNode: @unchecked Sendable {
     var transition: AnimationRecord?
     /// What the layer's kind drew last (shape, text, gradient), for reuse.
     var content: ContentCache?
+    /// The shadowPath's coverage when it is not a simple shape (S6.1), for reuse.
+    var shadowCoverage: ShadowCoverage?
 
     init(id: UInt64, state: LayerState) {
         self.id = id
