@@ -84,7 +84,8 @@ extension Layer {
         // The presentation value now is where "to only", "by only" and
         // "none" animations start (S4.8); a layer never committed starts
         // from its model value.
-        let previous = RenderTree.shared.presentationValue(of: self, keyPath: keyPath, at: now)
+        let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: subpath,
+                                                           keyPath: keyPath, at: now)
             ?? (try? state.value(forKeyPath: keyPath))
         return AnimationRecord(key: key, animation: copy, previousValue: previous, runLoop: runLoop, groups: groups,
                                property: property, subpath: subpath, keyframes: keyframes)

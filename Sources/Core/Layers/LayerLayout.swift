@@ -61,8 +61,9 @@ enum LayoutPass {
             }
             // Parents first; a layer laid out earlier in this round may mark
             // its sublayers, which then come in the next round.
-            pending.sort { $0.depth < $1.depth }
-            for layer in pending where layer.needsLayout {
+            // (each layer's depth is walked once, not at every comparison)
+            let ordered = pending.map { ($0.depth, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+            for layer in ordered where layer.needsLayout {
                 layer.needsLayout = false
                 layer.layoutSublayers()
                 // Only a delegate or an actions entry can supply an onLayout action.

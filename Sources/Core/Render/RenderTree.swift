@@ -213,15 +213,9 @@ public final class RenderTree: @unchecked Sendable {
         }
     }
 
-    /// The presentation value of one key path just before a change (S3.3):
-    /// the committed value with the animations of that property applied,
-    /// without copying the whole state.
-    func presentationValue(of layer: Layer, keyPath: String, at time: Double) -> Value? {
-        guard let (property, subpath) = try? resolve(keyPath, kind: layer.state.layerKind) else { return nil }
-        return presentationValue(of: layer, property: property, subpath: subpath, keyPath: keyPath, at: time)
-    }
-
-    /// The same for a resolved key path.
+    /// The presentation value of one key path (resolved by the caller)
+    /// just before a change (S3.3): the committed value with the animations
+    /// of that property applied, without copying the whole state.
     func presentationValue(of layer: Layer, property: AnyProperty, subpath: [Substring], keyPath: String,
                            at time: Double) -> Value? {
         withLock {
