@@ -53,8 +53,8 @@ int main(void)
     snprintf(path, sizeof path, "%s/liblayerkit-noentry.so", dir);
     expect_refused("S8.2 no entry symbol: path and the symbol", "noentry", path, "lk_backend_entry", NULL);
     snprintf(path, sizeof path, "%s/liblayerkit-wrongabi.so", dir);
-    expect_refused("S8.2 wrong ABI version: path and both versions", "wrongabi", path, "ABI version 3", "expected 2");
-    expect_refused("S8.2 plugin refusing the host's ABI", "refuse", "liblayerkit-refuse.so", "does not support ABI version 2", NULL);
+    expect_refused("S8.2 wrong ABI version: path and both versions", "wrongabi", path, "ABI version 4", "expected 3");
+    expect_refused("S8.2 plugin refusing the host's ABI", "refuse", "liblayerkit-refuse.so", "does not support ABI version 3", NULL);
     expect_refused("S8.2 NULL function in the table", "nullentry", "liblayerkit-nullentry.so", "NULL entry", NULL);
     expect_refused("S8.2 open failure carries the plugin's reason", "failopen", "\"failopen\"",
                    "no such output: the test plugin never opens", NULL);

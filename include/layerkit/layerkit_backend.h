@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define LK_BACKEND_ABI_VERSION 2u
+#define LK_BACKEND_ABI_VERSION 3u
 #define LK_BACKEND_ENTRY_SYMBOL "lk_backend_entry"
 
 /* Plugins are searched for as "liblayerkit-<name>.so" in each directory of
@@ -86,8 +86,35 @@ typedef enum lk_dl_op_kind {
        content, and the content's pixels are multiplied by the mask's alpha
        before the group is composited. */
     LK_DL_OP_GROUP_CONTENT = 7,
-    LK_DL_OP_POP_GROUP = 8
+    LK_DL_OP_POP_GROUP = 8,
+    /* ABI 3: fill rect (rounded by corner_radius) with the gradient of
+       gradient_kind through gradient_stops, times opacity (see
+       lk_dl_gradient_kind for the geometry) */
+    LK_DL_OP_GRADIENT = 9
 } lk_dl_op_kind;
+
+/* ABI 3. Gradient geometry, in the op's local space (the same space as
+   rect). Locations outside the first or last stop take that stop's colour
+   (pad). Colours are interpolated linearly, premultiplied, between the two
+   stops around a location. */
+typedef enum lk_dl_gradient_kind {
+    /* colour by the projection onto the line gradient_start -> gradient_end:
+       location 0 at start, 1 at end */
+    LK_DL_GRADIENT_AXIAL = 1,
+    /* an ellipse centred at gradient_start with radii |end.x - start.x| and
+       |end.y - start.y|: location 0 at the centre, 1 on the ellipse (when
+       either radius is 0, the whole rect has the last stop's colour) */
+    LK_DL_GRADIENT_RADIAL = 2,
+    /* by angle around gradient_start: location 0 along the direction to
+       gradient_end, growing clockwise on screen (y down) to 1 after a full
+       turn */
+    LK_DL_GRADIENT_CONIC = 3
+} lk_dl_gradient_kind;
+
+typedef struct lk_dl_gradient_stop {
+    double      location;       /* 0..1, non-decreasing along the array */
+    lk_dl_color color;          /* premultiplied */
+} lk_dl_gradient_stop;
 
 typedef enum lk_dl_op_flags {
     /* the edges of rect may be anti-aliased (false for edges that meet a
@@ -101,7 +128,11 @@ typedef enum lk_dl_op_flags {
     /* ABI 2. PUSH_GROUP: the group starts with a mask (see GROUP_CONTENT) */
     LK_DL_FLAG_GROUP_MASK = 1u << 3,
     /* ABI 2. PUSH_GROUP: composite only the group's shadow, not the group */
-    LK_DL_FLAG_SHADOW_ONLY = 1u << 4
+    LK_DL_FLAG_SHADOW_ONLY = 1u << 4,
+    /* ABI 3. IMAGE: multiply the image's pixels component-wise by tint
+       (premultiplied, so a straight colour times a straight tint comes out
+       premultiplied): particle colours, replicator instance colours */
+    LK_DL_FLAG_TINT = 1u << 5
 } lk_dl_op_flags;
 
 typedef struct lk_dl_op {
@@ -125,6 +156,13 @@ typedef struct lk_dl_op {
     lk_dl_color shadow_color;   /* PUSH_GROUP: premultiplied, shadowOpacity applied; a = 0: no shadow */
     double      shadow_offset_x, shadow_offset_y; /* PUSH_GROUP: in output pixels */
     double      shadow_sigma;   /* PUSH_GROUP: Gaussian standard deviation in output pixels (0: hard edge) */
+    /* ABI 3 */
+    lk_dl_color tint;           /* IMAGE with LK_DL_FLAG_TINT */
+    uint32_t    gradient_kind;  /* GRADIENT: lk_dl_gradient_kind */
+    uint32_t    gradient_stop_count; /* GRADIENT: at least 1 */
+    const lk_dl_gradient_stop *gradient_stops; /* GRADIENT: valid while the list is rendered */
+    double      gradient_start_x, gradient_start_y; /* GRADIENT */
+    double      gradient_end_x, gradient_end_y;     /* GRADIENT */
 } lk_dl_op;
 
 typedef struct lk_dl_box { int32_t x, y, width, height; } lk_dl_box;
@@ -162,7 +200,20 @@ typedef struct lk_backend_host {
     /* a frame handed to render() reached the screen (or memory) at
        presentation_time (media time); may be called from any thread */
     void   (*frame_done)(void *host_data, uint64_t frame_number, double presentation_time);
+    /* ABI 3 (present when struct_size covers it): the output changed; may be
+       called from any thread. PAUSED: nothing can be shown (DRM master lost,
+       connector unplugged), render() calls until RESUMED may be dropped;
+       RESUMED: showing again, the next list should be drawn whole;
+       RESIZED: get_output() now says another size or refresh rate.
+       detail is a short human-readable reason, or NULL. */
+    void   (*output_changed)(void *host_data, uint32_t event, const char *detail);
 } lk_backend_host;
+
+typedef enum lk_backend_output_event {
+    LK_BACKEND_OUTPUT_PAUSED = 1,
+    LK_BACKEND_OUTPUT_RESUMED = 2,
+    LK_BACKEND_OUTPUT_RESIZED = 3
+} lk_backend_output_event;
 
 typedef struct lk_backend_open_options {
     uint32_t    struct_size;

@@ -23,7 +23,8 @@ final class Backend {
             frame_done: { data, frame, time in
                 guard let data else { return }
                 Unmanaged<BackendCallbacks>.fromOpaque(data).takeUnretainedValue().frameDone(frame, time)
-            }))
+            },
+            output_changed: nil))
         let callbacks = BackendCallbacks()
         host.pointee.host_data = Unmanaged.passRetained(callbacks).toOpaque()
 

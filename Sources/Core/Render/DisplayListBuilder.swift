@@ -451,7 +451,10 @@ public struct DisplayListBuilder: ~Copyable {
             source: lk_dl_rect(x: source.origin.x, y: source.origin.y, width: source.size.width, height: source.size.height),
             shadow_color: shadow?.color ?? lk_dl_color(r: 0, g: 0, b: 0, a: 0),
             shadow_offset_x: shadow?.offsetX ?? 0, shadow_offset_y: shadow?.offsetY ?? 0,
-            shadow_sigma: shadow?.sigma ?? 0)
+            shadow_sigma: shadow?.sigma ?? 0,
+            tint: lk_dl_color(r: 0, g: 0, b: 0, a: 0),
+            gradient_kind: 0, gradient_stop_count: 0, gradient_stops: nil,
+            gradient_start_x: 0, gradient_start_y: 0, gradient_end_x: 0, gradient_end_y: 0)
         count += 1
     }
 }
