@@ -115,3 +115,36 @@ private func setAction(_ l: OpaquePointer?, _ event: UnsafePointer<CChar>?, _ a:
 @c @implementation public func lk_layer_layout_sublayers(_ l: OpaquePointer?) -> lk_status {
     run { try layer(l).layoutSublayers() }
 }
+
+// Kinds and their default actions (S3.1 step 4)
+
+/// The C kind of a layer kind: the C values are fixed by the header, the
+/// Swift ones are free to change.
+func cKind(_ kind: LayerKind) -> lk_layer_kind {
+    switch kind {
+    case .plain: LK_LAYER_KIND_LAYER
+    case .shape: LK_LAYER_KIND_SHAPE
+    case .text: LK_LAYER_KIND_TEXT
+    case .gradient: LK_LAYER_KIND_GRADIENT
+    }
+}
+
+func layerKind(_ kind: lk_layer_kind, _ argument: String) throws -> LayerKind {
+    guard let found = LayerKind.allCases.first(where: { cKind($0) == kind }) else {
+        throw LayerKitError(.invalidArgument, "\(argument): \(kind.rawValue) is not an lk_layer_kind")
+    }
+    return found
+}
+
+@c @implementation public func lk_layer_get_kind(_ l: OpaquePointer?) -> lk_layer_kind {
+    read(LK_LAYER_KIND_LAYER) { cKind(try layer(l).state.layerKind) }
+}
+
+@c @implementation public func lk_layer_kind_set_default_action(_ kind: lk_layer_kind, _ event: UnsafePointer<CChar>?,
+                                                                _ a: OpaquePointer?) -> lk_status {
+    run {
+        let found = try layerKind(kind, "kind")
+        let name = try string(event, "event")
+        DefaultActions.set(a == nil ? nil : try action(a, "action"), for: found, event: name)
+    }
+}

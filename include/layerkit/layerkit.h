@@ -525,6 +525,21 @@ lk_status  lk_layer_set_style_action(lk_layer *layer, const char *event, lk_acti
    finds no action or the null action */
 lk_action *lk_layer_copy_action_for_key(lk_layer *layer, const char *event);
 
+/* Kinds of layer, as created by lk_layer_create, lk_shape_layer_create ... */
+typedef enum lk_layer_kind {
+    LK_LAYER_KIND_LAYER = 0,
+    LK_LAYER_KIND_SHAPE = 1,
+    LK_LAYER_KIND_TEXT = 2,
+    LK_LAYER_KIND_GRADIENT = 3
+} lk_layer_kind;
+lk_layer_kind lk_layer_get_kind(const lk_layer *layer); /* LK_LAYER_KIND_LAYER on error */
+/* S3.1 step 4, Core Animation's defaultActionForKey: per kind: every layer of
+   the kind finds this action for the event after its delegate, its actions
+   and its style, before the built-in one (S3.3). lk_action_null() turns the
+   built-in animation off for the kind; NULL removes the registration. Shared
+   by all threads; an animation action is kept as a copy. */
+lk_status lk_layer_kind_set_default_action(lk_layer_kind kind, const char *event, lk_action *action);
+
 /* Layout (CALayer's setNeedsLayout / layoutIfNeeded / layoutSublayers).
    A layer marked as needing layout has its delegate's layout_sublayers
    called before the outermost commit of the thread's transaction, parents

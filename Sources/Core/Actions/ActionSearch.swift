@@ -1,6 +1,6 @@
 /// The action search (S3.1) and running actions (S3.5).
 extension Layer {
-    /// S3.1: delegate, actions, style, then the built-in implicit action. A
+    /// S3.1: delegate, actions, style, the kind's registered default, then the built-in implicit action. A
     /// null action anywhere stops the search with no action. Runs whether or
     /// not actions are disabled (S3.2): that is checked by the caller.
     public func action(forKey event: String) -> Action? {
@@ -12,6 +12,7 @@ extension Layer {
         }
         if let action = actions[event] { return action.isNull ? nil : action }
         if let action = styleActions[event] { return action.isNull ? nil : action }
+        if let action = DefaultActions.action(for: state.layerKind, event: event) { return action.isNull ? nil : action }
         return builtInAction(forKey: event)
     }
 
@@ -48,7 +49,7 @@ extension Layer {
     func runAction(forKey event: String, animatable: Bool) {
         guard !isPresentationCopy, !Transaction.disableActions else { return }
         guard RenderTree.shared.isCommitted(self) else { return }
-        if delegate == nil, actions.isEmpty, styleActions.isEmpty {
+        if delegate == nil, actions.isEmpty, styleActions.isEmpty, DefaultActions.isEmpty(for: state.layerKind) {
             // Only the built-in action can answer: its animation is attached
             // as it is, with no Action around it and no copy (the common
             // case, and what re-triggering thousands of animations costs).

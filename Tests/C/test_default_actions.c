@@ -1,0 +1,183 @@
+/* Default actions per kind of layer (S3.1 step 4): Core Animation's
+   defaultActionForKey:, registered for a kind and an event, found after the
+   delegate, the layer's actions and its style, before the built-in action. */
+#include "support/lktest.h"
+#include <string.h>
+
+static lk_display *display;
+static lk_layer *root;
+
+/* a committed layer of the kind made by create, under the root */
+static lk_layer *committed(lk_layer *(*create)(void))
+{
+    lk_layer *l = create();
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, 20, 20));
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_add_sublayer(root, l);
+    lk_transaction_commit();
+    lk_release(l);
+    lk_display_render_frame_at(display, lk_media_time());
+    return l;
+}
+
+/* the duration of the animation that setting opacity added, 0 when none */
+static double opacity_animation_duration(lk_layer *l, double opacity)
+{
+    lk_layer_set_opacity(l, opacity);
+    lk_transaction_flush();
+    lk_animation *a = lk_layer_get_animation(l, "opacity");
+    double d = a ? lk_animation_get_duration(a) : 0;
+    lk_layer_remove_all_animations(l);
+    return d;
+}
+
+static int custom_runs;
+static char custom_event[32];
+static lk_layer *custom_layer;
+
+static void custom_run(const char *event, lk_layer *layer, void *user_data)
+{
+    (void)user_data;
+    custom_runs++;
+    strncpy(custom_event, event, sizeof custom_event - 1);
+    custom_layer = layer;
+}
+
+static lk_action *delegate_action;
+static lk_action *answer_from_delegate(lk_layer *layer, const char *event, void *user_data)
+{
+    (void)layer; (void)event; (void)user_data;
+    return delegate_action;
+}
+
+static void kinds(void)
+{
+    lk_layer *plain = lk_layer_create(), *shape = lk_shape_layer_create(), *text = lk_text_layer_create(),
+             *gradient = lk_gradient_layer_create();
+    LKT_CHECK(lk_layer_get_kind(plain) == LK_LAYER_KIND_LAYER, "S3.1 a plain layer's kind", "%d", (int)lk_layer_get_kind(plain));
+    LKT_CHECK(lk_layer_get_kind(shape) == LK_LAYER_KIND_SHAPE, "S3.1 a shape layer's kind", "%d", (int)lk_layer_get_kind(shape));
+    LKT_CHECK(lk_layer_get_kind(text) == LK_LAYER_KIND_TEXT, "S3.1 a text layer's kind", "%d", (int)lk_layer_get_kind(text));
+    LKT_CHECK(lk_layer_get_kind(gradient) == LK_LAYER_KIND_GRADIENT, "S3.1 a gradient layer's kind", "%d",
+              (int)lk_layer_get_kind(gradient));
+    lk_release(plain);
+    lk_release(shape);
+    lk_release(text);
+    lk_release(gradient);
+}
+
+static void search_order(void)
+{
+    lk_layer *plain = committed(lk_layer_create), *shape = committed(lk_shape_layer_create);
+    LKT_CHECK_NEAR("S3.3 before any registration: the built-in 0.25 s", opacity_animation_duration(plain, 0.5), 0.25, 1e-12);
+
+    /* an animation registered for plain layers and opacity: a 2 s fade */
+    lk_animation *slow = lk_basic_animation_create(NULL);
+    lk_animation_set_duration(slow, 2.0);
+    LKT_CHECK_STATUS("S3.1 registering a default action", lk_layer_kind_set_default_action(LK_LAYER_KIND_LAYER, "opacity",
+                     lk_animation_as_action(slow)), LK_OK);
+    lk_animation_set_duration(slow, 7.0); /* kept as a copy: no effect */
+    lk_release(slow);
+    LKT_CHECK_NEAR("S3.1 step 4: a plain layer runs its kind's default action", opacity_animation_duration(plain, 0.25), 2.0,
+                   1e-12);
+    lk_animation *added = NULL;
+    lk_layer_set_opacity(plain, 0.75);
+    lk_transaction_flush();
+    added = lk_layer_get_animation(plain, "opacity");
+    const char *path = added ? lk_animation_get_key_path(added) : NULL;
+    LKT_CHECK(path && strcmp(path, "opacity") == 0, "S3.5 the default animation runs under the event's key path", "%s",
+              path ? path : "(none)");
+    lk_layer_remove_all_animations(plain);
+    LKT_CHECK_NEAR("S3.1 another kind keeps the built-in action", opacity_animation_duration(shape, 0.5), 0.25, 1e-12);
+    lk_action *found = lk_layer_copy_action_for_key(plain, "opacity");
+    LKT_CHECK(found != NULL, "S3.2 asking a layer for its action finds the kind's default", "NULL");
+    lk_release(found);
+
+    /* steps 1-3 come first */
+    lk_animation *quick = lk_basic_animation_create(NULL);
+    lk_animation_set_duration(quick, 0.5);
+    lk_layer_set_style_action(plain, "opacity", lk_animation_as_action(quick));
+    LKT_CHECK_NEAR("S3.1 step 3: the style's action comes before the kind's", opacity_animation_duration(plain, 0.5), 0.5, 1e-12);
+    lk_animation_set_duration(quick, 0.75);
+    lk_layer_set_action(plain, "opacity", lk_animation_as_action(quick));
+    LKT_CHECK_NEAR("S3.1 step 2: the layer's actions come before the style's", opacity_animation_duration(plain, 0.25), 0.75,
+                   1e-12);
+    lk_animation_set_duration(quick, 1.5);
+    delegate_action = lk_animation_as_action(quick);
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.action_for_key = answer_from_delegate;
+    lk_layer_set_delegate(plain, &d, NULL, NULL);
+    LKT_CHECK_NEAR("S3.1 step 1: the delegate comes first", opacity_animation_duration(plain, 0.5), 1.5, 1e-12);
+    lk_release(quick);
+    lk_layer_set_delegate(plain, NULL, NULL, NULL);
+    lk_layer_set_action(plain, "opacity", NULL);
+    lk_layer_set_style_action(plain, "opacity", NULL);
+    LKT_CHECK_NEAR("S3.1 with steps 1-3 empty the kind's default answers again", opacity_animation_duration(plain, 0.25), 2.0,
+                   1e-12);
+
+    /* the null action turns the built-in animation off for the kind */
+    LKT_CHECK_STATUS("S3.1 registering the null action", lk_layer_kind_set_default_action(LK_LAYER_KIND_SHAPE, "opacity",
+                     lk_action_null()), LK_OK);
+    LKT_CHECK_NEAR("S3.1 a null default action: a shape layer's opacity jumps", opacity_animation_duration(shape, 0.25), 0,
+                   1e-12);
+    lk_layer *p = lk_layer_copy_presentation(shape);
+    LKT_CHECK_NEAR("S3.1 the jump shows at once", p ? lk_layer_get_opacity(p) : -1, 0.25, 1e-12);
+    lk_release(p);
+    LKT_CHECK_NEAR("S3.1 other properties of the kind still animate", (lk_layer_set_position(shape, lk_point_make(5, 5)),
+                   lk_transaction_flush(), lk_layer_get_animation(shape, "position") ? 1.0 : 0.0), 1.0, 0);
+    lk_layer_remove_all_animations(shape);
+
+    /* a custom action gets the event and the layer */
+    lk_action *custom = lk_action_create(custom_run, NULL, NULL);
+    lk_layer_kind_set_default_action(LK_LAYER_KIND_SHAPE, "cornerRadius", custom);
+    lk_release(custom);
+    lk_layer_set_corner_radius(shape, 4);
+    lk_transaction_flush();
+    LKT_CHECK(custom_runs == 1 && strcmp(custom_event, "cornerRadius") == 0 && custom_layer == shape,
+              "S3.5 a custom default action runs with the event and the layer", "%d runs, event %s", custom_runs, custom_event);
+    LKT_CHECK(lk_layer_get_animation(shape, "cornerRadius") == NULL, "S3.5 a custom action adds no animation", "one was added");
+
+    /* removing the registrations restores the built-in actions */
+    lk_layer_kind_set_default_action(LK_LAYER_KIND_LAYER, "opacity", NULL);
+    lk_layer_kind_set_default_action(LK_LAYER_KIND_SHAPE, "opacity", NULL);
+    lk_layer_kind_set_default_action(LK_LAYER_KIND_SHAPE, "cornerRadius", NULL);
+    LKT_CHECK_NEAR("S3.1 NULL removes the registration: built-in again", opacity_animation_duration(plain, 0.5), 0.25, 1e-12);
+    LKT_CHECK_NEAR("S3.1 NULL removes the null action too", opacity_animation_duration(shape, 0.5), 0.25, 1e-12);
+}
+
+static void errors(void)
+{
+    lk_animation *a = lk_basic_animation_create(NULL);
+    lk_action *action = lk_animation_as_action(a);
+    lk_status s = lk_layer_kind_set_default_action((lk_layer_kind)99, "opacity", action);
+    LKT_CHECK(s == LK_ERROR_INVALID_ARGUMENT && strstr(lk_last_error(), "kind") != NULL,
+              "S8.1 an unknown kind is refused, naming the argument", "%s: %s", lkt_status_name(s), lk_last_error());
+    s = lk_layer_kind_set_default_action(LK_LAYER_KIND_LAYER, NULL, action);
+    LKT_CHECK(s == LK_ERROR_INVALID_ARGUMENT && strstr(lk_last_error(), "event") != NULL,
+              "S8.1 a NULL event is refused, naming the argument", "%s: %s", lkt_status_name(s), lk_last_error());
+    s = lk_layer_kind_set_default_action(LK_LAYER_KIND_LAYER, "opacity", (lk_action *)a);
+    LKT_CHECK(s == LK_ERROR_INVALID_ARGUMENT && strstr(lk_last_error(), "action") != NULL,
+              "S8.1 an animation passed as an action is refused", "%s: %s", lkt_status_name(s), lk_last_error());
+    lk_layer *l = committed(lk_layer_create);
+    LKT_CHECK_NEAR("S8.1 a refused registration changes nothing", opacity_animation_duration(l, 0.5), 0.25, 1e-12);
+    LKT_CHECK(lk_layer_get_kind(NULL) == LK_LAYER_KIND_LAYER && strstr(lk_last_error(), "layer") != NULL,
+              "S8.1 the kind of NULL is an error naming the layer", "%s", lk_last_error());
+    lk_release(a);
+}
+
+int main(void)
+{
+    display = lkt_open_display(100, 100, "open");
+    if (!display) return lkt_finish();
+    root = lkt_layer_new(NULL, 0, 0, 100, 100, lk_color_make(0, 0, 0, 1));
+    lk_display_set_root_layer(display, root);
+    lk_display_render_frame_at(display, lk_media_time());
+    kinds();
+    search_order();
+    errors();
+    lk_display_close(display);
+    lk_release(root);
+    return lkt_finish();
+}
