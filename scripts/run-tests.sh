@@ -18,6 +18,8 @@
 #                   then its own (Tests/GLES/run.sh: groups, failure paths, the renderer)
 #   cross-backend   the C rendering tests on gles, and software and gles frames of
 #                   the reference-image tests compared pixel by pixel (Tests/GLES/cross-backend.sh)
+#   gles-leaks      the gles plugin under valgrind: a small scene through every renderer
+#                   path, Mesa's own allocations suppressed (Tests/GLES/memcheck.sh)
 #   noswift         the library runs with the toolchain hidden (Tests/NoSwift/run.sh)
 #   examples        README's example = Examples/hello.c; the examples build and run
 #   leaks           the C tests again under valgrind: no leak, no invalid access
@@ -123,6 +125,7 @@ fi
 # unchanged against the gles plugin (only the names differ), then its own.
 run_stage gles Tests/GLES/run.sh "$prefix"
 run_stage cross-backend Tests/GLES/cross-backend.sh "$prefix"
+run_stage gles-leaks Tests/GLES/memcheck.sh "$prefix"
 run_stage plugins Tests/Plugins/run.sh "$prefix"
 run_stage noswift Tests/NoSwift/run.sh "$prefix"
 run_stage examples scripts/check-examples.sh "$prefix"
