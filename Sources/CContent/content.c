@@ -256,8 +256,19 @@ static uint32_t conic_color(const lkc_color *colors, const double *locations, si
            (uint32_t)lround(c.b * c.a * 255);
 }
 
+/* The conic gradient's colour at a point (dx, dy) from its centre. */
+static uint32_t conic_sample(const uint32_t *table, int n, double dx, double dy, double base)
+{
+    double u = (atan2(dy, dx) - base) / (2 * PI);
+    u -= floor(u);
+    return table[(int)lround(u * n)];
+}
+
 /* Cairo has no conic gradient: a 1024-entry colour table by angle, then
- * each pixel of the rect looks up the angle of its centre. */
+ * each pixel of the rect looks up the angle of its centre. Where location 0
+ * meets 1 (the seam, a ray from the centre) the colour jumps: pixels the
+ * seam crosses are supersampled 8x8 (premultiplied mean), so the seam is
+ * anti-aliased like an edge. */
 static void conic(const lkc_target *t, const lkc_color *colors, const double *locations, size_t count,
                   double cx, double cy, double ex, double ey, double x, double y, double w, double h)
 {
@@ -272,14 +283,28 @@ static void conic(const lkc_target *t, const lkc_color *colors, const double *lo
     if (px1 > t->width) px1 = t->width;
     if (py1 > t->height) py1 = t->height;
     double pcx = (cx - t->origin_x) * t->scale, pcy = (cy - t->origin_y) * t->scale;
+    double ux = cos(base), uy = sin(base);
+    /* a pixel square reaches at most sqrt(1/2) from its centre */
+    const double reach = 0.7072;
+    enum { S = 8 };
     for (int py = py0; py < py1; py++) {
         uint32_t *row = (uint32_t *)((uint8_t *)t->pixels + (size_t)py * (size_t)t->stride);
         for (int px = px0; px < px1; px++) {
             double dx = px + 0.5 - pcx, dy = py + 0.5 - pcy;
-            double a = atan2(dy, dx) - base;
-            double u = a / (2 * PI);
-            u -= floor(u);
-            row[px] = table[(int)lround(u * N)];
+            double along = dx * ux + dy * uy, across = dy * ux - dx * uy;
+            if (fabs(across) > reach || along < -reach) {
+                row[px] = conic_sample(table, N, dx, dy, base);
+                continue;
+            }
+            uint32_t sum[4] = { 0, 0, 0, 0 };
+            for (int j = 0; j < S; j++)
+                for (int i = 0; i < S; i++) {
+                    uint32_t c = conic_sample(table, N, dx + (i + 0.5) / S - 0.5, dy + (j + 0.5) / S - 0.5, base);
+                    for (int k = 0; k < 4; k++) sum[k] += c >> (8 * k) & 0xff;
+                }
+            uint32_t c = 0;
+            for (int k = 0; k < 4; k++) c |= (sum[k] + S * S / 2) / (S * S) << (8 * k);
+            row[px] = c;
         }
     }
 }

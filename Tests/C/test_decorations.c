@@ -39,6 +39,67 @@ static void test_allows_group_opacity_property(void)
     lk_release(l);
 }
 
+/* ---- contentsCenter of zero size ------------------------------------------ */
+
+/* S6.1 with Core Animation's rule for contentsCenter: a zero width (height)
+   is one source pixel wide, centred there, and that column (row) stretches.
+   A 9x9 image, contentsCenter (0.5, 0.5, 0, 0): pixel 4 is the centre. Its
+   corners (grey), column 4 (red above and below the centre), row 4 (blue
+   left and right) and the centre pixel (green) are distinct, so a 60x40
+   layer at (10, 10) must show 4x4 grey corners, red edges top and bottom,
+   blue edges left and right and a green 52x32 centre. Slices are drawn
+   pixel-aligned and each from its own pixels: every pixel within 2. */
+static void test_zero_size_contents_center(void)
+{
+    uint8_t image[9 * 9 * 4];
+    for (int y = 0; y < 9; y++)
+        for (int x = 0; x < 9; x++) {
+            uint8_t *p = image + (y * 9 + x) * 4;
+            uint8_t r = 128, g = 128, b = 128;
+            if (x == 4 && y == 4) { r = 0; g = 200; b = 0; }
+            else if (x == 4) { r = 220; g = 0; b = 0; }
+            else if (y == 4) { r = 0; g = 0; b = 220; }
+            p[0] = r; p[1] = g; p[2] = b; p[3] = 255;
+        }
+    lk_image *img = lk_image_create_from_pixels(9, 9, 9 * 4, LK_PIXEL_FORMAT_RGBA8, image);
+    lk_layer *root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
+    lk_layer_set_background_color(root, lk_color_make(1, 1, 1, 1));
+    lk_layer *l = lkt_layer_new(root, 10, 10, 60, 40, lk_color_make(0, 0, 0, 0));
+    lk_layer_set_contents(l, img);
+    LKT_CHECK_STATUS("S6.1 a zero-size contentsCenter is accepted",
+                     lk_layer_set_contents_center(l, lk_rect_make(0.5, 0.5, 0, 0)), LK_OK);
+    lk_display *d = lkt_open_display(W, H, "zero-size contentsCenter");
+    if (d) {
+        lk_display_set_root_layer(d, root);
+        lk_transaction_flush();
+        uint8_t *f = lkt_render_and_read(d, "zero-size contentsCenter");
+        int worst = f ? 0 : 999, wx = -1, wy = -1;
+        for (int y = 0; f && y < H; y++)
+            for (int x = 0; x < W; x++) {
+                int want[3] = { 255, 255, 255 };
+                int inside = x >= 10 && x < 70 && y >= 10 && y < 50;
+                int cx = x >= 14 && x < 66, cy = y >= 14 && y < 46;
+                if (inside) {
+                    if (cx && cy) { want[0] = 0; want[1] = 200; want[2] = 0; }
+                    else if (cx) { want[0] = 220; want[1] = 0; want[2] = 0; }
+                    else if (cy) { want[0] = 0; want[1] = 0; want[2] = 220; }
+                    else { want[0] = 128; want[1] = 128; want[2] = 128; }
+                }
+                for (int c = 0; c < 3; c++) {
+                    int diff = abs((int)f[(y * W + x) * 4 + c] - want[c]);
+                    if (diff > worst) { worst = diff; wx = x; wy = y; }
+                }
+            }
+        LKT_CHECK(worst <= 2, "S6.1 a zero-size contentsCenter stretches the image's centre pixel, row and column",
+                  "pixel (%d, %d) off by %d", wx, wy, worst);
+        free(f);
+        lk_display_close(d);
+    }
+    lk_release(root);
+    lk_release(img);
+}
+
 /* ---- shadow properties half-way through an animation --------------------- */
 
 typedef struct shadow_case {
@@ -153,6 +214,7 @@ int main(void)
 {
     lkt_run_scene_suite(LKT_SUITE_DECORATIONS);
     test_allows_group_opacity_property();
+    test_zero_size_contents_center();
 
     shadow_case cases[4];
     cases[0].key_path = "shadowOpacity";

@@ -118,6 +118,41 @@ static void check_perspective_hit(void)
     lk_release(r);
 }
 
+/* S1.5 as Core Animation: -hitTest: asks -containsPoint: of each layer,
+   which tests the bounds rectangle (Apple's CALayer documentation), so a
+   mask changes what is drawn, not what is hit: the masked-off part of a
+   layer is still hit, and the mask layer (no superlayer, S6.1) is never hit
+   itself. masksToBounds cuts off the sublayers outside the bounds
+   rectangle, not the rounded corners. See docs/rendering.md. */
+static void check_mask_hit(void)
+{
+    lk_layer *root = lk_layer_create(), *l, *m, *c, *r, *rc;
+    lk_layer_set_name(root, "root");
+    lkt_layer_place(root, 0, 0, 200, 200);
+    l = box(root, "masked", 20, 20, 100, 100);
+    c = box(l, "masked child", 60, 60, 60, 60); /* root (80..140, 80..140) */
+    m = lk_layer_create();
+    lk_layer_set_name(m, "mask");
+    lkt_layer_place(m, 0, 0, 40, 40);             /* shows only (20..60, 20..60) */
+    lk_layer_set_background_color(m, lk_color_make(1, 1, 1, 1));
+    lk_layer_set_mask(l, m);
+    expect_hit(root, 30, 30, l, "S1.5 S6.1 a masked layer is hit where its mask shows it");
+    expect_hit(root, 100, 40, l, "S1.5 S6.1 a masked layer is still hit where its mask hides it (bounds, as CA)");
+    expect_hit(root, 130, 130, c, "S1.5 S6.1 a sublayer hidden by the mask outside the bounds is still hit");
+    lk_layer_set_position(m, lk_point_make(170, 170)); /* the mask reaches outside the layer */
+    expect_hit(root, 185, 185, root, "S1.5 S6.1 the mask layer itself is never hit");
+    expect_hit(l, 185, 185, NULL, "S1.5 S6.1 hit testing the masked layer does not reach its mask");
+
+    r = box(root, "rounded", 150, 10, 40, 40);
+    lk_layer_set_corner_radius(r, 20);
+    lk_layer_set_masks_to_bounds(r, true);
+    rc = box(r, "rounded child", 0, 0, 50, 50);   /* root (150..200, 10..60) */
+    expect_hit(root, 151, 11, rc, "S1.5 masksToBounds clips hits to the bounds rectangle, not the rounded corner");
+    expect_hit(root, 195, 55, root, "S1.5 masksToBounds, a rounded superlayer still cuts off hits outside it");
+    lk_release(m);
+    lk_release(root);
+}
+
 static void check_contains(void)
 {
     lk_layer *l = lk_layer_create();
@@ -148,6 +183,7 @@ int main(void)
     check_hit_test();
     check_sublayer_transform_hit();
     check_perspective_hit();
+    check_mask_hit();
     check_contains();
     return lkt_finish();
 }

@@ -49,6 +49,70 @@ private func box(_ frame: Rect, in parent: Layer? = nil, color: Color = Color(r:
         #expect(ops[0].opacity == 0.5 && ops[1].opacity == 0.5)
     }
 
+    @Test func withoutGroupOpacityAMaskGroupPassesTheOpacityToEachOpS6_1() throws {
+        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let l = makeLayer(frame: Rect(x: 10, y: 10, width: 60, height: 60))
+        try root.addSublayer(l)
+        try l.set(LayerProperties.opacity, 0.5)
+        _ = try box(Rect(x: 0, y: 0, width: 30, height: 30), in: l)
+        _ = try box(Rect(x: 20, y: 20, width: 30, height: 30), in: l)
+        try l.setMask(try box(Rect(x: 0, y: 0, width: 50, height: 50)))
+        var ops = build(root)
+        // the mask group fades the layer as one
+        #expect(ops.map(\.kind) == [pushGroup, fill, content, fill, fill, popGroup])
+        #expect(ops[0].opacity == 0.5 && ops[3].opacity == 1 && ops[4].opacity == 1)
+        try l.set(LayerProperties.allowsGroupOpacity, false)
+        ops = build(root)
+        // the group only masks; each sublayer is blended at 0.5 on its own
+        #expect(ops.map(\.kind) == [pushGroup, fill, content, fill, fill, popGroup])
+        #expect(ops[0].opacity == 1 && ops[1].opacity == 1 && ops[3].opacity == 0.5 && ops[4].opacity == 0.5)
+    }
+
+    @Test func withoutGroupOpacityAShadowIsCastButTheLayerNotGroupedS6_1() throws {
+        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let l = makeLayer(frame: Rect(x: 10, y: 10, width: 60, height: 60))
+        try root.addSublayer(l)
+        try l.set(LayerProperties.opacity, 0.5)
+        try l.set(LayerProperties.shadowOpacity, 1)
+        _ = try box(Rect(x: 0, y: 0, width: 30, height: 30), in: l)
+        _ = try box(Rect(x: 20, y: 20, width: 30, height: 30), in: l)
+        var ops = build(root)
+        #expect(ops.map(\.kind) == [pushGroup, fill, fill, popGroup])
+        #expect(ops[0].opacity == 0.5 && ops[0].shadow_color.a == 0.5)
+        try l.set(LayerProperties.allowsGroupOpacity, false)
+        ops = build(root)
+        // the whole layer casts the shadow (faded by its opacity), then each
+        // sublayer is drawn at 0.5 on its own
+        #expect(ops.map(\.kind) == [pushGroup, fill, fill, popGroup, fill, fill])
+        #expect(ops[0].flags & LK_DL_FLAG_SHADOW_ONLY.rawValue != 0 && ops[0].shadow_color.a == 0.5)
+        #expect(ops[4].opacity == 0.5 && ops[5].opacity == 0.5)
+    }
+
+    @Test func zeroSizeContentsCenterStretchesOneSourcePixel() {
+        let d = Rect(x: 0, y: 0, width: 60, height: 40), src = Rect(x: 0, y: 0, width: 9, height: 9)
+        // zero width and height at the middle: pixel 4 (4...5) stretches both ways
+        let both = NineSlice.slices(destination: d, source: src, center: Rect(x: 0.5, y: 0.5, width: 0, height: 0),
+                                    scale: 1) ?? []
+        #expect(both.count == 9)
+        #expect(both[4].source == Rect(x: 4, y: 4, width: 1, height: 1))
+        #expect(both[4].destination == Rect(x: 4, y: 4, width: 52, height: 32))
+        #expect(both[1].source == Rect(x: 4, y: 0, width: 1, height: 4))   // top edge: column 4 stretched
+        #expect(both[3].source == Rect(x: 0, y: 4, width: 4, height: 1))   // left edge: row 4 stretched
+        #expect(both[8].destination == Rect(x: 56, y: 36, width: 4, height: 4))
+        // zero width only, at the left edge: the first column stretches, rows slice as given
+        let left = NineSlice.slices(destination: d, source: src, center: Rect(x: 0, y: 1.0 / 3, width: 0, height: 1.0 / 3),
+                                    scale: 1) ?? []
+        #expect(left.count == 6)
+        #expect(left.allSatisfy { $0.source.minX == 0 || $0.source.minX == 1 })
+        #expect(left[0].source == Rect(x: 0, y: 0, width: 1, height: 3))
+        #expect(left[0].destination == Rect(x: 0, y: 0, width: 52, height: 3))
+        // zero height at the bottom: the last row stretches; at contentsScale 2 the fixed parts halve
+        let bottom = NineSlice.slices(destination: d, source: src, center: Rect(x: 0, y: 1, width: 1, height: 0),
+                                      scale: 2) ?? []
+        #expect(bottom.map(\.source) == [Rect(x: 0, y: 0, width: 9, height: 8), Rect(x: 0, y: 8, width: 9, height: 1)])
+        #expect(bottom.map(\.destination) == [Rect(x: 0, y: 0, width: 60, height: 4), Rect(x: 0, y: 4, width: 60, height: 36)])
+    }
+
     @Test func backgroundAndBorderOverlapSoTheyFadeTogether() throws {
         let root = makeLayer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         let l = try box(Rect(x: 10, y: 10, width: 20, height: 20), in: root)

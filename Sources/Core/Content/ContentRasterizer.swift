@@ -59,9 +59,14 @@ public enum ContentRasterizer {
         var rect = path.data.bounds
         if stroke != nil {
             // How far a stroke can reach beyond the path: half the width,
-            // a miter up to miterLimit times that, a square cap √2 times.
+            // the longest miter of its joins (at most miterLimit) times
+            // that, a square cap √2 times.
             var reach = shape.lineWidth / 2
-            if shape.lineJoin == .miter { reach *= max(shape.miterLimit, 1) }
+            if shape.lineJoin == .miter {
+                // dashed and trimmed strokes are drawn from the flattened path (content.c)
+                let curvesAsLines = !shape.lineDashPattern.isEmpty || shape.strokeStart > 0 || shape.strokeEnd < 1
+                reach *= path.data.miterReach(limit: shape.miterLimit, curvesAsLines: curvesAsLines)
+            }
             if shape.lineCap == .square { reach = max(reach, shape.lineWidth / 2 * 2.0.squareRoot()) }
             rect = rect.insetBy(-reach)
         }

@@ -164,14 +164,16 @@ public struct DisplayListBuilder: ~Copyable {
         }
         // A mask multiplies the whole layer, shadow included (as in Core
         // Animation): the layer draws inside the mask's group, which
-        // carries its opacity.
+        // carries its opacity, unless allowsGroupOpacity is off: then the
+        // opacity goes on to each op inside, and overlaps show through.
         var inner = opacity
         if let mask {
-            beginGroup(opacity: opacity, flags: LK_DL_FLAG_GROUP_MASK.rawValue)
+            let distributes = !s.pointee.allowsGroupOpacity
+            beginGroup(opacity: distributes ? 1 : opacity, flags: LK_DL_FLAG_GROUP_MASK.rawValue)
             visit(mask, parent: Placement(world: world, sublayerTransform: nil, isRoot: false), parentOpacity: 1,
                   parentTime: time, events: events)
             groupContent()
-            inner = 1
+            if !distributes { inner = 1 }
         }
         let superlayerMap = parent.isRoot ? Transform3D.identity
             : (parent.sublayerTransform.map { $0.concatenating(parent.world) } ?? parent.world)
@@ -224,6 +226,9 @@ public struct DisplayListBuilder: ~Copyable {
     /// one it is the layer's own composited alpha (background, contents,
     /// sublayers, border), so the layer draws as one group casting it.
     /// masksToBounds clips the layer's shadow too, as in Core Animation.
+    /// With allowsGroupOpacity off the shadow is still cast by the whole
+    /// layer (its colour times the opacity), but the layer itself is drawn
+    /// with the opacity on each op, not as one faded group.
     private mutating func drawWithShadow(_ layer: LayerDraw, _ shadow: ShadowSpec, opacity: Double) {
         let s = layer.state
         let bounds = s.pointee.bounds, radius = s.pointee.cornerRadius
@@ -248,16 +253,16 @@ public struct DisplayListBuilder: ~Copyable {
                 if masks { append(.popClip, layer.world, bounds) }
             }
             drawFaded(layer, opacity: opacity)
-        } else if !masks {
+        } else if !masks && (s.pointee.allowsGroupOpacity || opacity >= 1) {
             beginGroup(opacity: opacity, shadow: shadow)
             drawLayer(layer, opacity: 1)
             endGroup()
         } else {
-            append(.pushClip, layer.world, bounds, radius: radius)
+            if masks { append(.pushClip, layer.world, bounds, radius: radius) }
             beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
             drawLayer(layer, opacity: 1)
             endGroup()
-            append(.popClip, layer.world, bounds)
+            if masks { append(.popClip, layer.world, bounds) }
             drawFaded(layer, opacity: opacity)
         }
     }

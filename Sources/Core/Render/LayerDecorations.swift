@@ -196,6 +196,9 @@ struct ScreenBox {
 /// one axis, the centre along both. contentsCenter is in the unit space of
 /// the part of the image contentsRect selects. When the destination is
 /// smaller than the two fixed parts together, they shrink in proportion.
+/// A centre of zero width (or height) is taken as one source pixel wide
+/// centred at that place, as Core Animation documents: that column (row)
+/// of the image stretches.
 enum NineSlice {
     struct Slice { var destination: Rect; var source: Rect }
 
@@ -207,7 +210,14 @@ enum NineSlice {
         let cy0 = min(max(c.minY, 0), 1), cy1 = min(max(c.maxY, cy0), 1)
         func axis(_ origin: Double, _ length: Double, _ dOrigin: Double, _ dLength: Double,
                   _ c0: Double, _ c1: Double) -> (src: [Double], dst: [Double]) {
-            let before = c0 * length, after = (1 - c1) * length
+            var before = c0 * length, after = (1 - c1) * length
+            if c1 <= c0 {
+                // A centre of zero width is one source pixel wide, centred
+                // there (Core Animation's contentsCenter): that line stretches.
+                let lo = max(0, min(before - 0.5, length - 1))
+                before = lo
+                after = max(0, length - lo - 1)
+            }
             var b = before / scale, a = after / scale
             if b + a > dLength, b + a > 0 {
                 let k = dLength / (b + a)

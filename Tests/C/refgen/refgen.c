@@ -22,7 +22,8 @@
  *     parts overlap (sublayers, or two of background, contents, border) is
  *     drawn as one group faded as a whole unless allowsGroupOpacity is off,
  *     in which case every drawing operation is blended on its own with the
- *     accumulated opacity; hidden layers draw nothing with their subtrees;
+ *     accumulated opacity (also under a mask or a shadow, which then only
+ *     mask or cast); hidden layers draw nothing with their subtrees;
  *   - the shadow goes first: the alpha of what the layer draws (or of its
  *     shadowPath) blurred by a Gaussian of sigma = shadowRadius (sampled at
  *     pixel centres, cut at 4 sigma, normalised: a plain implementation,
@@ -426,8 +427,10 @@ static void draw_layer(cairo_t *cr, const lkt_scene *scene, int index, double pa
     cairo_translate(cr, -bx - l->anchor[0] * bw, -by - l->anchor[1] * bh);
 
     if (masked) {
+        /* the masked group carries the opacity, unless allowsGroupOpacity is
+           off: then every part inside is blended with it on its own */
         cairo_push_group(cr);
-        inner = 1;
+        if (l->allows_group_opacity) inner = 1;
     }
     if (l->shadow_opacity > 0 && l->shadow_color[3] > 0)
         draw_shadow(cr, scene, index, inner, sdx, sdy, l->shadow_radius * sqrt(fabs(ux * vy - uy * vx)));
@@ -448,7 +451,7 @@ static void draw_layer(cairo_t *cr, const lkt_scene *scene, int index, double pa
         cairo_set_source(cr, content);
         cairo_mask(cr, mask);
         cairo_pop_group_to_source(cr);
-        cairo_paint_with_alpha(cr, opacity);
+        cairo_paint_with_alpha(cr, l->allows_group_opacity ? opacity : 1.0);
         cairo_pattern_destroy(content);
         cairo_pattern_destroy(mask);
     }

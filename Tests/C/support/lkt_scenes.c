@@ -640,6 +640,44 @@ static void scene_group_opacity(lkt_scene *s)
     }
 }
 
+/* S6.1 allowsGroupOpacity under a mask and under a shadow: each panel is a
+   layer at opacity 0.5 with two overlapping opaque sublayers. The first two
+   are masked by a rounded mask, the last two cast a shadow. With
+   allowsGroupOpacity on (panels 1 and 3) the overlap shows only the top
+   sublayer; off (2 and 4) the opacity goes to each sublayer on its own, so
+   the lower one shows through the upper inside the mask, and the shadow is
+   still cast by the whole layer (shadowColor x shadowOpacity x opacity).
+   Within 3 where flat; rounded and blurred edges within 40. */
+static void scene_group_opacity_mask_shadow(lkt_scene *s)
+{
+    int root, p, m, i;
+    s->name = "s6_1_group_opacity_mask_shadow";
+    s->title = "S6.1 allowsGroupOpacity off under a mask and a shadow: opacity on each sublayer";
+    s->suite = LKT_SUITE_DECORATIONS;
+    s->width = 440;
+    s->height = 110;
+    set_tolerance(s, 3, 40, 900, 0);
+    root = root_layer(s, 0.9, 0.9, 0.9);
+    for (i = 0; i < 4; i++) {
+        p = box(s, root, 10 + i * 110, 10, 90, 90, 0, 0, 0, 0);
+        s->layers[p].opacity = 0.5;
+        s->layers[p].allows_group_opacity = i % 2 == 0;
+        box(s, p, 5, 5, 50, 50, 0.9, 0.1, 0.1, 1);
+        box(s, p, 25, 25, 50, 50, 0.1, 0.7, 0.2, 1);
+        if (i < 2) {
+            m = box(s, LKT_SCENE_MASK_LAYER, 0, 0, 80, 80, 1, 1, 1, 1);
+            s->layers[m].corner_radius = 20;
+            s->layers[p].mask = m;
+        } else {
+            s->layers[p].shadow_opacity = 1;
+            s->layers[p].shadow_radius = 2;
+            s->layers[p].shadow_offset[0] = 8;
+            s->layers[p].shadow_offset[1] = 8;
+            lkt_scene_rgba(s->layers[p].shadow_color, 0.1, 0.1, 0.5, 1);
+        }
+    }
+}
+
 /* S6.1 shadows derived from the layer's alpha, blurred with a Gaussian of
    sigma = shadowRadius: a plain box; a box rotated 30 degrees whose shadow
    still falls straight down (shadowOffset is in the superlayer's space); a
@@ -856,6 +894,7 @@ static const scene_builder builders[] = {
     scene_contents_gravity,
     scene_contents_rect_scale,
     scene_group_opacity,
+    scene_group_opacity_mask_shadow,
     scene_shadow_blurred,
     scene_shadow_path,
     scene_mask_rotated,
