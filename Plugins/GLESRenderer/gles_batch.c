@@ -244,6 +244,8 @@ void lkgl_flush(lkgl_renderer *r)
     size_t count = r->quad_count;
     r->quad_count = 0;
     lkgl_use_program(r, r->batch.program);
+    if (r->batch.stops)
+        lkgl_gradient_set_stops(r, &r->programs[r->batch.program], r->batch.stops, r->batch.stop_count);
     lkgl_set_blend(r, r->batch.blend);
     if (r->batch.image) lkgl_bind_texture(r, 0, r->batch.image);
     if (r->batch.clip) lkgl_bind_texture(r, 1, r->batch.clip);
@@ -259,7 +261,8 @@ static void key_for(lkgl_renderer *r, lkgl_batch_key key)
 {
     if (r->quad_count > 0 &&
         (r->quad_count >= LKGL_MAX_QUADS || key.program != r->batch.program ||
-         key.image != r->batch.image || key.clip != r->batch.clip || key.blend != r->batch.blend))
+         key.image != r->batch.image || key.clip != r->batch.clip || key.blend != r->batch.blend ||
+         key.stops != r->batch.stops || key.stop_count != r->batch.stop_count))
         lkgl_flush(r);
     r->batch = key;
 }
@@ -317,8 +320,17 @@ bool lkgl_queue_op(lkgl_renderer *r, const lk_dl_op *op, const lkgl_texture *tex
     v.shape[2] = (op->flags & LK_DL_FLAG_ANTIALIAS) ? 1.0f : 0.0f;
 
     float opacity = quantise(op->opacity);
+    bool gradient = op->kind == LK_DL_OP_GRADIENT && !as_clip_mask;
     if (as_clip_mask) {
         v.color[0] = v.color[1] = v.color[2] = v.color[3] = 1.0f;
+    } else if (gradient) {
+        /* opacity in all four; the points and the kind for gradient_color */
+        v.color[0] = v.color[1] = v.color[2] = v.color[3] = opacity;
+        v.uv[0] = (float)op->gradient_start_x;
+        v.uv[1] = (float)op->gradient_start_y;
+        v.uv[2] = (float)op->gradient_end_x;
+        v.uv[3] = (float)op->gradient_end_y;
+        v.uv_clamp[0] = (float)op->gradient_kind;
     } else if (texture) {
         v.color[0] = v.color[1] = v.color[2] = v.color[3] = opacity;
         const lk_dl_rect src = op->source;
@@ -356,8 +368,11 @@ bool lkgl_queue_op(lkgl_renderer *r, const lk_dl_op *op, const lkgl_texture *tex
        matters to rasterizers that run both sides of a branch, llvmpipe). */
     double dx0, dy0, dx1, dy1;
     bool simple = radius == 0.0 && lkgl_op_device_rect(op, &dx0, &dy0, &dx1, &dy1);
-    key.program = LKGL_PROG_QUAD + (texture ? 1 : 0) + (clip->mask >= 0 ? 2 : 0) + (simple ? 0 : 4);
+    key.program = (gradient ? LKGL_PROG_GRADIENT : LKGL_PROG_QUAD) + (texture ? 1 : 0) +
+                  (clip->mask >= 0 ? 2 : 0) + (simple ? 0 : 4);
     key.image = texture ? texture->texture : 0;
+    key.stops = gradient && !texture ? op->gradient_stops : NULL;
+    key.stop_count = gradient && !texture ? op->gradient_stop_count : 0;
     key.clip = clip->mask >= 0 ? r->targets[clip->mask].texture : 0;
     key.blend = blend;
     /* quads stay inside their clip box; the scissor only has to allow it */

@@ -195,7 +195,9 @@ static const char quad_fragment[] =
     "    if (bw > 0.0 && bw < 0.5 * min(v_rect.z - v_rect.x, v_rect.w - v_rect.y))\n"
     "        cov *= 1.0 - shape_coverage(p, dev, v_rect + vec4(bw, bw, -bw, -bw),\n"
     "                                    max(v_shape.x - bw, 0.0), aa);\n"
-    "#ifdef TEXTURED\n"
+    "#if defined(GRADIENT)\n"
+    "    vec4 color = gradient_color(p, v_uv, v_uv_clamp.x) * v_color;\n"
+    "#elif defined(TEXTURED)\n"
     "    vec2 at = vec2(v_uv.x * p.x + v_uv.y, v_uv.z * p.y + v_uv.w);\n"
     /* ARGB32 words uploaded as RGBA bytes arrive as BGRA */
     "    vec4 color = texture2D(u_image, clamp(at, v_uv_clamp.xy, v_uv_clamp.zw)).bgra * v_color;\n"
@@ -371,6 +373,9 @@ static bool build(lkgl_renderer *r, int index, const char *name, const char *def
     p->u_count = glGetUniformLocation(id, "u_count");
     p->u_step = glGetUniformLocation(id, "u_step");
     p->u_direction = glGetUniformLocation(id, "u_direction");
+    p->u_stop_colors = glGetUniformLocation(id, "u_stop_colors");
+    p->u_stop_locations = glGetUniformLocation(id, "u_stop_locations");
+    p->u_stop_count = glGetUniformLocation(id, "u_stop_count");
     /* Samplers never change unit: image/source on 0, clip on 1, mask on 2. */
     glUseProgram(id);
     if (p->u_image >= 0) glUniform1i(p->u_image, 0);
@@ -392,6 +397,19 @@ bool lkgl_programs_create(lkgl_renderer *r, char *error, size_t error_size)
         snprintf(defines, sizeof defines, "%s%s%s", (i & 1) ? "#define TEXTURED 1\n" : "",
                  (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "");
         if (!build(r, LKGL_PROG_QUAD + i, quad_names[i], defines, quad_vertex, quad_fragment, error,
+                   error_size))
+            return false;
+    }
+    /* the same with the gradient's colour (gles_gradient.c): + 1 ramp */
+    static const char *const gradient_names[8] = {
+        "gradient", "gradient ramp", "gradient+clip", "gradient ramp+clip",
+        "gradient general", "gradient ramp general", "gradient+clip general", "gradient ramp+clip general",
+    };
+    for (int i = 0; i < 8; i++) {
+        char defines[LKGL_GRADIENT_SOURCE_MAX];
+        snprintf(defines, sizeof defines, "#define GRADIENT 1\n%s%s%s%s", (i & 1) ? "#define RAMP 1\n" : "",
+                 (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "", lkgl_gradient_source);
+        if (!build(r, LKGL_PROG_GRADIENT + i, gradient_names[i], defines, quad_vertex, quad_fragment, error,
                    error_size))
             return false;
     }

@@ -122,6 +122,7 @@ void lkgl_renderer_destroy(lkgl_renderer *r)
     if (!r) return;
     lkgl_programs_destroy(r);
     lkgl_textures_free(r);
+    lkgl_gradient_free(r);
     lkgl_targets_free(r);
     if (r->vertex_buffer) glDeleteBuffers(1, &r->vertex_buffer);
     if (r->index_buffer) glDeleteBuffers(1, &r->index_buffer);
@@ -264,6 +265,9 @@ static bool validate(lkgl_renderer *r, const lk_display_list *list, char *error,
             break;
         case LK_DL_OP_IMAGE:
             ok = validate_image(r, &op, i, error, error_size);
+            break;
+        case LK_DL_OP_GRADIENT:
+            ok = lkgl_gradient_validate(r, &op, i, error, error_size);
             break;
         case LK_DL_OP_PUSH_CLIP: stack[depth++] = 'c'; break;
         case LK_DL_OP_PUSH_GROUP: stack[depth++] = (op.flags & LK_DL_FLAG_GROUP_MASK) ? 'm' : 'g'; break;
@@ -518,6 +522,20 @@ static bool draw_op(lkgl_renderer *r, const lk_dl_op *op, uint32_t index, char *
             return false;
         }
         lkgl_texture_set_filter(r, texture, (op->flags & LK_DL_FLAG_FILTER_NEAREST) != 0);
+    } else if (op->kind == LK_DL_OP_GRADIENT) {
+        if (lrintf(opacity * 255.0f) == 0 || !isfinite(op->gradient_start_x) || !isfinite(op->gradient_start_y) ||
+            !isfinite(op->gradient_end_x) || !isfinite(op->gradient_end_y))
+            return true;
+        if (lkgl_box_empty(lkgl_op_bounds(op, clip->box))) return true;
+        if (op->gradient_stop_count > LKGL_MAX_UNIFORM_STOPS) {
+            const lkgl_texture *ramp = lkgl_gradient_ramp(r, op, error, error_size);
+            if (!ramp) {
+                size_t n = strlen(error);
+                if (n + 1 < error_size) snprintf(error + n, error_size - n, " (op %u)", index);
+                return false;
+            }
+            texture = (lkgl_texture *)ramp;
+        }
     } else {
         if (lrintf(fminf(fmaxf(op->color.a * opacity, 0.0f), 1.0f) * 255.0f) == 0) return true;
         if (op->kind == LK_DL_OP_BORDER && !(isfinite(op->border_width) && op->border_width > 0.0))
@@ -589,7 +607,8 @@ bool lkgl_renderer_render(lkgl_renderer *r, const lk_display_list *list, uint32_
             switch (op.kind) {
             case LK_DL_OP_FILL:
             case LK_DL_OP_BORDER:
-            case LK_DL_OP_IMAGE: ok = draw_op(r, &op, i, error, error_size); break;
+            case LK_DL_OP_IMAGE:
+            case LK_DL_OP_GRADIENT: ok = draw_op(r, &op, i, error, error_size); break;
             case LK_DL_OP_PUSH_CLIP: ok = push_clip(r, &op, error, error_size); break;
             case LK_DL_OP_POP_CLIP: pop_level(r); break;
             case LK_DL_OP_PUSH_GROUP: ok = push_group(r, &op, error, error_size); break;
