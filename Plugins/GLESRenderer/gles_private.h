@@ -74,7 +74,9 @@ enum { LKGL_PROG_QUAD = 0, /* + 1 textured, + 2 clip mask, + 4 general shapes */
 
 typedef struct lkgl_program {
     GLuint id;
-    GLint u_viewport, u_image, u_clip;               /* quad */
+    GLint u_origin, u_target, u_offscreen;          /* every program: see gles_programs.c */
+    float space[5];           /* the values they were last set to: origin x, target w h, margin, kind */
+    GLint u_image, u_clip;                           /* quad */
     GLint u_source, u_mask, u_opacity, u_tint, u_mode, u_has_mask, u_has_clip; /* composite */
     GLint u_weights, u_count, u_step, u_direction, u_shift, u_bounds, u_decode;   /* blur */
     GLint u_stop_colors, u_stop_locations, u_stop_count;                      /* gradient */
@@ -92,6 +94,14 @@ typedef struct lkgl_texture {
 } lkgl_texture;
 
 #define LKGL_TILE 64
+
+/* Offscreen targets cover the output grown by a margin on every side, so
+   that content off the output still casts its shadow onto it: the margin a
+   frame's shadows need (offset and blur reach), rounded up to
+   LKGL_MARGIN_STEP, at most LKGL_MAX_MARGIN (and what GL_MAX_TEXTURE_SIZE
+   allows). Frames without shadows have none. */
+#define LKGL_MAX_MARGIN 256
+#define LKGL_MARGIN_STEP 32
 
 /* An offscreen target as big as the output: texture + framebuffer. */
 typedef struct lkgl_target {
@@ -124,7 +134,8 @@ typedef struct lkgl_state {
     GLuint   texture[2];      /* units 0 (image/source) and 1 (clip mask) */
     int      active_unit;     /* glActiveTexture's unit + 1; 0: unknown */
     int      blend;
-    lkgl_box scissor;
+    lkgl_box scissor;         /* in the bound target's pixels */
+    int32_t  viewport_w, viewport_h;
     bool     valid;
 } lkgl_state;
 
@@ -162,7 +173,8 @@ struct lkgl_renderer {
 
     lkgl_target   *targets;
     size_t         target_count;
-    uint32_t       target_width, target_height;
+    uint32_t       target_width, target_height;   /* of the pooled targets, margins included */
+    int32_t        margin;         /* this frame's */
 
     lkgl_clip     *clips;
     size_t         clip_count, clip_capacity;
@@ -186,6 +198,13 @@ void lkgl_set_error(char *error, size_t error_size, const char *format, ...)
 /* gles_programs.c */
 bool lkgl_programs_create(lkgl_renderer *r, char *error, size_t error_size);
 void lkgl_programs_destroy(lkgl_renderer *r);
+
+/* Where anything can be drawn this frame: the output grown by the margin. */
+static inline lkgl_box lkgl_space(const lkgl_renderer *r)
+{
+    lkgl_box b = { -r->margin, -r->margin, (int32_t)r->width + r->margin, (int32_t)r->height + r->margin };
+    return b;
+}
 
 /* gles_batch.c */
 void lkgl_state_reset(lkgl_renderer *r);
