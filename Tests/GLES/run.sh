@@ -66,7 +66,8 @@ add_closing "$build/software-es3.log" "software tests on gles"
 echo "== 1b. the drawing tests again in an OpenGL ES 2.0 context"
 mkdir -p "$build/es2"
 cp "$root"/Tests/Software/lktest.h "$root"/Tests/Software/valgrind.supp "$root"/Tests/Software/run.sh "$build/es2/"
-cp "$root"/Tests/Software/test_fill.c "$root"/Tests/Software/test_image.c "$root"/Tests/Software/test_clip.c "$build/es2/"
+cp "$root"/Tests/Software/test_fill.c "$root"/Tests/Software/test_image.c "$root"/Tests/Software/test_clip.c \
+    "$root"/Tests/Software/test_gradient.c "$build/es2/"
 LAYERKIT_GLES_VERSION=2 MESA_GLES_VERSION_OVERRIDE=2.0 sh "$build/es2/run.sh" "$prefix/include" >"$build/software-es2.log" 2>&1
 grep -E '^(FAIL|gles backend tests)' "$build/software-es2.log" | sed 's/^/ES 2: /'
 add_closing "$build/software-es2.log" "software tests on gles ES 2"
