@@ -6,6 +6,14 @@
  *   (c) 1,000 animated solid layers (moving and turning every frame)
  *   (d) 1,000 animated layers sharing 4 images, in runs of one image
  *   (e) 20 layers with blurred shadows (offscreen groups)
+ *   (f) 50 gradient layers (axial, radial, conic; 3 to 5 stops) whose size
+ *       and colours change every frame: GRADIENT ops (ABI 3) draw them with
+ *       the gradient program and upload nothing; before, the core rasterized
+ *       each into an image that was uploaded whole every frame (the bytes
+ *       that would have been are printed beside)
+ *   (g) one full-screen gradient of 20 stops, recoloured every frame: more
+ *       stops than the program keeps in uniforms go in a 4 KB ramp texture,
+ *       uploaded when the stops change
  * For each: draw calls, GL state changes, texture uploads and offscreen
  * passes in the first frame and per frame after it, each printed with its
  * limit beside it: static content uploads nothing after the first frame,
@@ -233,6 +241,55 @@ static void scene_e(int frame)
     }
 }
 
+static lk_dl_gradient_stop gradient_stops[50][5], many_stops[20];
+static double rasterized_bytes;   /* what the image path would upload per frame */
+
+static void scene_f(int frame)
+{
+    double t = frame / 60.0;
+    rasterized_bytes = 0;
+    for (int i = 0; i < 50; i++) {
+        double w = 160 + 60 * sin(t * 3 + i), h = 120 + 40 * cos(t * 2 + i);
+        lk_dl_op *op = add(LK_DL_OP_GRADIENT, 0, 0, w, h);
+        uint32_t n = 3 + (uint32_t)i % 3;
+        for (uint32_t k = 0; k < n; k++) {
+            lk_dl_gradient_stop *s = &gradient_stops[i][k];
+            s->location = (double)k / (n - 1);
+            s->color.r = (float)(0.5 + 0.5 * sin(t * 4 + i + k));
+            s->color.g = (float)(0.5 + 0.5 * sin(t * 5 + 2 * i + k));
+            s->color.b = (float)(0.5 + 0.5 * cos(t * 6 + i - k));
+            s->color.a = 1.0f;
+        }
+        op->gradient_kind = 1 + (uint32_t)i % 3;
+        op->gradient_stops = gradient_stops[i];
+        op->gradient_stop_count = n;
+        op->corner_radius = i % 2 ? 16 : 0;
+        place(op, 120 + (i % 10) * 180, 110 + (i / 10) * 200, 0);
+        op->gradient_start_x = op->rect.x + 0.2 * w;
+        op->gradient_start_y = op->rect.y + 0.3 * h;
+        op->gradient_end_x = op->rect.x + 0.9 * w;
+        op->gradient_end_y = op->rect.y + 0.8 * h;
+        rasterized_bytes += ceil(w) * ceil(h) * 4;
+    }
+}
+
+static void scene_g(int frame)
+{
+    for (int k = 0; k < 20; k++) {
+        many_stops[k].location = k / 19.0;
+        many_stops[k].color.r = (float)(0.5 + 0.5 * sin(frame * 0.3 + k));
+        many_stops[k].color.g = (float)((k / 2) % 2);
+        many_stops[k].color.b = 0.5f;
+        many_stops[k].color.a = 1.0f;
+    }
+    lk_dl_op *op = add(LK_DL_OP_GRADIENT, 0, 0, W, H);
+    op->gradient_kind = LK_DL_GRADIENT_AXIAL;
+    op->gradient_stops = many_stops;
+    op->gradient_stop_count = 20;
+    op->gradient_end_x = W;
+    op->gradient_end_y = H;
+}
+
 static int make_context(void)
 {
     PFNEGLGETPLATFORMDISPLAYEXTPROC get =
@@ -289,6 +346,13 @@ int main(int argc, char **argv)
     run("(c) 1,000 animated solid layers (moving, turning, a third rounded)", scene_c, frames, c);
     run("(d) 1,000 animated image layers, 4 images in runs of 250", scene_d, frames, d);
     run("(e) 20 layers with blurred shadows", scene_e, frames, e);
+    /* a gradient's stops are its own uniforms: one draw call each; no uploads at all */
+    limits f = { 50, 50, 0, 0, 0 }, g = { 1, 1, 1, 1, 0 };
+    run("(f) 50 gradient layers resized and recoloured every frame", scene_f, frames, f);
+    printf("  the same frames as rasterized images (before GRADIENT ops): 50 uploads, %.1f MB per frame\n",
+           rasterized_bytes / 1e6);
+    run("(g) a full-screen gradient of 20 stops recoloured every frame (ramp texture)", scene_g, frames, g);
+    printf("  (a 1024x1 ramp: 4 KB per upload; as a rasterized image: %.1f MB)\n", W * H * 4 / 1e6);
 
     lkgl_renderer_destroy(renderer);
     for (int i = 0; i < 10; i++) free((void *)full[i].pixels);

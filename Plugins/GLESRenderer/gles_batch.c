@@ -31,8 +31,21 @@ void lkgl_use_program(lkgl_renderer *r, int program)
     glUseProgram(r->programs[program].id);
     r->state.program = program;
     r->frame.state_changes++;
-    lkgl_program *p = &r->programs[program];
-    if (p->u_viewport >= 0) glUniform2f(p->u_viewport, (float)r->width, (float)r->height);
+}
+
+/* The current program's target uniforms, for the bound target. */
+static void sync_target_uniforms(lkgl_renderer *r)
+{
+    lkgl_program *p = &r->programs[r->state.program];
+    bool offscreen = r->current_target >= 0;
+    float m = (float)r->margin, w = (float)r->width, h = (float)r->height;
+    float space[5] = { offscreen ? -m : 0.0f, offscreen ? w + 2 * m : w, offscreen ? h + 2 * m : h, m,
+                       offscreen ? 1.0f : 0.0f };
+    if (memcmp(space, p->space, sizeof space) == 0) return;
+    memcpy(p->space, space, sizeof space);
+    if (p->u_origin >= 0) glUniform2f(p->u_origin, space[0], space[0]);
+    if (p->u_target >= 0) glUniform2f(p->u_target, space[1], space[2]);
+    if (p->u_offscreen >= 0) glUniform4f(p->u_offscreen, m, m, w + 2 * m, h + 2 * m);
 }
 
 void lkgl_bind_texture(lkgl_renderer *r, int unit, GLuint texture)
@@ -67,6 +80,11 @@ void lkgl_set_blend(lkgl_renderer *r, int blend)
 void lkgl_set_scissor(lkgl_renderer *r, lkgl_box b)
 {
     lkgl_box *s = &r->state.scissor;
+    if (r->current_target >= 0) {
+        /* offscreen pixel (0, 0) is output pixel (-margin, -margin) */
+        b.x0 += r->margin; b.x1 += r->margin;
+        b.y0 += r->margin; b.y1 += r->margin;
+    }
     if (s->x0 == b.x0 && s->y0 == b.y0 && s->x1 == b.x1 && s->y1 == b.y1) return;
     lkgl_flush(r);
     glScissor(b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0);
@@ -84,6 +102,15 @@ void lkgl_bind_target(lkgl_renderer *r, int target)
     r->state.fbo = fbo;
     r->state.valid = true;
     r->frame.state_changes++;
+    int32_t w = (int32_t)(target < 0 ? r->width : r->target_width);
+    int32_t h = (int32_t)(target < 0 ? r->height : r->target_height);
+    if (r->state.viewport_w != w || r->state.viewport_h != h) {
+        glViewport(0, 0, w, h);
+        r->state.viewport_w = w;
+        r->state.viewport_h = h;
+    }
+    /* with a margin, the same output box is other target pixels now */
+    if (r->margin) r->state.scissor.x0 = r->state.scissor.x1 = -1 - LKGL_MAX_MARGIN;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -244,6 +271,8 @@ void lkgl_flush(lkgl_renderer *r)
     size_t count = r->quad_count;
     r->quad_count = 0;
     lkgl_use_program(r, r->batch.program);
+    if (r->batch.stops)
+        lkgl_gradient_set_stops(r, &r->programs[r->batch.program], r->batch.stops, r->batch.stop_count);
     lkgl_set_blend(r, r->batch.blend);
     if (r->batch.image) lkgl_bind_texture(r, 0, r->batch.image);
     if (r->batch.clip) lkgl_bind_texture(r, 1, r->batch.clip);
@@ -251,6 +280,7 @@ void lkgl_flush(lkgl_renderer *r)
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(count * 4 * sizeof(lkgl_vertex)), r->vertices,
                  GL_STREAM_DRAW);
     set_attributes();
+    sync_target_uniforms(r);
     glDrawElements(GL_TRIANGLES, (GLsizei)(count * 6), GL_UNSIGNED_SHORT, NULL);
     r->frame.draw_calls++;
 }
@@ -259,7 +289,8 @@ static void key_for(lkgl_renderer *r, lkgl_batch_key key)
 {
     if (r->quad_count > 0 &&
         (r->quad_count >= LKGL_MAX_QUADS || key.program != r->batch.program ||
-         key.image != r->batch.image || key.clip != r->batch.clip || key.blend != r->batch.blend))
+         key.image != r->batch.image || key.clip != r->batch.clip || key.blend != r->batch.blend ||
+         key.stops != r->batch.stops || key.stop_count != r->batch.stop_count))
         lkgl_flush(r);
     r->batch = key;
 }
@@ -289,6 +320,7 @@ void lkgl_draw_box(lkgl_renderer *r, lkgl_box box)
     r->quad_count = 0;
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(4 * sizeof(lkgl_vertex)), r->vertices, GL_STREAM_DRAW);
     set_attributes();
+    sync_target_uniforms(r);
     glDrawElements(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, NULL);
     r->frame.draw_calls++;
 }
@@ -317,8 +349,17 @@ bool lkgl_queue_op(lkgl_renderer *r, const lk_dl_op *op, const lkgl_texture *tex
     v.shape[2] = (op->flags & LK_DL_FLAG_ANTIALIAS) ? 1.0f : 0.0f;
 
     float opacity = quantise(op->opacity);
+    bool gradient = op->kind == LK_DL_OP_GRADIENT && !as_clip_mask;
     if (as_clip_mask) {
         v.color[0] = v.color[1] = v.color[2] = v.color[3] = 1.0f;
+    } else if (gradient) {
+        /* opacity in all four; the points and the kind for gradient_color */
+        v.color[0] = v.color[1] = v.color[2] = v.color[3] = opacity;
+        v.uv[0] = (float)op->gradient_start_x;
+        v.uv[1] = (float)op->gradient_start_y;
+        v.uv[2] = (float)op->gradient_end_x;
+        v.uv[3] = (float)op->gradient_end_y;
+        v.uv_clamp[0] = (float)op->gradient_kind;
     } else if (texture) {
         v.color[0] = v.color[1] = v.color[2] = v.color[3] = opacity;
         const lk_dl_rect src = op->source;
@@ -356,8 +397,11 @@ bool lkgl_queue_op(lkgl_renderer *r, const lk_dl_op *op, const lkgl_texture *tex
        matters to rasterizers that run both sides of a branch, llvmpipe). */
     double dx0, dy0, dx1, dy1;
     bool simple = radius == 0.0 && lkgl_op_device_rect(op, &dx0, &dy0, &dx1, &dy1);
-    key.program = LKGL_PROG_QUAD + (texture ? 1 : 0) + (clip->mask >= 0 ? 2 : 0) + (simple ? 0 : 4);
+    key.program = (gradient ? LKGL_PROG_GRADIENT : LKGL_PROG_QUAD) + (texture ? 1 : 0) +
+                  (clip->mask >= 0 ? 2 : 0) + (simple ? 0 : 4);
     key.image = texture ? texture->texture : 0;
+    key.stops = gradient && !texture ? op->gradient_stops : NULL;
+    key.stop_count = gradient && !texture ? op->gradient_stop_count : 0;
     key.clip = clip->mask >= 0 ? r->targets[clip->mask].texture : 0;
     key.blend = blend;
     /* quads stay inside their clip box; the scissor only has to allow it */

@@ -6,6 +6,7 @@
  * gles_batch.c     quads of ops into vertex batches, GL state tracking and counting
  * gles_textures.c  the texture cache of lk_dl_image by id and generation
  * gles_targets.c   offscreen targets: clip masks, groups, masks, shadow blur
+ * gles_gradient.c  GRADIENT ops: the gradient's colour in the quad program, stops, ramps
  */
 #ifndef LK_GLES_PRIVATE_H
 #define LK_GLES_PRIVATE_H
@@ -58,15 +59,27 @@ typedef enum lkgl_blend { LKGL_BLEND_OVER, LKGL_BLEND_ADD, LKGL_BLEND_REPLACE } 
 
 /* Programs: the quad program in eight variants (textured, clip mask, and
    general coverage for shapes that are not axis-aligned rects in output
-   space), the compositor of offscreen targets, the blur. */
+   space), the compositor of offscreen targets, the blur, and the quad
+   program with a gradient's colour in eight more. */
 enum { LKGL_PROG_QUAD = 0, /* + 1 textured, + 2 clip mask, + 4 general shapes */
-       LKGL_PROG_COMPOSITE = 8, LKGL_PROG_BLUR = 9, LKGL_PROG_COUNT = 10 };
+       LKGL_PROG_COMPOSITE = 8, LKGL_PROG_BLUR = 9,
+       LKGL_PROG_GRADIENT = 10, /* + 1 stops in a ramp texture, + 2 clip mask, + 4 general */
+       LKGL_PROG_COUNT = 18 };
+
+/* A gradient's stops as uniforms up to this many; more go in a ramp texture
+   of LKGL_RAMP_SIZE texels, LKGL_RAMPS of them cached. */
+#define LKGL_MAX_UNIFORM_STOPS 16
+#define LKGL_RAMP_SIZE 1024
+#define LKGL_RAMPS 8
 
 typedef struct lkgl_program {
     GLuint id;
-    GLint u_viewport, u_image, u_clip;               /* quad */
+    GLint u_origin, u_target, u_offscreen;          /* every program: see gles_programs.c */
+    float space[5];           /* the values they were last set to: origin x, target w h, margin, kind */
+    GLint u_image, u_clip;                           /* quad */
     GLint u_source, u_mask, u_opacity, u_tint, u_mode, u_has_mask, u_has_clip; /* composite */
     GLint u_weights, u_count, u_step, u_direction, u_shift, u_bounds, u_decode;   /* blur */
+    GLint u_stop_colors, u_stop_locations, u_stop_count;                      /* gradient */
 } lkgl_program;
 
 typedef struct lkgl_texture {
@@ -81,6 +94,14 @@ typedef struct lkgl_texture {
 } lkgl_texture;
 
 #define LKGL_TILE 64
+
+/* Offscreen targets cover the output grown by a margin on every side, so
+   that content off the output still casts its shadow onto it: the margin a
+   frame's shadows need (offset and blur reach), rounded up to
+   LKGL_MARGIN_STEP, at most LKGL_MAX_MARGIN (and what GL_MAX_TEXTURE_SIZE
+   allows). Frames without shadows have none. */
+#define LKGL_MAX_MARGIN 256
+#define LKGL_MARGIN_STEP 32
 
 /* An offscreen target as big as the output: texture + framebuffer. */
 typedef struct lkgl_target {
@@ -113,7 +134,8 @@ typedef struct lkgl_state {
     GLuint   texture[2];      /* units 0 (image/source) and 1 (clip mask) */
     int      active_unit;     /* glActiveTexture's unit + 1; 0: unknown */
     int      blend;
-    lkgl_box scissor;
+    lkgl_box scissor;         /* in the bound target's pixels */
+    int32_t  viewport_w, viewport_h;
     bool     valid;
 } lkgl_state;
 
@@ -123,6 +145,9 @@ typedef struct lkgl_batch_key {
     GLuint image;             /* texture unit 0, 0 for solid */
     GLuint clip;              /* texture unit 1, 0 for none */
     int    blend;
+    /* a gradient's stops, set as uniforms when the batch is drawn */
+    const lk_dl_gradient_stop *stops;
+    uint32_t stop_count;
 } lkgl_batch_key;
 
 struct lkgl_renderer {
@@ -148,7 +173,8 @@ struct lkgl_renderer {
 
     lkgl_target   *targets;
     size_t         target_count;
-    uint32_t       target_width, target_height;
+    uint32_t       target_width, target_height;   /* of the pooled targets, margins included */
+    int32_t        margin;         /* this frame's */
 
     lkgl_clip     *clips;
     size_t         clip_count, clip_capacity;
@@ -157,6 +183,9 @@ struct lkgl_renderer {
     int            current_target; /* -1: the output */
 
     lkgl_stats     frame, total;
+
+    lkgl_texture   ramps[LKGL_RAMPS];   /* gradient ramps, id = hash of the stops */
+    int            next_ramp;
 };
 
 /* gles_renderer.c */
@@ -169,6 +198,13 @@ void lkgl_set_error(char *error, size_t error_size, const char *format, ...)
 /* gles_programs.c */
 bool lkgl_programs_create(lkgl_renderer *r, char *error, size_t error_size);
 void lkgl_programs_destroy(lkgl_renderer *r);
+
+/* Where anything can be drawn this frame: the output grown by the margin. */
+static inline lkgl_box lkgl_space(const lkgl_renderer *r)
+{
+    lkgl_box b = { -r->margin, -r->margin, (int32_t)r->width + r->margin, (int32_t)r->height + r->margin };
+    return b;
+}
 
 /* gles_batch.c */
 void lkgl_state_reset(lkgl_renderer *r);
@@ -202,6 +238,20 @@ lkgl_texture *lkgl_texture_for(lkgl_renderer *r, const lk_dl_image *img, char *e
 void lkgl_texture_set_filter(lkgl_renderer *r, lkgl_texture *t, bool nearest);
 void lkgl_textures_forget(lkgl_renderer *r, uint64_t id);
 void lkgl_textures_free(lkgl_renderer *r);
+
+/* gles_gradient.c */
+extern const char lkgl_gradient_source[];
+/* room for it and the variant's defines */
+#define LKGL_GRADIENT_SOURCE_MAX 4096
+bool lkgl_gradient_validate(const lkgl_renderer *r, const lk_dl_op *op, uint32_t index, char *error,
+                            size_t error_size);
+/* Sets the stops as program p's uniforms (p in use). */
+void lkgl_gradient_set_stops(lkgl_renderer *r, const lkgl_program *p, const lk_dl_gradient_stop *stops,
+                             uint32_t count);
+/* The ramp texture of op's stops (more than LKGL_MAX_UNIFORM_STOPS),
+   uploaded unless cached; NULL with error set. */
+const lkgl_texture *lkgl_gradient_ramp(lkgl_renderer *r, const lk_dl_op *op, char *error, size_t error_size);
+void lkgl_gradient_free(lkgl_renderer *r);
 
 /* gles_targets.c */
 /* A free offscreen target as big as the output, or -1 with error set. */

@@ -26,25 +26,32 @@
     "precision mediump float;\n" \
     "#endif\n"
 
+/* Positions are output pixels. The target drawn into has its pixel (0, 0)
+   at output pixel u_origin (the output: (0, 0); offscreen targets: the
+   output grown by the frame's margin, see gles_targets.c) and is u_target
+   pixels big; offscreen textures are sampled at output pixel p as
+   (p + u_offscreen.xy) / u_offscreen.zw. */
+#define TARGET_UNIFORMS "uniform vec2 u_origin, u_target;\nuniform vec4 u_offscreen;\n"
+
 static const char quad_vertex[] =
     "attribute vec2 a_pos;\n"
     "attribute vec3 a_h0, a_h1, a_h2;\n"
     "attribute vec4 a_shape, a_rect, a_color, a_uv, a_uv_clamp;\n"
-    "uniform vec2 u_viewport;\n"
+    TARGET_UNIFORMS
     "varying vec3 v_h0, v_h1, v_h2;\n"
     "varying vec4 v_shape, v_rect, v_color, v_uv, v_uv_clamp;\n"
     "void main() {\n"
     "    v_h0 = a_h0; v_h1 = a_h1; v_h2 = a_h2;\n"
     "    v_shape = a_shape; v_rect = a_rect; v_color = a_color;\n"
     "    v_uv = a_uv; v_uv_clamp = a_uv_clamp;\n"
-    "    gl_Position = vec4(a_pos / u_viewport * 2.0 - 1.0, 0.0, 1.0);\n"
+    "    gl_Position = vec4((a_pos - u_origin) / u_target * 2.0 - 1.0, 0.0, 1.0);\n"
     "}\n";
 
 static const char quad_fragment[] =
     PRECISION
     "varying vec3 v_h0, v_h1, v_h2;\n"
     "varying vec4 v_shape, v_rect, v_color, v_uv, v_uv_clamp;\n"
-    "uniform vec2 u_viewport;\n"
+    TARGET_UNIFORMS
     "#ifdef TEXTURED\n"
     "uniform sampler2D u_image;\n"
     "#endif\n"
@@ -182,7 +189,7 @@ static const char quad_fragment[] =
     "#endif\n"
     "}\n"
     "void main() {\n"
-    "    vec3 dev = vec3(gl_FragCoord.xy, 1.0);\n"
+    "    vec3 dev = vec3(gl_FragCoord.xy + u_origin, 1.0);\n"
     "    vec3 q = vec3(dot(v_h0, dev), dot(v_h1, dev), dot(v_h2, dev));\n"
     /* behind the eye */
     "    if (q.z <= 0.0) discard;\n"
@@ -195,7 +202,9 @@ static const char quad_fragment[] =
     "    if (bw > 0.0 && bw < 0.5 * min(v_rect.z - v_rect.x, v_rect.w - v_rect.y))\n"
     "        cov *= 1.0 - shape_coverage(p, dev, v_rect + vec4(bw, bw, -bw, -bw),\n"
     "                                    max(v_shape.x - bw, 0.0), aa);\n"
-    "#ifdef TEXTURED\n"
+    "#if defined(GRADIENT)\n"
+    "    vec4 color = gradient_color(p, v_uv, v_uv_clamp.x) * v_color;\n"
+    "#elif defined(TEXTURED)\n"
     "    vec2 at = vec2(v_uv.x * p.x + v_uv.y, v_uv.z * p.y + v_uv.w);\n"
     /* ARGB32 words uploaded as RGBA bytes arrive as BGRA */
     "    vec4 color = texture2D(u_image, clamp(at, v_uv_clamp.xy, v_uv_clamp.zw)).bgra * v_color;\n"
@@ -203,15 +212,15 @@ static const char quad_fragment[] =
     "    vec4 color = v_color;\n"
     "#endif\n"
     "#ifdef CLIP\n"
-    "    cov *= texture2D(u_clip, gl_FragCoord.xy / u_viewport).a;\n"
+    "    cov *= texture2D(u_clip, (dev.xy + u_offscreen.xy) / u_offscreen.zw).a;\n"
     "#endif\n"
     "    gl_FragColor = color * cov;\n"
     "}\n";
 
 static const char box_vertex[] =
     "attribute vec2 a_pos;\n"
-    "uniform vec2 u_viewport;\n"
-    "void main() { gl_Position = vec4(a_pos / u_viewport * 2.0 - 1.0, 0.0, 1.0); }\n";
+    TARGET_UNIFORMS
+    "void main() { gl_Position = vec4((a_pos - u_origin) / u_target * 2.0 - 1.0, 0.0, 1.0); }\n";
 
 /* Offscreen targets onto the one below: a group times opacity (and a mask's
    alpha), or a shadow: the blurred alpha (already moved by the offset, and
@@ -219,11 +228,11 @@ static const char box_vertex[] =
 static const char composite_fragment[] =
     PRECISION
     "uniform sampler2D u_source, u_mask, u_clip;\n"
-    "uniform vec2 u_viewport;\n"
+    TARGET_UNIFORMS
     "uniform vec4 u_tint;\n"
     "uniform float u_opacity, u_mode, u_has_mask, u_has_clip;\n"
     "void main() {\n"
-    "    vec2 t = gl_FragCoord.xy / u_viewport;\n"
+    "    vec2 t = (gl_FragCoord.xy + u_origin + u_offscreen.xy) / u_offscreen.zw;\n"
     "    vec4 c;\n"
     "    if (u_mode > 0.5) {\n"
     "        vec4 s = texture2D(u_source, t);\n"
@@ -250,18 +259,19 @@ static const char blur_fragment[] =
     "#define TAPS " STR(LKGL_MAX_TAPS) "\n"
     "#define MAX_STEP " STR(LKGL_MAX_STEP) "\n"
     "uniform sampler2D u_source;\n"
-    "uniform vec2 u_viewport, u_direction, u_shift;\n"
+    TARGET_UNIFORMS
+    "uniform vec2 u_direction, u_shift;\n"
     "uniform vec4 u_bounds;\n"
     "uniform float u_weights[2 * TAPS + 1];\n"
     "uniform float u_decode;\n"
     "uniform int u_count, u_step;\n"
     "float alpha_at(vec2 p) {\n"
     "    if (p.x < u_bounds.x || p.y < u_bounds.y || p.x > u_bounds.z || p.y > u_bounds.w) return 0.0;\n"
-    "    vec4 c = texture2D(u_source, p / u_viewport);\n"
+    "    vec4 c = texture2D(u_source, (p + u_offscreen.xy) / u_offscreen.zw);\n"
     "    return u_decode > 0.5 ? (c.r * 255.0 + c.g) / 255.0 : c.a;\n"
     "}\n"
     "void main() {\n"
-    "    vec2 p = gl_FragCoord.xy - u_shift;\n"
+    "    vec2 p = gl_FragCoord.xy + u_origin - u_shift;\n"
     "    float step = float(u_step), half_step = floor(step * 0.5);\n"
     "    float a = 0.0;\n"
     "    for (int i = 0; i <= 2 * TAPS; i++) {\n"
@@ -354,7 +364,10 @@ static bool build(lkgl_renderer *r, int index, const char *name, const char *def
     if (!id) return false;
     lkgl_program *p = &r->programs[index];
     p->id = id;
-    p->u_viewport = glGetUniformLocation(id, "u_viewport");
+    p->u_origin = glGetUniformLocation(id, "u_origin");
+    p->u_target = glGetUniformLocation(id, "u_target");
+    p->u_offscreen = glGetUniformLocation(id, "u_offscreen");
+    p->space[0] = -1.0f;   /* none set yet */
     p->u_image = glGetUniformLocation(id, "u_image");
     p->u_clip = glGetUniformLocation(id, "u_clip");
     p->u_source = glGetUniformLocation(id, "u_source");
@@ -371,6 +384,9 @@ static bool build(lkgl_renderer *r, int index, const char *name, const char *def
     p->u_count = glGetUniformLocation(id, "u_count");
     p->u_step = glGetUniformLocation(id, "u_step");
     p->u_direction = glGetUniformLocation(id, "u_direction");
+    p->u_stop_colors = glGetUniformLocation(id, "u_stop_colors");
+    p->u_stop_locations = glGetUniformLocation(id, "u_stop_locations");
+    p->u_stop_count = glGetUniformLocation(id, "u_stop_count");
     /* Samplers never change unit: image/source on 0, clip on 1, mask on 2. */
     glUseProgram(id);
     if (p->u_image >= 0) glUniform1i(p->u_image, 0);
@@ -392,6 +408,19 @@ bool lkgl_programs_create(lkgl_renderer *r, char *error, size_t error_size)
         snprintf(defines, sizeof defines, "%s%s%s", (i & 1) ? "#define TEXTURED 1\n" : "",
                  (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "");
         if (!build(r, LKGL_PROG_QUAD + i, quad_names[i], defines, quad_vertex, quad_fragment, error,
+                   error_size))
+            return false;
+    }
+    /* the same with the gradient's colour (gles_gradient.c): + 1 ramp */
+    static const char *const gradient_names[8] = {
+        "gradient", "gradient ramp", "gradient+clip", "gradient ramp+clip",
+        "gradient general", "gradient ramp general", "gradient+clip general", "gradient ramp+clip general",
+    };
+    for (int i = 0; i < 8; i++) {
+        char defines[LKGL_GRADIENT_SOURCE_MAX];
+        snprintf(defines, sizeof defines, "#define GRADIENT 1\n%s%s%s%s", (i & 1) ? "#define RAMP 1\n" : "",
+                 (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "", lkgl_gradient_source);
+        if (!build(r, LKGL_PROG_GRADIENT + i, gradient_names[i], defines, quad_vertex, quad_fragment, error,
                    error_size))
             return false;
     }

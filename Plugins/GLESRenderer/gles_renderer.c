@@ -122,6 +122,7 @@ void lkgl_renderer_destroy(lkgl_renderer *r)
     if (!r) return;
     lkgl_programs_destroy(r);
     lkgl_textures_free(r);
+    lkgl_gradient_free(r);
     lkgl_targets_free(r);
     if (r->vertex_buffer) glDeleteBuffers(1, &r->vertex_buffer);
     if (r->index_buffer) glDeleteBuffers(1, &r->index_buffer);
@@ -265,6 +266,9 @@ static bool validate(lkgl_renderer *r, const lk_display_list *list, char *error,
         case LK_DL_OP_IMAGE:
             ok = validate_image(r, &op, i, error, error_size);
             break;
+        case LK_DL_OP_GRADIENT:
+            ok = lkgl_gradient_validate(r, &op, i, error, error_size);
+            break;
         case LK_DL_OP_PUSH_CLIP: stack[depth++] = 'c'; break;
         case LK_DL_OP_PUSH_GROUP: stack[depth++] = (op.flags & LK_DL_FLAG_GROUP_MASK) ? 'm' : 'g'; break;
         case LK_DL_OP_POP_CLIP:
@@ -324,10 +328,12 @@ static void pop_level(lkgl_renderer *r)
 static lkgl_box round_out(double x0, double y0, double x1, double y1)
 {
     lkgl_box b;
-    b.x0 = (int32_t)fmax(floor(x0), -1.0);
-    b.y0 = (int32_t)fmax(floor(y0), -1.0);
-    b.x1 = (int32_t)fmin(ceil(x1), LKGL_MAX_SIZE + 1.0);
-    b.y1 = (int32_t)fmin(ceil(y1), LKGL_MAX_SIZE + 1.0);
+    /* within the largest space of any frame (output and margin) and a pixel */
+    const double lo = -LKGL_MAX_MARGIN - 1.0, hi = LKGL_MAX_SIZE + LKGL_MAX_MARGIN + 1.0;
+    b.x0 = (int32_t)fmax(floor(x0), lo);
+    b.y0 = (int32_t)fmax(floor(y0), lo);
+    b.x1 = (int32_t)fmin(ceil(x1), hi);
+    b.y1 = (int32_t)fmin(ceil(y1), hi);
     return b;
 }
 
@@ -343,8 +349,7 @@ static bool push_clip(lkgl_renderer *r, const lk_dl_op *op, char *error, size_t 
         bool exact;
         if (!aa) {
             /* pixel i is in when its centre is in [x0, x1) */
-            b.x0 = (int32_t)fmax(ceil(x0 - 0.5), -1.0); b.x1 = (int32_t)fmin(ceil(x1 - 0.5), LKGL_MAX_SIZE + 1.0);
-            b.y0 = (int32_t)fmax(ceil(y0 - 0.5), -1.0); b.y1 = (int32_t)fmin(ceil(y1 - 0.5), LKGL_MAX_SIZE + 1.0);
+            b = round_out(ceil(x0 - 0.5), ceil(y0 - 0.5), ceil(x1 - 0.5), ceil(y1 - 0.5));
             exact = true;
         } else {
             b = round_out(x0, y0, x1, y1);
@@ -399,7 +404,8 @@ static bool push_group(lkgl_renderer *r, const lk_dl_op *op, char *error, size_t
         r->group_capacity *= 2;
     }
     const lkgl_clip *clip = &r->clips[r->clip_count - 1];
-    lkgl_box output = { 0, 0, (int32_t)r->width, (int32_t)r->height };
+    /* the output and the margin around it (content there casts shadows) */
+    lkgl_box output = lkgl_space(r);
     /* What can still reach the screen: the clip box, unless only the shadow
        shows, and the content the shadow needs there (the clip box moved back
        by the offset and grown by the blur's reach), as the software backend. */
@@ -411,7 +417,7 @@ static bool push_group(lkgl_renderer *r, const lk_dl_op *op, char *error, size_t
         int64_t k = shadow.reach;
         int64_t x0 = c.x0 - shadow.ox - k, y0 = c.y0 - shadow.oy - k, x1 = c.x1 - shadow.ox + k,
                 y1 = c.y1 - shadow.oy + k;
-        lkgl_box need = { (int32_t)(x0 > 0 ? x0 : 0), (int32_t)(y0 > 0 ? y0 : 0),
+        lkgl_box need = { (int32_t)(x0 > output.x0 ? x0 : output.x0), (int32_t)(y0 > output.y0 ? y0 : output.y0),
                           (int32_t)(x1 < output.x1 ? x1 : output.x1), (int32_t)(y1 < output.y1 ? y1 : output.y1) };
         if (lkgl_box_empty(limit)) {
             limit = need;
@@ -518,6 +524,20 @@ static bool draw_op(lkgl_renderer *r, const lk_dl_op *op, uint32_t index, char *
             return false;
         }
         lkgl_texture_set_filter(r, texture, (op->flags & LK_DL_FLAG_FILTER_NEAREST) != 0);
+    } else if (op->kind == LK_DL_OP_GRADIENT) {
+        if (lrintf(opacity * 255.0f) == 0 || !isfinite(op->gradient_start_x) || !isfinite(op->gradient_start_y) ||
+            !isfinite(op->gradient_end_x) || !isfinite(op->gradient_end_y))
+            return true;
+        if (lkgl_box_empty(lkgl_op_bounds(op, clip->box))) return true;
+        if (op->gradient_stop_count > LKGL_MAX_UNIFORM_STOPS) {
+            const lkgl_texture *ramp = lkgl_gradient_ramp(r, op, error, error_size);
+            if (!ramp) {
+                size_t n = strlen(error);
+                if (n + 1 < error_size) snprintf(error + n, error_size - n, " (op %u)", index);
+                return false;
+            }
+            texture = (lkgl_texture *)ramp;
+        }
     } else {
         if (lrintf(fminf(fmaxf(op->color.a * opacity, 0.0f), 1.0f) * 255.0f) == 0) return true;
         if (op->kind == LK_DL_OP_BORDER && !(isfinite(op->border_width) && op->border_width > 0.0))
@@ -528,6 +548,29 @@ static bool draw_op(lkgl_renderer *r, const lk_dl_op *op, uint32_t index, char *
         return false;
     }
     return true;
+}
+
+/* The margin this frame's shadows need around the output: the farthest a
+   shadow reaches from the content casting it (offset and blur), rounded up
+   to LKGL_MARGIN_STEP, within LKGL_MAX_MARGIN and GL_MAX_TEXTURE_SIZE. */
+static int32_t frame_margin(const lkgl_renderer *r, const lk_display_list *list)
+{
+    int64_t need = 0;
+    for (uint32_t i = 0; i < list->op_count; i++) {
+        lk_dl_op op;
+        load_op(list, i, &op);
+        lkgl_shadow s;
+        if (op.kind != LK_DL_OP_PUSH_GROUP || !lkgl_shadow_of(&op, &s)) continue;
+        int64_t reach = (int64_t)s.reach + 1 + (llabs(s.ox) > llabs(s.oy) ? llabs(s.ox) : llabs(s.oy));
+        if (reach > need) need = reach;
+    }
+    if (need == 0) return 0;
+    need = (need + LKGL_MARGIN_STEP - 1) / LKGL_MARGIN_STEP * LKGL_MARGIN_STEP;
+    if (need > LKGL_MAX_MARGIN) need = LKGL_MAX_MARGIN;
+    int64_t side = r->width > r->height ? r->width : r->height;
+    int64_t room = ((int64_t)r->max_texture_size - side) / 2;
+    if (need > room) need = room > 0 ? room : 0;
+    return (int32_t)need;
 }
 
 bool lkgl_renderer_render(lkgl_renderer *r, const lk_display_list *list, uint32_t fbo,
@@ -566,6 +609,7 @@ bool lkgl_renderer_render(lkgl_renderer *r, const lk_display_list *list, uint32_
     for (GLuint i = 0; i < LKGL_ATTR_COUNT; i++) glEnableVertexAttribArray(i);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
 
+    r->margin = frame_margin(r, list);
     lkgl_box damage = damage_box(r, list->damage);
     bool ok = true;
     if (!lkgl_box_empty(damage)) {
@@ -589,7 +633,8 @@ bool lkgl_renderer_render(lkgl_renderer *r, const lk_display_list *list, uint32_
             switch (op.kind) {
             case LK_DL_OP_FILL:
             case LK_DL_OP_BORDER:
-            case LK_DL_OP_IMAGE: ok = draw_op(r, &op, i, error, error_size); break;
+            case LK_DL_OP_IMAGE:
+            case LK_DL_OP_GRADIENT: ok = draw_op(r, &op, i, error, error_size); break;
             case LK_DL_OP_PUSH_CLIP: ok = push_clip(r, &op, error, error_size); break;
             case LK_DL_OP_POP_CLIP: pop_level(r); break;
             case LK_DL_OP_PUSH_GROUP: ok = push_group(r, &op, error, error_size); break;

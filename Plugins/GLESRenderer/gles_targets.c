@@ -1,9 +1,13 @@
 /*
  * Offscreen targets: RGBA textures with a framebuffer each, as big as the
- * output, kept in a pool across frames. They hold clip masks (coverage in
- * every channel), the content and mask of groups, and the two passes of a
- * shadow's blur. Working in output coordinates everywhere keeps one pixel of
- * a target over the same pixel of the output, so compositing is a 1:1 copy.
+ * output grown by the frame's margin on every side (lkgl_space), kept in a
+ * pool across frames. They hold clip masks (coverage in every channel), the
+ * content and mask of groups, and the two passes of a shadow's blur. Every
+ * target has the same geometry and everything works in output coordinates,
+ * so one pixel of a target lies over the same output pixel (or the same
+ * place beyond the output's edge, in the margin) and compositing is a 1:1
+ * copy. The margin holds group content off the output whose shadow reaches
+ * onto it.
  */
 #include "gles_private.h"
 
@@ -28,12 +32,14 @@ void lkgl_targets_free(lkgl_renderer *r)
 
 int lkgl_target_acquire(lkgl_renderer *r, char *error, size_t error_size)
 {
-    if (r->target_width != r->width || r->target_height != r->height) {
-        /* The output changed size: targets of the old size are of no use. */
+    uint32_t width = r->width + 2 * (uint32_t)r->margin, height = r->height + 2 * (uint32_t)r->margin;
+    if (r->target_width != width || r->target_height != height) {
+        /* The output or the margin changed size: targets of the old size
+           are of no use (all are released between frames). */
         for (size_t i = 0; i < r->target_count; i++)
             if (!r->targets[i].in_use) free_target(&r->targets[i]);
-        r->target_width = r->width;
-        r->target_height = r->height;
+        r->target_width = width;
+        r->target_height = height;
     }
     size_t index = r->target_count;
     for (size_t i = 0; i < r->target_count; i++)
@@ -61,7 +67,7 @@ int lkgl_target_acquire(lkgl_renderer *r, char *error, size_t error_size)
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, (GLsizei)r->width, (GLsizei)r->height, 0, GL_RGBA,
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, (GLsizei)width, (GLsizei)height, 0, GL_RGBA,
                      GL_UNSIGNED_BYTE, NULL);
         glGenFramebuffers(1, &t->fbo);
         glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
@@ -74,7 +80,7 @@ int lkgl_target_acquire(lkgl_renderer *r, char *error, size_t error_size)
         if (status != GL_FRAMEBUFFER_COMPLETE || e != GL_NO_ERROR) {
             lkgl_set_error(error, error_size,
                            "%s: cannot make a %ux%u offscreen target: %s (framebuffer status 0x%x)",
-                           r->label, r->width, r->height,
+                           r->label, width, height,
                            e != GL_NO_ERROR ? lkgl_gl_error_name(e) : "incomplete framebuffer", status);
             free_target(t);
             return -1;

@@ -115,6 +115,7 @@ static void sw_close(lk_backend_instance *inst)
     free(inst->groups);
     free(inst->nesting);
     free(inst->blur);
+    sw_gradient_scratch_free(inst);
     sw_clip_stack_free(inst);
     free(inst->clips);
     sw_image_cache_free(inst);

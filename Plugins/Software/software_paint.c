@@ -476,6 +476,27 @@ bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip
     return ok;
 }
 
+bool sw_paint_source(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip,
+                     pixman_image_t *source, const sw_homography *source_to_local, lk_dl_color color)
+{
+    sw_shape shape;
+    float opacity = sw_unit(op->opacity);
+    if (sw_box_empty(clip->box) || !op_shape(op, &shape) || sw_to_byte(opacity) == 0) return skip(inst);
+    sw_paint p;
+    memset(&p, 0, sizeof p);
+    p.op = (op->flags & LK_DL_FLAG_BLEND_ADD) ? PIXMAN_OP_ADD : PIXMAN_OP_OVER;
+    if (source) {
+        p.is_image = true;
+        p.image = source;
+        p.placement = sw_homography_multiply(&shape.h, source_to_local);
+        p.opacity = opacity;
+    } else {
+        if (sw_to_byte(opacity * color.a) == 0) return skip(inst);
+        p.color = scaled(color, opacity);
+    }
+    return draw_shape(inst, &p, &shape, NULL, (op->flags & LK_DL_FLAG_ANTIALIAS) != 0, clip);
+}
+
 bool sw_paint_clip(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *parent,
                    sw_clip *out)
 {

@@ -6,6 +6,7 @@
  * software_render.c   display list validation, the op walk, the clip stack
  * software_paint.c    drawing one op: the rect fast paths and the mask path
  * software_group.c    offscreen groups: group opacity, alpha masks, shadows
+ * software_gradient.c GRADIENT ops: pixman's gradients as the op's source
  * software_raster.c   geometry: homographies, homogeneous clipping, outlines,
  *                     rasterizing convex polygons into A8 masks
  */
@@ -213,6 +214,9 @@ struct lk_backend_instance {
     /* the shadow blur's rows (floats), grown on demand */
     float             *blur;
     size_t             blur_capacity;
+    /* one GRADIENT op's stops as pixman's, grown on demand */
+    pixman_gradient_stop_t *gradient_stops;
+    uint32_t           gradient_capacity;
 };
 
 /* software_backend.c */
@@ -251,6 +255,20 @@ pixman_image_t *sw_solid(lk_backend_instance *inst, lk_dl_color premultiplied);
 float sw_unit(float v);
 uint32_t sw_to_byte(float v);
 void sw_solid_cache_free(lk_backend_instance *inst);
+
+/* Draws op's rect (rounded by its corner radius) with source, an image whose
+   coordinates map to op's local space by source_to_local, times op's
+   opacity; with source NULL, with the premultiplied color times opacity.
+   false only when memory runs out. */
+bool sw_paint_source(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip,
+                     pixman_image_t *source, const sw_homography *source_to_local, lk_dl_color color);
+
+/* software_gradient.c */
+/* false, with error naming the op and why, for a GRADIENT op that cannot be drawn */
+bool sw_gradient_validate(const lk_dl_op *op, uint32_t index, char *error, size_t error_size);
+/* false only when memory runs out */
+bool sw_paint_gradient(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip);
+void sw_gradient_scratch_free(lk_backend_instance *inst);
 
 /* software_group.c */
 /* PUSH_GROUP, GROUP_CONTENT, POP_GROUP; false only when memory runs out. */

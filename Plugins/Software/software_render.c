@@ -113,6 +113,9 @@ static bool validate(lk_backend_instance *inst, const lk_display_list *list, cha
         case LK_DL_OP_IMAGE:
             if (!validate_image(&op, i, error, error_size)) return false;
             break;
+        case LK_DL_OP_GRADIENT:
+            if (!sw_gradient_validate(&op, i, error, error_size)) return false;
+            break;
         case LK_DL_OP_PUSH_CLIP:
         case LK_DL_OP_PUSH_GROUP:
             if (depth == inst->nesting_capacity) {
@@ -236,6 +239,7 @@ bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
         case LK_DL_OP_FILL: ok = sw_paint_fill(inst, &op, clip); break;
         case LK_DL_OP_BORDER: ok = sw_paint_border(inst, &op, clip); break;
         case LK_DL_OP_IMAGE: ok = sw_paint_image(inst, &op, clip); break;
+        case LK_DL_OP_GRADIENT: ok = sw_paint_gradient(inst, &op, clip); break;
         case LK_DL_OP_PUSH_CLIP: ok = push_clip(inst, &op); break;
         case LK_DL_OP_POP_CLIP: pop_clip(inst); break;
         case LK_DL_OP_PUSH_GROUP: ok = sw_group_push(inst, &op); break;

@@ -239,15 +239,13 @@ static uint32_t conic_color(const lkc_color *colors, const double *locations, si
             if (u <= o1) {
                 double f = o1 > o0 ? (u - o0) / (o1 - o0) : 1;
                 lkc_color a = colors[i - 1], b = colors[i];
-                /* interpolated premultiplied, as cairo and pixman do */
-                double alpha = a.a + (b.a - a.a) * f;
-                c.a = alpha;
-                c.r = a.r * a.a + (b.r * b.a - a.r * a.a) * f;
-                c.g = a.g * a.a + (b.g * b.a - a.g * a.a) * f;
-                c.b = a.b * a.a + (b.b * b.a - a.b * a.a) * f;
-                uint32_t pa = (uint32_t)lround(alpha * 255);
-                return pa << 24 | (uint32_t)lround(c.r * 255) << 16 | (uint32_t)lround(c.g * 255) << 8 |
-                       (uint32_t)lround(c.b * 255);
+                /* the straight colour and the alpha interpolated, then
+                   premultiplied below, as cairo and pixman do */
+                c.a = a.a + (b.a - a.a) * f;
+                c.r = a.r + (b.r - a.r) * f;
+                c.g = a.g + (b.g - a.g) * f;
+                c.b = a.b + (b.b - a.b) * f;
+                break;
             }
         }
     }

@@ -17,6 +17,10 @@
  * image (a defect of its projective path; gles repeats the near edge as the
  * software backend does under affine transforms).
  *
+ * Then the same again for lists of gradients (ABI 3) among fills and clips:
+ * axial, radial and conic, 1 to 6 stops or 20 (gles's ramp texture), some
+ * transparent, hard stops, rounded and rotated rects, perspective.
+ *
  * usage: compare_lists SOFTWARE_PLUGIN GLES_PLUGIN TOLERANCE [LISTS]
  */
 #include "lktest.h"
@@ -75,6 +79,30 @@ static lk_dl_color random_color(void)
     return lkt_color((float)uniform(0, a), (float)uniform(0, a), (float)uniform(0, a), a);
 }
 
+/* A gradient op's stops, from a pool that lives as long as the lists. */
+static lk_dl_gradient_stop stop_pool[MAX_OPS + 4][20];
+
+static void random_gradient(lk_dl_op *op, uint32_t index, double w, double h)
+{
+    op->kind = LK_DL_OP_GRADIENT;
+    op->gradient_kind = 1 + next_u32() % 3;
+    uint32_t n = chance(15) ? 20 : 1 + next_u32() % 6;
+    lk_dl_gradient_stop *s = stop_pool[index];
+    double location = chance(30) ? 0 : uniform(0, 0.4);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k > 0 && !chance(10)) location = fmin(1.0, location + uniform(0, 1.4 / n));
+        s[k].location = location;
+        s[k].color = lkt_color((float)uniform(0, 1), (float)uniform(0, 1), (float)uniform(0, 1),
+                               chance(60) ? 1.0f : (float)uniform(0, 1));
+    }
+    op->gradient_stops = s;
+    op->gradient_stop_count = n;
+    op->gradient_start_x = uniform(-0.2, 1.2) * w;
+    op->gradient_start_y = uniform(-0.2, 1.2) * h;
+    op->gradient_end_x = uniform(-0.2, 1.2) * w;
+    op->gradient_end_y = uniform(-0.2, 1.2) * h;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -97,10 +125,11 @@ int main(int argc, char **argv)
         }
     }
 
+  for (int gradients = 0; gradients < 2; gradients++) {
     int worst = -1, worst_list = 0, wx = 0, wy = 0;
     uint32_t ws = 0, wg = 0;
     long differing = 0, over_tolerance = 0, pixels = 0;
-    lkt_begin("software_and_gles_draw_the_same_lists");
+    lkt_begin(gradients ? "software_and_gles_draw_the_same_gradients" : "software_and_gles_draw_the_same_lists");
     for (int l = 0; l < lists && !lkt()->reason[0]; l++) {
         lk_dl_op ops[MAX_OPS + 4];
         uint32_t n = 0;
@@ -118,7 +147,9 @@ int main(int argc, char **argv)
             op.border_width = uniform(0.5, 12);
             op.color = random_color();
             if (chance(40)) op.opacity = (float)uniform(0.2, 1);
-            if (kind == LK_DL_OP_IMAGE) {
+            if (gradients && kind != LK_DL_OP_PUSH_CLIP && kind != LK_DL_OP_POP_CLIP && !chance(25))
+                random_gradient(&op, n, w, h);
+            else if (kind == LK_DL_OP_IMAGE) {
                 const lkt_image *img = &images[next_u32() % 3];
                 op.image = &img->image;
                 op.source = lkt_rect(0, 0, img->image.width, img->image.height);
@@ -164,6 +195,14 @@ int main(int argc, char **argv)
                 const lk_dl_op *o = &ops[i];
                 printf("op %u kind %u flags %u rect %g %g %g %g radius %g opacity %g", i, o->kind, o->flags, o->rect.x,
                        o->rect.y, o->rect.width, o->rect.height, o->corner_radius, o->opacity);
+                if (o->kind == LK_DL_OP_GRADIENT) {
+                    printf(" gradient %u from %g %g to %g %g, stops", o->gradient_kind, o->gradient_start_x,
+                           o->gradient_start_y, o->gradient_end_x, o->gradient_end_y);
+                    for (uint32_t k = 0; k < o->gradient_stop_count; k++)
+                        printf(" %g:(%g %g %g %g)", o->gradient_stops[k].location, o->gradient_stops[k].color.r,
+                               o->gradient_stops[k].color.g, o->gradient_stops[k].color.b,
+                               o->gradient_stops[k].color.a);
+                }
                 if (o->image) printf(" image %ux%u source %g %g %g %g", o->image->width, o->image->height,
                                      o->source.x, o->source.y, o->source.width, o->source.height);
                 printf("\n  t");
@@ -189,13 +228,14 @@ int main(int argc, char **argv)
             printf("\n");
         }
     }
-    printf("# %d lists, %ld pixels: %ld differ by more than 1, %ld by more than %d; worst difference %d "
-           "in list %d at (%d,%d): software %08x, gles %08x\n",
+    printf("# %s%d lists, %ld pixels: %ld differ by more than 1, %ld by more than %d; worst difference %d "
+           "in list %d at (%d,%d): software %08x, gles %08x\n", gradients ? "gradients: " : "",
            lists, pixels, differing, over_tolerance, tolerance, worst, worst_list, wx, wy, ws, wg);
     if (over_tolerance * 2000 > pixels)
         lkt_fail("%ld of %ld pixels differ by more than %d (at most 1 in 2,000 may)", over_tolerance, pixels,
                  tolerance);
     lkt_end();
+  }
     sb->close(si);
     gb->close(gi);
     free(fs.pixels);

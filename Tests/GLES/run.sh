@@ -6,6 +6,8 @@
 #   2. Tests/GLES/test_groups.c: groups, masks, shadows, additive blending
 #   3. Tests/GLES/test_renderer.c: the renderer alone in a context of the
 #      test's own; shader and texture failures; batching and upload counters
+#   3b. Tests/GLES/test_out_of_memory.c: a real GL_OUT_OF_MEMORY (address
+#      space capped), its message, and the plugin still working after
 #   4. Tests/GLES/test_egl_failures.c: EGL broken from the environment, the
 #      error names EGL and the reason, and auto falls back to software
 #   5. lk-info: plugins found, rejected with their reasons, gles's description
@@ -64,7 +66,8 @@ add_closing "$build/software-es3.log" "software tests on gles"
 echo "== 1b. the drawing tests again in an OpenGL ES 2.0 context"
 mkdir -p "$build/es2"
 cp "$root"/Tests/Software/lktest.h "$root"/Tests/Software/valgrind.supp "$root"/Tests/Software/run.sh "$build/es2/"
-cp "$root"/Tests/Software/test_fill.c "$root"/Tests/Software/test_image.c "$root"/Tests/Software/test_clip.c "$build/es2/"
+cp "$root"/Tests/Software/test_fill.c "$root"/Tests/Software/test_image.c "$root"/Tests/Software/test_clip.c \
+    "$root"/Tests/Software/test_gradient.c "$build/es2/"
 LAYERKIT_GLES_VERSION=2 MESA_GLES_VERSION_OVERRIDE=2.0 sh "$build/es2/run.sh" "$prefix/include" >"$build/software-es2.log" 2>&1
 grep -E '^(FAIL|gles backend tests)' "$build/software-es2.log" | sed 's/^/ES 2: /'
 add_closing "$build/software-es2.log" "software tests on gles ES 2"
@@ -88,6 +91,13 @@ if [ $ok = 1 ] && $CC -std=c99 "${flags[@]}" -I"$root/Plugins/GLESRenderer/inclu
     run renderer "$build/test_renderer"
 else
     cat "$build/renderer.log"; echo "FAIL renderer: does not compile"; failed=$((failed + 1))
+fi
+
+echo "== 3b. a texture the GL has no memory for (the address space capped)"
+if $CC -std=c99 "${flags[@]}" "$here/test_out_of_memory.c" -ldl -lm -o "$build/test_out_of_memory" 2>"$build/oom.log"; then
+    run "out of memory" "$build/test_out_of_memory"
+else
+    cat "$build/oom.log"; echo "FAIL out of memory: does not compile"; failed=$((failed + 1))
 fi
 
 echo "== 4. EGL unavailable: the error and the fallback"

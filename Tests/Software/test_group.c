@@ -287,6 +287,24 @@ static void test_shadows(void)
         lkt_end();
     }
 
+    /* Content left of the output casts its shadow onto it: the part of the
+       shadow that reaches the screen comes from content at x < 0. */
+    lkt_begin("shadow_of_content_off_the_output_reaches_onto_it");
+    ops[0] = shadow_group(-60, 30, 100, 40, shadow, 50, 8, 3);
+    ops[1] = lkt_fill(-60, 30, 100, 40, red);
+    ops[2] = pop();
+    if (draw(ops, 3, white)) {
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                double a = rect_shadow(x, y, -60, 30, 40, 70, 50, 8, 3);
+                lkt_rgba want = shadow_over(shadow, a, lkt_rgba_of(white));
+                if (x < 40 && y >= 30 && y < 70) want = lkt_rgba_of(red);
+                if (!lkt_expect(&frame, x, y, want, 1.5, "shadow pixel")) goto off_output_done;
+            }
+    }
+off_output_done:
+    lkt_end();
+
     lkt_begin("shadow_only_draws_just_the_shadow");
     ops[0] = shadow_group(40, 30, 60, 40, shadow, 10, 10, 3);
     ops[0].flags |= LK_DL_FLAG_SHADOW_ONLY;

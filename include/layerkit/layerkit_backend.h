@@ -95,11 +95,14 @@ typedef enum lk_dl_op_kind {
 
 /* ABI 3. Gradient geometry, in the op's local space (the same space as
    rect). Locations outside the first or last stop take that stop's colour
-   (pad). Colours are interpolated linearly, premultiplied, between the two
-   stops around a location. */
+   (pad). Between the two stops around a location, the straight colour and
+   the alpha are each interpolated linearly and the result is then
+   premultiplied, as Core Animation, cairo and pixman do (a stop of alpha 0
+   keeps its colour: red at alpha 0 to opaque blue is purple half-way). */
 typedef enum lk_dl_gradient_kind {
     /* colour by the projection onto the line gradient_start -> gradient_end:
-       location 0 at start, 1 at end */
+       location 0 at start, 1 at end (when they coincide, the whole rect has
+       the last stop's colour) */
     LK_DL_GRADIENT_AXIAL = 1,
     /* an ellipse centred at gradient_start with radii |end.x - start.x| and
        |end.y - start.y|: location 0 at the centre, 1 on the ellipse (when
@@ -113,7 +116,7 @@ typedef enum lk_dl_gradient_kind {
 
 typedef struct lk_dl_gradient_stop {
     double      location;       /* 0..1, non-decreasing along the array */
-    lk_dl_color color;          /* premultiplied */
+    lk_dl_color color;          /* straight (NOT premultiplied): see above */
 } lk_dl_gradient_stop;
 
 typedef enum lk_dl_op_flags {

@@ -12,6 +12,10 @@ struct DamageTracker: ~Copyable {
     private var previousCount = -1   // no previous frame yet
     /// Images named by the previous frame, kept alive so their ids can be compared.
     private var previousImages: [Image] = []
+    /// The stops of the previous frame's GRADIENT ops, copied (the builder
+    /// reuses its stop storage), and where each op's begin.
+    private var previousStops: [lk_dl_gradient_stop] = []
+    private var previousStopStart: [Int] = []
 
     init() { previous = .allocate(capacity: 1) }
     deinit { previous.deallocate() }
@@ -45,7 +49,7 @@ struct DamageTracker: ~Copyable {
                 default:
                     break
                 }
-                if DamageTracker.same(now, before) { continue }
+                if DamageTracker.same(now, before) && sameGradient(now, previousIndex: i) { continue }
                 if now.kind == LK_DL_OP_PUSH_CLIP.rawValue || now.kind == LK_DL_OP_POP_CLIP.rawValue {
                     whole = true
                     break
@@ -100,6 +104,32 @@ struct DamageTracker: ~Copyable {
         previous.update(from: ops, count: count)
         previousCount = count
         previousImages = images
+        previousStops.removeAll(keepingCapacity: true)
+        previousStopStart.removeAll(keepingCapacity: true)
+        for i in 0..<count {
+            previousStopStart.append(previousStops.count)
+            let op = ops[i]
+            if op.kind == LK_DL_OP_GRADIENT.rawValue, let stops = op.gradient_stops {
+                previousStops.append(contentsOf: UnsafeBufferPointer(start: stops, count: Int(op.gradient_stop_count)))
+            }
+        }
+    }
+
+    /// Same gradient (always true for other kinds): kind, points and stops.
+    private func sameGradient(_ a: lk_dl_op, previousIndex i: Int) -> Bool {
+        guard a.kind == LK_DL_OP_GRADIENT.rawValue else { return true }
+        let b = previous[i]
+        guard a.gradient_kind == b.gradient_kind, a.gradient_stop_count == b.gradient_stop_count,
+              a.gradient_start_x == b.gradient_start_x, a.gradient_start_y == b.gradient_start_y,
+              a.gradient_end_x == b.gradient_end_x, a.gradient_end_y == b.gradient_end_y,
+              let stops = a.gradient_stops else { return false }
+        let first = previousStopStart[i]
+        for k in 0..<Int(a.gradient_stop_count) {
+            let x = stops[k], y = previousStops[first + k]
+            guard x.location == y.location, x.color.r == y.color.r, x.color.g == y.color.g, x.color.b == y.color.b,
+                  x.color.a == y.color.a else { return false }
+        }
+        return true
     }
 
     /// Same drawing: every field equal, images compared by id and generation.

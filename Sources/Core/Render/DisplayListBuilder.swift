@@ -18,13 +18,25 @@ public struct DisplayListBuilder: ~Copyable {
     private var images: [Image] = []
     /// Groups open while building (empty between builds).
     private var openGroups: [OpenGroup] = []
+    /// The stops of the list's GRADIENT ops, reused frame to frame; an op's
+    /// pointer is set when the list is complete (the buffer may move as it
+    /// grows), from the offsets in gradientOps.
+    private var stops: UnsafeMutablePointer<lk_dl_gradient_stop>
+    private var stopCapacity: Int
+    private var stopCount = 0
+    private var gradientOps: [(op: Int, first: Int)] = []
 
     public init() {
         capacity = 256
         ops = .allocate(capacity: capacity)
+        stopCapacity = 64
+        stops = .allocate(capacity: stopCapacity)
     }
 
-    deinit { ops.deallocate() }
+    deinit {
+        ops.deallocate()
+        stops.deallocate()
+    }
 
     public var opsPointer: UnsafePointer<lk_dl_op> { UnsafePointer(ops) }
 
@@ -48,9 +60,12 @@ public struct DisplayListBuilder: ~Copyable {
         animating = false
         images.removeAll(keepingCapacity: true)
         openGroups.removeAll(keepingCapacity: true)
+        stopCount = 0
+        gradientOps.removeAll(keepingCapacity: true)
         guard let root else { return }
         visit(root, parent: Placement(world: .identity, sublayerTransform: nil, isRoot: true), parentOpacity: 1,
               parentTime: time, events: events)
+        for g in gradientOps { ops[g.op].gradient_stops = UnsafePointer(stops + g.first) }
     }
 
     /// The images the current list names (alive until the next build).
@@ -215,6 +230,7 @@ public struct DisplayListBuilder: ~Copyable {
         var parts = 0
         if let c = s.pointee.backgroundColor, c.a > 0 { parts += 1 }
         if s.pointee.contents != nil { parts += 1 }
+        if s.pointee.kindStorage != nil { parts += 1 }
         if s.pointee.borderWidth > 0 && s.pointee.borderColor.a > 0 { parts += 1 }
         return parts > 1
     }
@@ -301,7 +317,11 @@ public struct DisplayListBuilder: ~Copyable {
         if let image = s.pointee.contents {
             appendContents(image, of: s, world: world, opacity: opacity)
         }
-        if s.pointee.kindStorage != nil,
+        if s.pointee.layerKind == .gradient {
+            // Drawn by the backend from its stops: nothing to rasterize or
+            // upload when the colours or the size change (S7.3).
+            appendGradient(s.pointee.gradient, world: world, bounds: bounds, radius: radius, opacity: opacity)
+        } else if s.pointee.kindStorage != nil,
            let content = ContentCache.content(for: s, cache: &layer.node.content, rasterizations: &rasterizations) {
             // A special layer's drawing (S7.1-S7.3) over its contents.
             images.append(content.image)
@@ -325,6 +345,47 @@ public struct DisplayListBuilder: ~Copyable {
                 append(.border, world, bounds, radius: radius, borderWidth: borderWidth, color: color, opacity: opacity)
             }
         }
+    }
+
+    /// A GRADIENT op over the layer's bounds, rounded as its background is.
+    /// No colours draws nothing; locations that do not match the colours in
+    /// number spread the colours evenly. Colours go as they are (straight),
+    /// clamped to 0...1 (an overshooting animation may leave them).
+    private mutating func appendGradient(_ g: GradientState, world: Transform3D, bounds: Rect, radius: Double,
+                                         opacity: Double) {
+        let n = g.colors.count
+        guard n > 0, bounds.size.width > 0, bounds.size.height > 0 else { return }
+        if stopCount + n > stopCapacity {
+            var bigger = stopCapacity * 2
+            while bigger < stopCount + n { bigger *= 2 }
+            let moved = UnsafeMutablePointer<lk_dl_gradient_stop>.allocate(capacity: bigger)
+            moved.moveInitialize(from: stops, count: stopCount)
+            stops.deallocate()
+            stops = moved
+            stopCapacity = bigger
+        }
+        let located = g.locations.count == n
+        func unit(_ v: Double) -> Float { Float(v.isNaN ? 0 : min(max(v, 0), 1)) }
+        for (i, c) in g.colors.enumerated() {
+            let location = located ? g.locations[i] : (n > 1 ? Double(i) / Double(n - 1) : 0)
+            (stops + stopCount + i).initialize(to: lk_dl_gradient_stop(
+                location: location, color: lk_dl_color(r: unit(c.r), g: unit(c.g), b: unit(c.b), a: unit(c.a))))
+        }
+        let kind: lk_dl_gradient_kind = switch g.type {
+        case .axial: LK_DL_GRADIENT_AXIAL
+        case .radial: LK_DL_GRADIENT_RADIAL
+        case .conic: LK_DL_GRADIENT_CONIC
+        }
+        gradientOps.append((op: count, first: stopCount))
+        stopCount += n
+        append(.gradient, world, bounds, radius: radius, opacity: opacity)
+        let b = bounds
+        ops[count - 1].gradient_kind = kind.rawValue
+        ops[count - 1].gradient_stop_count = UInt32(n)
+        ops[count - 1].gradient_start_x = b.minX + g.startPoint.x * b.size.width
+        ops[count - 1].gradient_start_y = b.minY + g.startPoint.y * b.size.height
+        ops[count - 1].gradient_end_x = b.minX + g.endPoint.x * b.size.width
+        ops[count - 1].gradient_end_y = b.minY + g.endPoint.y * b.size.height
     }
 
     private mutating func appendContents(_ image: Image, of s: UnsafeMutablePointer<LayerState>, world: Transform3D,
@@ -423,6 +484,7 @@ public struct DisplayListBuilder: ~Copyable {
 
     private enum Kind: UInt32 {
         case fill = 1, image = 2, border = 3, pushClip = 4, popClip = 5, pushGroup = 6, groupContent = 7, popGroup = 8
+        case gradient = 9
     }
 
     private mutating func append(_ kind: Kind, _ world: Transform3D, _ rect: Rect, radius: Double = 0,
@@ -436,7 +498,7 @@ public struct DisplayListBuilder: ~Copyable {
             ops = bigger
             capacity *= 2
         }
-        if !openGroups.isEmpty && kind.rawValue <= Kind.border.rawValue {
+        if !openGroups.isEmpty && (kind.rawValue <= Kind.border.rawValue || kind == .gradient) {
             let i = openGroups.count - 1
             openGroups[i].box = openGroups[i].box.union(ScreenBox(world, rect))
         }
