@@ -18,7 +18,7 @@ import Testing
         let g = try gradientLayer(Rect(x: 10, y: 20, width: 100, height: 50),
                                   colors: [Color(r: 1, g: 0, b: 0, a: 0.5), Color(r: 0, g: 0, b: 1, a: 1),
                                            Color(r: 0, g: 1, b: 0, a: 1)])
-        try g.set(GradientProperties.type, .conic)
+        try g.set(GradientProperties.type, .radial)
         try g.set(GradientProperties.startPoint, Point(x: 0.5, y: 0.5))
         try g.set(GradientProperties.endPoint, Point(x: 1, y: 0))
         try g.set(LayerProperties.cornerRadius, 8)
@@ -28,7 +28,7 @@ import Testing
         #expect(builder.count == 1)
         let op = builder.op(0)
         #expect(op.kind == LK_DL_OP_GRADIENT.rawValue)
-        #expect(op.gradient_kind == LK_DL_GRADIENT_CONIC.rawValue)
+        #expect(op.gradient_kind == LK_DL_GRADIENT_RADIAL.rawValue)
         #expect(op.corner_radius == 8)
         #expect(op.rect.width == 100 && op.rect.height == 50)
         // points in the layer's own space (its bounds start at 0, 0)
@@ -40,6 +40,22 @@ import Testing
         #expect(stops[0].location == 0 && stops[1].location == 0.5 && stops[2].location == 1)
         #expect(stops[0].color.r == 1 && stops[0].color.a == 0.5)
         #expect(builder.rasterizations == 0)
+    }
+
+    /// A conic gradient layer is rasterized by the core, whose conic
+    /// anti-aliases the seam where location 1 meets 0 (the ABI's conic op
+    /// draws it hard): one IMAGE op, one rasterization.
+    @Test func aConicGradientLayerIsRasterizedS7_3() throws {
+        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        let g = try gradientLayer(Rect(x: 10, y: 20, width: 100, height: 50),
+                                  colors: [Color(r: 1, g: 0, b: 0, a: 1), Color(r: 0, g: 0, b: 1, a: 1)])
+        try g.set(GradientProperties.type, .conic)
+        try root.addSublayer(g)
+        var builder = DisplayListBuilder()
+        builder.build(root: root)
+        #expect(builder.count == 1)
+        #expect(builder.op(0).kind == LK_DL_OP_IMAGE.rawValue)
+        #expect(builder.rasterizations == 1)
     }
 
     @Test func stopsStayValidWhenTheirStorageGrows() throws {

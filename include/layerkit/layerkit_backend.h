@@ -110,7 +110,8 @@ typedef enum lk_dl_gradient_kind {
     LK_DL_GRADIENT_RADIAL = 2,
     /* by angle around gradient_start: location 0 along the direction to
        gradient_end, growing clockwise on screen (y down) to 1 after a full
-       turn */
+       turn; the seam where 1 meets 0 is not anti-aliased (the core draws
+       conic gradient layers as images, with the seam anti-aliased) */
     LK_DL_GRADIENT_CONIC = 3
 } lk_dl_gradient_kind;
 

@@ -317,9 +317,12 @@ public struct DisplayListBuilder: ~Copyable {
         if let image = s.pointee.contents {
             appendContents(image, of: s, world: world, opacity: opacity)
         }
-        if s.pointee.layerKind == .gradient {
+        if s.pointee.layerKind == .gradient && s.pointee.gradient.type != .conic {
             // Drawn by the backend from its stops: nothing to rasterize or
-            // upload when the colours or the size change (S7.3).
+            // upload when the colours or the size change (S7.3). A conic
+            // gradient is rasterized instead (below): its seam, where
+            // location 1 meets 0, is anti-aliased there, and the ABI's conic
+            // op draws it hard.
             appendGradient(s.pointee.gradient, world: world, bounds: bounds, radius: radius, opacity: opacity)
         } else if s.pointee.kindStorage != nil,
            let content = ContentCache.content(for: s, cache: &layer.node.content, rasterizations: &rasterizations) {
