@@ -125,90 +125,55 @@ int main(int argc, char **argv)
         }
     }
 
-  for (int gradients = 0; gradients < 2; gradients++) {
-    int worst = -1, worst_list = 0, wx = 0, wy = 0;
-    uint32_t ws = 0, wg = 0;
-    long differing = 0, over_tolerance = 0, pixels = 0;
-    lkt_begin(gradients ? "software_and_gles_draw_the_same_gradients" : "software_and_gles_draw_the_same_lists");
-    for (int l = 0; l < lists && !lkt()->reason[0]; l++) {
-        lk_dl_op ops[MAX_OPS + 4];
-        uint32_t n = 0;
-        int depth = 0;
-        uint32_t count = 1 + next_u32() % MAX_OPS;
-        for (uint32_t i = 0; i < count; i++) {
-            uint32_t r = next_u32() % 100, kind = r < 40 ? LK_DL_OP_FILL : r < 65 ? LK_DL_OP_IMAGE
-                                                  : r < 80 ? LK_DL_OP_BORDER : r < 90 ? LK_DL_OP_PUSH_CLIP
-                                                  : depth > 0 ? LK_DL_OP_POP_CLIP : LK_DL_OP_FILL;
-            double w = uniform(4, 90), h = uniform(4, 70);
-            lk_dl_op op = lkt_op(kind, 0, 0, w, h);
-            lkt_set_transform(&op, random_transform(w, h));
-            if (chance(15)) op.flags = 0;
-            if (chance(40)) op.corner_radius = uniform(0, 30);
-            op.border_width = uniform(0.5, 12);
-            op.color = random_color();
-            if (chance(40)) op.opacity = (float)uniform(0.2, 1);
-            if (gradients && kind != LK_DL_OP_PUSH_CLIP && kind != LK_DL_OP_POP_CLIP && !chance(25))
-                random_gradient(&op, n, w, h);
-            else if (kind == LK_DL_OP_IMAGE) {
-                const lkt_image *img = &images[next_u32() % 3];
-                op.image = &img->image;
-                op.source = lkt_rect(0, 0, img->image.width, img->image.height);
-                if (chance(20)) op.flags |= LK_DL_FLAG_FILTER_NEAREST;
-            }
-            if (kind == LK_DL_OP_PUSH_CLIP) depth++;
-            if (kind == LK_DL_OP_POP_CLIP) depth--;
-            ops[n++] = op;
-        }
-        lk_display_list list = lkt_list(ops, n, W, H, lkt_color(0.1f, 0.1f, 0.1f, 1));
-        /* debugging: LKTEST_ONLY_OP=k draws only op k of each list,
-           LKTEST_FIRST_OPS=n the first n, LKTEST_DUMP_LIST=l prints list l
-           and its pixels beyond the tolerance, LKTEST_VERBOSE=1 the lists
-           beyond it */
-        if (getenv("LKTEST_ONLY_OP")) {
-            uint32_t k = (uint32_t)atoi(getenv("LKTEST_ONLY_OP"));
-            if (k >= n) continue;
-            list.ops = &ops[k];
-            list.op_count = 1;
-        }
-        if (getenv("LKTEST_FIRST_OPS") && (uint32_t)atoi(getenv("LKTEST_FIRST_OPS")) < list.op_count)
-            list.op_count = (uint32_t)atoi(getenv("LKTEST_FIRST_OPS"));
-        if (!lkt_render(sb, si, &list, &fs) || !lkt_render(gb, gi, &list, &fg)) break;
-        int list_worst = 0;
-        for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) {
-                uint32_t a = lkt_pixel(&fs, x, y), b = lkt_pixel(&fg, x, y);
-                int d = 0;
-                for (int c = 0; c < 32; c += 8) {
-                    int dc = abs((int)((a >> c) & 255) - (int)((b >> c) & 255));
-                    if (dc > d) d = dc;
+    for (int gradients = 0; gradients < 2; gradients++) {
+        int worst = -1, worst_list = 0, wx = 0, wy = 0;
+        uint32_t ws = 0, wg = 0;
+        long differing = 0, over_tolerance = 0, pixels = 0;
+        lkt_begin(gradients ? "software_and_gles_draw_the_same_gradients" : "software_and_gles_draw_the_same_lists");
+        for (int l = 0; l < lists && !lkt()->reason[0]; l++) {
+            lk_dl_op ops[MAX_OPS + 4];
+            uint32_t n = 0;
+            int depth = 0;
+            uint32_t count = 1 + next_u32() % MAX_OPS;
+            for (uint32_t i = 0; i < count; i++) {
+                uint32_t r = next_u32() % 100, kind = r < 40 ? LK_DL_OP_FILL : r < 65 ? LK_DL_OP_IMAGE
+                                                      : r < 80 ? LK_DL_OP_BORDER : r < 90 ? LK_DL_OP_PUSH_CLIP
+                                                      : depth > 0 ? LK_DL_OP_POP_CLIP : LK_DL_OP_FILL;
+                double w = uniform(4, 90), h = uniform(4, 70);
+                lk_dl_op op = lkt_op(kind, 0, 0, w, h);
+                lkt_set_transform(&op, random_transform(w, h));
+                if (chance(15)) op.flags = 0;
+                if (chance(40)) op.corner_radius = uniform(0, 30);
+                op.border_width = uniform(0.5, 12);
+                op.color = random_color();
+                if (chance(40)) op.opacity = (float)uniform(0.2, 1);
+                if (gradients && kind != LK_DL_OP_PUSH_CLIP && kind != LK_DL_OP_POP_CLIP && !chance(25))
+                    random_gradient(&op, n, w, h);
+                else if (kind == LK_DL_OP_IMAGE) {
+                    const lkt_image *img = &images[next_u32() % 3];
+                    op.image = &img->image;
+                    op.source = lkt_rect(0, 0, img->image.width, img->image.height);
+                    if (chance(20)) op.flags |= LK_DL_FLAG_FILTER_NEAREST;
                 }
-                pixels++;
-                if (d > 1) differing++;
-                if (d > tolerance) over_tolerance++;
-                if (d > list_worst) list_worst = d;
-                if (d > worst) {
-                    worst = d; worst_list = l; wx = x; wy = y; ws = a; wg = b;
-                }
+                if (kind == LK_DL_OP_PUSH_CLIP) depth++;
+                if (kind == LK_DL_OP_POP_CLIP) depth--;
+                ops[n++] = op;
             }
-        if (getenv("LKTEST_DUMP_LIST") && atoi(getenv("LKTEST_DUMP_LIST")) == l) {
-            for (uint32_t i = 0; i < n; i++) {
-                const lk_dl_op *o = &ops[i];
-                printf("op %u kind %u flags %u rect %g %g %g %g radius %g opacity %g", i, o->kind, o->flags, o->rect.x,
-                       o->rect.y, o->rect.width, o->rect.height, o->corner_radius, o->opacity);
-                if (o->kind == LK_DL_OP_GRADIENT) {
-                    printf(" gradient %u from %g %g to %g %g, stops", o->gradient_kind, o->gradient_start_x,
-                           o->gradient_start_y, o->gradient_end_x, o->gradient_end_y);
-                    for (uint32_t k = 0; k < o->gradient_stop_count; k++)
-                        printf(" %g:(%g %g %g %g)", o->gradient_stops[k].location, o->gradient_stops[k].color.r,
-                               o->gradient_stops[k].color.g, o->gradient_stops[k].color.b,
-                               o->gradient_stops[k].color.a);
-                }
-                if (o->image) printf(" image %ux%u source %g %g %g %g", o->image->width, o->image->height,
-                                     o->source.x, o->source.y, o->source.width, o->source.height);
-                printf("\n  t");
-                for (int k = 0; k < 16; k++) printf(" %g", o->transform[k]);
-                printf("\n");
+            lk_display_list list = lkt_list(ops, n, W, H, lkt_color(0.1f, 0.1f, 0.1f, 1));
+            /* debugging: LKTEST_ONLY_OP=k draws only op k of each list,
+               LKTEST_FIRST_OPS=n the first n, LKTEST_DUMP_LIST=l prints list l
+               and its pixels beyond the tolerance, LKTEST_VERBOSE=1 the lists
+               beyond it */
+            if (getenv("LKTEST_ONLY_OP")) {
+                uint32_t k = (uint32_t)atoi(getenv("LKTEST_ONLY_OP"));
+                if (k >= n) continue;
+                list.ops = &ops[k];
+                list.op_count = 1;
             }
+            if (getenv("LKTEST_FIRST_OPS") && (uint32_t)atoi(getenv("LKTEST_FIRST_OPS")) < list.op_count)
+                list.op_count = (uint32_t)atoi(getenv("LKTEST_FIRST_OPS"));
+            if (!lkt_render(sb, si, &list, &fs) || !lkt_render(gb, gi, &list, &fg)) break;
+            int list_worst = 0;
             for (int y = 0; y < H; y++)
                 for (int x = 0; x < W; x++) {
                     uint32_t a = lkt_pixel(&fs, x, y), b = lkt_pixel(&fg, x, y);
@@ -217,25 +182,60 @@ int main(int argc, char **argv)
                         int dc = abs((int)((a >> c) & 255) - (int)((b >> c) & 255));
                         if (dc > d) d = dc;
                     }
-                    if (d > tolerance) printf("  (%d,%d) %08x %08x\n", x, y, a, b);
+                    pixels++;
+                    if (d > 1) differing++;
+                    if (d > tolerance) over_tolerance++;
+                    if (d > list_worst) list_worst = d;
+                    if (d > worst) {
+                        worst = d; worst_list = l; wx = x; wy = y; ws = a; wg = b;
+                    }
                 }
+            if (getenv("LKTEST_DUMP_LIST") && atoi(getenv("LKTEST_DUMP_LIST")) == l) {
+                for (uint32_t i = 0; i < n; i++) {
+                    const lk_dl_op *o = &ops[i];
+                    printf("op %u kind %u flags %u rect %g %g %g %g radius %g opacity %g", i, o->kind, o->flags, o->rect.x,
+                           o->rect.y, o->rect.width, o->rect.height, o->corner_radius, o->opacity);
+                    if (o->kind == LK_DL_OP_GRADIENT) {
+                        printf(" gradient %u from %g %g to %g %g, stops", o->gradient_kind, o->gradient_start_x,
+                               o->gradient_start_y, o->gradient_end_x, o->gradient_end_y);
+                        for (uint32_t k = 0; k < o->gradient_stop_count; k++)
+                            printf(" %g:(%g %g %g %g)", o->gradient_stops[k].location, o->gradient_stops[k].color.r,
+                                   o->gradient_stops[k].color.g, o->gradient_stops[k].color.b,
+                                   o->gradient_stops[k].color.a);
+                    }
+                    if (o->image) printf(" image %ux%u source %g %g %g %g", o->image->width, o->image->height,
+                                         o->source.x, o->source.y, o->source.width, o->source.height);
+                    printf("\n  t");
+                    for (int k = 0; k < 16; k++) printf(" %g", o->transform[k]);
+                    printf("\n");
+                }
+                for (int y = 0; y < H; y++)
+                    for (int x = 0; x < W; x++) {
+                        uint32_t a = lkt_pixel(&fs, x, y), b = lkt_pixel(&fg, x, y);
+                        int d = 0;
+                        for (int c = 0; c < 32; c += 8) {
+                            int dc = abs((int)((a >> c) & 255) - (int)((b >> c) & 255));
+                            if (dc > d) d = dc;
+                        }
+                        if (d > tolerance) printf("  (%d,%d) %08x %08x\n", x, y, a, b);
+                    }
+            }
+            if (list_worst > tolerance && getenv("LKTEST_VERBOSE")) {
+                printf("# list %d: worst %d;", l, list_worst);
+                for (uint32_t i = 0; i < n; i++)
+                    printf(" %u:k%u f%u r%.1f t[%.2f %.2f %.2f %.4f]", i, ops[i].kind, ops[i].flags, ops[i].corner_radius,
+                           ops[i].transform[0], ops[i].transform[1], ops[i].transform[2], ops[i].transform[11]);
+                printf("\n");
+            }
         }
-        if (list_worst > tolerance && getenv("LKTEST_VERBOSE")) {
-            printf("# list %d: worst %d;", l, list_worst);
-            for (uint32_t i = 0; i < n; i++)
-                printf(" %u:k%u f%u r%.1f t[%.2f %.2f %.2f %.4f]", i, ops[i].kind, ops[i].flags, ops[i].corner_radius,
-                       ops[i].transform[0], ops[i].transform[1], ops[i].transform[2], ops[i].transform[11]);
-            printf("\n");
-        }
+        printf("# %s%d lists, %ld pixels: %ld differ by more than 1, %ld by more than %d; worst difference %d "
+               "in list %d at (%d,%d): software %08x, gles %08x\n", gradients ? "gradients: " : "",
+               lists, pixels, differing, over_tolerance, tolerance, worst, worst_list, wx, wy, ws, wg);
+        if (over_tolerance * 2000 > pixels)
+            lkt_fail("%ld of %ld pixels differ by more than %d (at most 1 in 2,000 may)", over_tolerance, pixels,
+                     tolerance);
+        lkt_end();
     }
-    printf("# %s%d lists, %ld pixels: %ld differ by more than 1, %ld by more than %d; worst difference %d "
-           "in list %d at (%d,%d): software %08x, gles %08x\n", gradients ? "gradients: " : "",
-           lists, pixels, differing, over_tolerance, tolerance, worst, worst_list, wx, wy, ws, wg);
-    if (over_tolerance * 2000 > pixels)
-        lkt_fail("%ld of %ld pixels differ by more than %d (at most 1 in 2,000 may)", over_tolerance, pixels,
-                 tolerance);
-    lkt_end();
-  }
     sb->close(si);
     gb->close(gi);
     free(fs.pixels);

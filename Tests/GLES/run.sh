@@ -10,6 +10,8 @@
 #      space capped), its message, and the plugin still working after
 #   4. Tests/GLES/test_egl_failures.c: EGL broken from the environment, the
 #      error names EGL and the reason, and auto falls back to software
+#   4b. Tests/GLES/test_offscreen_shadow.c: a layer's shadow cast from off
+#      the output onto it, gles against software through the C API
 #   5. lk-info: plugins found, rejected with their reasons, gles's description
 #
 # usage: Tests/GLES/run.sh PREFIX       (an installed LayerKit)
@@ -112,6 +114,15 @@ if $CC -std=c99 -Wall -Wextra -Werror -pedantic "$here/test_egl_failures.c" $(pk
         LIBGL_DRIVERS_PATH="$build/no-drivers" EGL_LOG_LEVEL=fatal "$build/test_egl_failures"
 else
     cat "$build/egl.log"; echo "FAIL egl failures: does not compile"; failed=$((failed + 1))
+fi
+
+echo "== 4b. a shadow cast onto the output by content off it, through the C API, against software"
+# shellcheck disable=SC2046
+if $CC -std=c99 -Wall -Wextra -Werror -pedantic "$here/test_offscreen_shadow.c" $(pkg-config --cflags --libs layerkit) \
+    -Wl,-rpath,"$prefix/lib" -o "$build/test_offscreen_shadow" 2>"$build/offscreen.log"; then
+    run "offscreen shadow" env -u LAYERKIT_PLUGIN_PATH "$build/test_offscreen_shadow"
+else
+    cat "$build/offscreen.log"; echo "FAIL offscreen shadow: does not compile"; failed=$((failed + 1))
 fi
 
 echo "== 5. lk-info"
