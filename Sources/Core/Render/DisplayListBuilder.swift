@@ -35,6 +35,9 @@ public struct DisplayListBuilder: ~Copyable {
 
     public var opsPointer: UnsafePointer<lk_dl_op> { UnsafePointer(ops) }
 
+    /// Bytes per op in the list (what each particle adds to a frame's list).
+    public static var bytesPerOp: Int { MemoryLayout<lk_dl_op>.stride }
+
     /// Builds the list for a model tree as it is, ignoring animations (a
     /// tree that was never committed: tests, snapshots).
     public mutating func build(root: Layer?) {
