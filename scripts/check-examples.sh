@@ -108,5 +108,18 @@ if build content.c "$CC" -std=c99 "${strict[@]}" "$root/Examples/content.c" "${l
     fi
 fi
 
+if build particles.c "$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$root/Examples/particles.c" \
+        "$root/Examples/support/apng.c" "${lk[@]}" -lz -lm "$rpath" -o "$build/particles" &&
+    run particles "$root" "$build/particles" "$out"; then
+    for scene in snow fireworks spinner; do
+        frames=$(ls "$out/particles/$scene"/frame-*.png 2>/dev/null | wc -l)
+        if is_png "$out/$scene.apng" && [ "$frames" -gt 0 ]; then
+            pass "examples: particles wrote $scene.apng and $frames PNG frames"
+        else
+            fail "examples: particles: $scene.apng or its frames missing ($frames frames)"
+        fi
+    done
+fi
+
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -362,6 +362,18 @@ bool lkgl_queue_op(lkgl_renderer *r, const lk_dl_op *op, const lkgl_texture *tex
         v.uv_clamp[0] = (float)op->gradient_kind;
     } else if (texture) {
         v.color[0] = v.color[1] = v.color[2] = v.color[3] = opacity;
+        if (op->flags & LK_DL_FLAG_TINT) {
+            /* ABI 3: the texel times the premultiplied tint, component-wise,
+               in the same vertex colour the opacity rides on (so tinted and
+               untinted images still share a batch). */
+            const float t[4] = { op->tint.r, op->tint.g, op->tint.b, op->tint.a };
+            float a = quantise(t[3]);
+            for (int i = 0; i < 3; i++) {
+                float c = quantise(t[i]);
+                v.color[i] = opacity * (c > a ? a : c);
+            }
+            v.color[3] = opacity * a;
+        }
         const lk_dl_rect src = op->source;
         const lk_dl_image *img = op->image;
         double w = img->width, h = img->height;

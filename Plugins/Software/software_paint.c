@@ -457,6 +457,35 @@ bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip
         image = sub;
     }
 
+    /* ABI 3, TINT: the sampled pixels times the premultiplied tint,
+       component-wise. A solid mask with component alpha multiplies each
+       channel in one SRC pass into a copy of the source pixels; the copy is
+       then drawn as any image (compositing through a component-alpha mask
+       would darken the destination per channel instead of by the alpha). */
+    pixman_image_t *tinted = NULL;
+    if (op->flags & LK_DL_FLAG_TINT) {
+        tinted = pixman_image_create_bits(PIXMAN_a8r8g8b8, ix1 - ix0, iy1 - iy0, NULL, 0);
+        pixman_color_t tc = sw_pixman_color(op->tint);
+        pixman_image_t *tint = pixman_image_create_solid_fill(&tc);
+        if (!tinted || !tint) {
+            if (tinted) pixman_image_unref(tinted);
+            if (tint) pixman_image_unref(tint);
+            if (sub) pixman_image_unref(sub);
+            return false;
+        }
+        pixman_image_set_component_alpha(tint, 1);
+        /* A cached image keeps the transform of its last draw. */
+        pixman_image_set_transform(image, NULL);
+        pixman_image_set_filter(image, PIXMAN_FILTER_NEAREST, NULL, 0);
+        pixman_image_composite32(PIXMAN_OP_SRC, image, tint, tinted, sub ? 0 : ix0, sub ? 0 : iy0, 0, 0,
+                                 0, 0, ix1 - ix0, iy1 - iy0);
+        pixman_image_unref(tint);
+        pixman_image_set_repeat(tinted, PIXMAN_REPEAT_PAD);
+        if (sub) pixman_image_unref(sub);
+        sub = tinted;
+        image = tinted;
+    }
+
     /* Image pixel (u, v) of the sub-image lies at local
        rect.origin + (u + ix0 - source.origin) * rect.size / source.size. */
     double ax = op->rect.width / src.width, ay = op->rect.height / src.height;

@@ -36,7 +36,7 @@ count() { # count LOG: adds the log's closing `c-tests: N passed, N failed`
 
 # gles: every test that draws and reads frames; software: the ones with references
 for backend in gles software; do
-    tests=(render render_3d gradient_layer)
+    tests=(render render_3d gradient_layer emitter_layer replicator_layer)
     [ "$backend" = gles ] && tests+=(render_thread time)
     echo "== the C rendering tests on $backend: ${tests[*]}"
     LKTEST_BACKEND=$backend LKTEST_KEEP_ACTUAL=1 LKTEST_BUILD_DIR="$build/$backend" \

@@ -785,6 +785,8 @@ lk_status lk_display_get_stats(const lk_display *display, lk_display_stats *out)
 lk_layer *lk_shape_layer_create(void);
 lk_layer *lk_text_layer_create(void);
 lk_layer *lk_gradient_layer_create(void);
+lk_layer *lk_emitter_layer_create(void);
+lk_layer *lk_replicator_layer_create(void);
 
 /* Shape layer (S7.1): the path in the layer's coordinates, filled, then
    stroked. path, colours, line_width, miter_limit, line_dash_phase,
@@ -881,6 +883,90 @@ lk_status lk_gradient_layer_set_end_point(lk_layer *layer, lk_point p);       /*
 lk_point  lk_gradient_layer_get_end_point(const lk_layer *layer);
 lk_status lk_gradient_layer_set_type(lk_layer *layer, lk_gradient_type type);
 lk_gradient_type lk_gradient_layer_get_type(const lk_layer *layer);
+
+/* Emitter layer (S7.4, CAEmitterLayer): particles of its cells, born on the
+   emitter shape centred on emitter_position (layer coordinates), drawn
+   over the layer's background and contents, under its sublayers, each as
+   its cell's contents (contents_rect) scaled, turned and multiplied by its
+   colour. A cell without contents draws nothing. The simulation runs on
+   the render side from the layer's first commit, in the layer's local time,
+   and is deterministic: the same seed and frame times give the same
+   particles, at any frame rate. The multipliers (birth_rate, lifetime,
+   velocity, scale, spin; 1) and cell values apply to particles born after
+   a change. Cells are reached by name with key paths on the layer
+   ("emitterCells.rocket.emitterCells.spark.birthRate"): setting one
+   changes that cell; an explicit animation on one changes the simulation
+   while it runs. A cell changed directly (lk_emitter_cell_set_*) reaches
+   the layer when the layer next commits. */
+typedef enum lk_emitter_shape {
+    LK_EMITTER_SHAPE_POINT = 0, LK_EMITTER_SHAPE_LINE, LK_EMITTER_SHAPE_RECTANGLE,
+    LK_EMITTER_SHAPE_CIRCLE, LK_EMITTER_SHAPE_CUBOID, LK_EMITTER_SHAPE_SPHERE
+} lk_emitter_shape;   /* "point", "line", "rectangle", "circle", "cuboid", "sphere" */
+typedef enum lk_emitter_mode {
+    LK_EMITTER_MODE_POINTS = 0, LK_EMITTER_MODE_OUTLINE, LK_EMITTER_MODE_SURFACE, LK_EMITTER_MODE_VOLUME
+} lk_emitter_mode;    /* "points", "outline", "surface", "volume" (the default) */
+typedef enum lk_emitter_render_mode {
+    LK_EMITTER_RENDER_UNORDERED = 0, LK_EMITTER_RENDER_OLDEST_FIRST, LK_EMITTER_RENDER_OLDEST_LAST,
+    LK_EMITTER_RENDER_BACK_TO_FRONT, LK_EMITTER_RENDER_ADDITIVE
+} lk_emitter_render_mode; /* "unordered", "oldestFirst", "oldestLast", "backToFront", "additive" */
+/* the cells are retained, not copied; count 0 removes them */
+lk_status lk_emitter_layer_set_cells(lk_layer *layer, lk_emitter_cell *const *cells, size_t count);
+size_t    lk_emitter_layer_get_cell_count(const lk_layer *layer);
+lk_emitter_cell *lk_emitter_layer_get_cell(const lk_layer *layer, size_t index); /* +0 */
+lk_status lk_emitter_layer_set_emitter_position(lk_layer *layer, lk_point p);    /* (0, 0) */
+lk_point  lk_emitter_layer_get_emitter_position(const lk_layer *layer);
+lk_status lk_emitter_layer_set_emitter_z_position(lk_layer *layer, double z);
+double    lk_emitter_layer_get_emitter_z_position(const lk_layer *layer);
+lk_status lk_emitter_layer_set_emitter_size(lk_layer *layer, lk_size size);      /* not negative */
+lk_size   lk_emitter_layer_get_emitter_size(const lk_layer *layer);
+lk_status lk_emitter_layer_set_emitter_depth(lk_layer *layer, double depth);     /* not negative */
+double    lk_emitter_layer_get_emitter_depth(const lk_layer *layer);
+lk_status lk_emitter_layer_set_emitter_shape(lk_layer *layer, lk_emitter_shape shape);
+lk_emitter_shape lk_emitter_layer_get_emitter_shape(const lk_layer *layer);
+lk_status lk_emitter_layer_set_emitter_mode(lk_layer *layer, lk_emitter_mode mode);
+lk_emitter_mode lk_emitter_layer_get_emitter_mode(const lk_layer *layer);
+lk_status lk_emitter_layer_set_render_mode(lk_layer *layer, lk_emitter_render_mode mode);
+lk_emitter_render_mode lk_emitter_layer_get_render_mode(const lk_layer *layer);
+lk_status lk_emitter_layer_set_birth_rate(lk_layer *layer, double v);            /* not negative */
+double    lk_emitter_layer_get_birth_rate(const lk_layer *layer);
+lk_status lk_emitter_layer_set_lifetime(lk_layer *layer, double v);              /* not negative */
+double    lk_emitter_layer_get_lifetime(const lk_layer *layer);
+lk_status lk_emitter_layer_set_velocity(lk_layer *layer, double v);
+double    lk_emitter_layer_get_velocity(const lk_layer *layer);
+lk_status lk_emitter_layer_set_scale(lk_layer *layer, double v);
+double    lk_emitter_layer_get_scale(const lk_layer *layer);
+lk_status lk_emitter_layer_set_spin(lk_layer *layer, double v);
+double    lk_emitter_layer_get_spin(const lk_layer *layer);
+lk_status lk_emitter_layer_set_seed(lk_layer *layer, uint32_t seed);            /* 0 */
+uint32_t  lk_emitter_layer_get_seed(const lk_layer *layer);
+lk_status lk_emitter_layer_set_preserves_depth(lk_layer *layer, bool preserves); /* false: particles flattened */
+bool      lk_emitter_layer_get_preserves_depth(const lk_layer *layer);
+
+/* Replicator layer (S7.5, CAReplicatorLayer): its sublayers drawn
+   instance_count times (1; 0 draws none; at most 10000), instance n
+   through instance_transform^n about the layer's anchor point, multiplied
+   by instance_color plus n times the offsets (each clamped to 0..1), with
+   its sublayers' time n x instance_delay behind (so one animation on a
+   sublayer runs staggered across the instances). No layer is copied, and
+   only instance 0 is hit by hit testing. All but preserves_depth animate. */
+lk_status lk_replicator_layer_set_instance_count(lk_layer *layer, size_t count);
+size_t    lk_replicator_layer_get_instance_count(const lk_layer *layer);
+lk_status lk_replicator_layer_set_instance_delay(lk_layer *layer, double seconds);
+double    lk_replicator_layer_get_instance_delay(const lk_layer *layer);
+lk_status lk_replicator_layer_set_instance_transform(lk_layer *layer, lk_transform3d t);
+lk_transform3d lk_replicator_layer_get_instance_transform(const lk_layer *layer);
+lk_status lk_replicator_layer_set_instance_color(lk_layer *layer, lk_color c);   /* opaque white */
+lk_color  lk_replicator_layer_get_instance_color(const lk_layer *layer);
+lk_status lk_replicator_layer_set_instance_red_offset(lk_layer *layer, double v);
+double    lk_replicator_layer_get_instance_red_offset(const lk_layer *layer);
+lk_status lk_replicator_layer_set_instance_green_offset(lk_layer *layer, double v);
+double    lk_replicator_layer_get_instance_green_offset(const lk_layer *layer);
+lk_status lk_replicator_layer_set_instance_blue_offset(lk_layer *layer, double v);
+double    lk_replicator_layer_get_instance_blue_offset(const lk_layer *layer);
+lk_status lk_replicator_layer_set_instance_alpha_offset(lk_layer *layer, double v);
+double    lk_replicator_layer_get_instance_alpha_offset(const lk_layer *layer);
+lk_status lk_replicator_layer_set_preserves_depth(lk_layer *layer, bool preserves);
+bool      lk_replicator_layer_get_preserves_depth(const lk_layer *layer);
 
 /* Custom drawing. A layer marked for display whose delegate has a draw
    callback is drawn when its thread's transaction commits (before the

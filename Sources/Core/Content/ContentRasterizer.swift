@@ -23,6 +23,8 @@ public enum ContentRasterizer {
         case .shape: return shape(s.shape, bounds: s.bounds, scale: s.contentsScale)
         case .text: return text(s.text, bounds: s.bounds, scale: s.contentsScale)
         case .gradient: return gradient(s.gradient, bounds: s.bounds, scale: s.contentsScale)
+        // Drawn by the display list builder itself, not as one picture.
+        case .emitter, .replicator: return nil
         }
     }
 

@@ -37,6 +37,7 @@ func resolve(_ keyPath: String, kind: LayerKind = .plain) throws(LayerKitError) 
     if let property = LayerProperties.named(keyPath, kind: kind) { return (property, []) }
     let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
     guard let first = parts.first, !first.isEmpty, let property = LayerProperties.named(String(first), kind: kind) else {
+        if kind == .emitter, let cellPath = EmitterCellPaths.resolve(keyPath) { return cellPath }
         throw LayerProperties.unknownKey(keyPath, first: String(parts.first ?? ""), kind: kind)
     }
     return (property, Array(parts.dropFirst()))
@@ -46,6 +47,7 @@ func resolve(_ keyPath: String, kind: LayerKind = .plain) throws(LayerKitError) 
 extension LayerState {
     func value(forKeyPath keyPath: String) throws(LayerKitError) -> Value {
         let (property, rest) = try resolve(keyPath, kind: layerKind)
+        try EmitterCellPaths.check(property, in: self)
         return try KeyPathParts.component(of: property.get(self), path: rest, keyPath: keyPath)
     }
 

@@ -4,6 +4,8 @@
 /// one word for all kinds there are and will be.
 public enum LayerKind: UInt8, CaseIterable, Sendable {
     case plain = 0, shape, text, gradient
+    case emitter
+    case replicator
 
     /// How messages name a layer of this kind.
     public var name: String {
@@ -12,6 +14,8 @@ public enum LayerKind: UInt8, CaseIterable, Sendable {
         case .shape: "shape layer"
         case .text: "text layer"
         case .gradient: "gradient layer"
+        case .emitter: "emitter layer"
+        case .replicator: "replicator layer"
         }
     }
 
@@ -23,6 +27,8 @@ public enum LayerKind: UInt8, CaseIterable, Sendable {
         case .shape: ShapeProperties.byKey
         case .text: TextProperties.byKey
         case .gradient: GradientProperties.byKey
+        case .emitter: EmitterProperties.byKey
+        case .replicator: ReplicatorProperties.byKey
         }
     }
 
@@ -33,6 +39,8 @@ public enum LayerKind: UInt8, CaseIterable, Sendable {
         case .shape: ShapeState()
         case .text: TextState()
         case .gradient: GradientState()
+        case .emitter: EmitterState()
+        case .replicator: ReplicatorState()
         }
     }
 }

@@ -16,21 +16,47 @@ struct DamageTracker: ~Copyable {
     /// reuses its stop storage), and where each op's begin.
     private var previousStops: [lk_dl_gradient_stop] = []
     private var previousStopStart: [Int] = []
+    private var previousRuns: [Range<Int>] = []
 
     init() { previous = .allocate(capacity: 1) }
     deinit { previous.deallocate() }
 
     /// The damage of `ops` against the previous frame, then remembers them.
-    mutating func damage(ops: UnsafePointer<lk_dl_op>, count: Int, images: [Image], width: Int, height: Int) -> lk_dl_box {
+    /// `runs`: spans of ops whose number changes frame to frame (an
+    /// emitter's particles, S7.4). A run damages the screen boxes of its ops
+    /// now and before; the ops around runs are compared one to one, as long
+    /// as both frames have as many runs and as many ops outside them.
+    mutating func damage(ops: UnsafePointer<lk_dl_op>, count: Int, images: [Image], width: Int, height: Int,
+                         runs: [Range<Int>] = []) -> lk_dl_box {
         let full = lk_dl_box(x: 0, y: 0, width: Int32(width), height: Int32(height))
         var box = ScreenBox.empty
-        var whole = previousCount != count
+        let outside = count - runs.reduce(0) { $0 + $1.count }
+        let outsideBefore = previousCount - previousRuns.reduce(0) { $0 + $1.count }
+        var whole = previousCount < 0 || runs.count != previousRuns.count || outside != outsideBefore
         // The shadows of the groups around op i, before and after: what an op
         // changes inside a group casting a shadow, its shadow changes too.
         var shadows: [(now: lk_dl_op, before: lk_dl_op)] = []
         if !whole {
-            for i in 0..<count {
-                let now = ops[i], before = previous[i]
+            var i = 0, j = 0, k = 0
+            while i < count || k < runs.count {
+                if k < runs.count, i >= runs[k].lowerBound {
+                    // The run moved among the other ops: no telling what changed.
+                    guard j == previousRuns[k].lowerBound else { whole = true; break }
+                    var changed = ScreenBox.empty
+                    for n in runs[k] { changed = changed.union(DamageTracker.screenBox(of: ops[n])) }
+                    for n in previousRuns[k] { changed = changed.union(DamageTracker.screenBox(of: previous[n])) }
+                    for (n, b) in shadows.reversed() {
+                        changed = DamageTracker.withShadow(changed, n).union(DamageTracker.withShadow(changed, b))
+                    }
+                    box = box.union(changed)
+                    i = runs[k].upperBound
+                    j = previousRuns[k].upperBound
+                    k += 1
+                    continue
+                }
+                let now = ops[i], before = previous[j]
+                i += 1
+                j += 1
                 guard now.kind == before.kind else { whole = true; break }
                 switch now.kind {
                 case LK_DL_OP_PUSH_GROUP.rawValue:
@@ -62,6 +88,7 @@ struct DamageTracker: ~Copyable {
             }
         }
         remember(ops: ops, count: count, images: images)
+        previousRuns = runs
         if whole { return full }
         guard !box.isEmpty else { return lk_dl_box(x: 0, y: 0, width: 0, height: 0) }
         guard box.x0.isFinite, box.y0.isFinite, box.x1.isFinite, box.y1.isFinite else { return full }
@@ -139,7 +166,8 @@ struct DamageTracker: ~Copyable {
               a.color.r == b.color.r, a.color.g == b.color.g, a.color.b == b.color.b, a.color.a == b.color.a,
               a.rect.x == b.rect.x, a.rect.y == b.rect.y, a.rect.width == b.rect.width, a.rect.height == b.rect.height,
               a.source.x == b.source.x, a.source.y == b.source.y, a.source.width == b.source.width,
-              a.source.height == b.source.height else { return false }
+              a.source.height == b.source.height,
+              a.tint.r == b.tint.r, a.tint.g == b.tint.g, a.tint.b == b.tint.b, a.tint.a == b.tint.a else { return false }
         let sameTransform = withUnsafeBytes(of: a.transform) { x in
             withUnsafeBytes(of: b.transform) { y in x.elementsEqual(y) }
         }

@@ -185,7 +185,7 @@ public final class Display: Object, @unchecked Sendable {
                 builder.build(root: id.flatMap { RenderTree.shared.node($0) }, at: time, events: &events)
             }
             var box = damage.damage(ops: builder.opsPointer, count: builder.count, images: builder.currentImages,
-                                    width: Int(size.width), height: Int(size.height))
+                                    width: Int(size.width), height: Int(size.height), runs: builder.particleRuns)
             if Display.fullDamage || forceFullDamage || !hasFrame {
                 box = lk_dl_box(x: 0, y: 0, width: Int32(size.width), height: Int32(size.height))
             }

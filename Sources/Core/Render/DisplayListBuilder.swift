@@ -1,4 +1,5 @@
 import CLayerKit
+import Glibc
 
 /// Turns a layer tree into the backend's display list (S6.1): per layer,
 /// back to front, shadow, background, contents, sublayers (clipped when
@@ -25,6 +26,12 @@ public struct DisplayListBuilder: ~Copyable {
     private var stopCapacity: Int
     private var stopCount = 0
     private var gradientOps: [(op: Int, first: Int)] = []
+    /// The product of the enclosing replicator instances' colours (S7.5),
+    /// nil outside any: it multiplies every op drawn.
+    private var instanceTint: Color?
+    /// The ops of each emitter's particles in the current list: their number
+    /// changes frame to frame, so damage treats each run as one (S7.4).
+    private(set) var particleRuns: [Range<Int>] = []
 
     public init() {
         capacity = 256
@@ -39,6 +46,9 @@ public struct DisplayListBuilder: ~Copyable {
     }
 
     public var opsPointer: UnsafePointer<lk_dl_op> { UnsafePointer(ops) }
+
+    /// Bytes per op in the list (what each particle adds to a frame's list).
+    public static var bytesPerOp: Int { MemoryLayout<lk_dl_op>.stride }
 
     /// Builds the list for a model tree as it is, ignoring animations (a
     /// tree that was never committed: tests, snapshots).
@@ -62,6 +72,8 @@ public struct DisplayListBuilder: ~Copyable {
         openGroups.removeAll(keepingCapacity: true)
         stopCount = 0
         gradientOps.removeAll(keepingCapacity: true)
+        instanceTint = nil
+        particleRuns.removeAll(keepingCapacity: true)
         guard let root else { return }
         visit(root, parent: Placement(world: .identity, sublayerTransform: nil, isRoot: true), parentOpacity: 1,
               parentTime: time, events: events)
@@ -317,14 +329,17 @@ public struct DisplayListBuilder: ~Copyable {
         if let image = s.pointee.contents {
             appendContents(image, of: s, world: world, opacity: opacity)
         }
-        if s.pointee.layerKind == .gradient && s.pointee.gradient.type != .conic {
+        let kind = s.pointee.layerKind
+        if kind == .gradient && s.pointee.gradient.type != .conic {
             // Drawn by the backend from its stops: nothing to rasterize or
             // upload when the colours or the size change (S7.3). A conic
             // gradient is rasterized instead (below): its seam, where
             // location 1 meets 0, is anti-aliased there, and the ABI's conic
             // op draws it hard.
             appendGradient(s.pointee.gradient, world: world, bounds: bounds, radius: radius, opacity: opacity)
-        } else if s.pointee.kindStorage != nil,
+        } else if kind == .emitter {
+            drawParticles(layer, opacity: opacity)
+        } else if s.pointee.kindStorage != nil, kind != .replicator,
            let content = ContentCache.content(for: s, cache: &layer.node.content, rasterizations: &rasterizations) {
             // A special layer's drawing (S7.1-S7.3) over its contents.
             images.append(content.image)
@@ -333,9 +348,13 @@ public struct DisplayListBuilder: ~Copyable {
         }
         let children = layer.node.children
         if !children.isEmpty {
-            let placement = Placement(world: world, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, isRoot: false)
-            for child in DisplayListBuilder.drawingOrder(children, parentTime: layer.time) {
-                visit(child, parent: placement, parentOpacity: opacity, parentTime: layer.time, events: layer.events)
+            if kind == .replicator {
+                drawInstances(layer, opacity: opacity)
+            } else {
+                let placement = Placement(world: world, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, isRoot: false)
+                for child in DisplayListBuilder.drawingOrder(children, parentTime: layer.time) {
+                    visit(child, parent: placement, parentOpacity: opacity, parentTime: layer.time, events: layer.events)
+                }
             }
         }
         if masks {
@@ -369,7 +388,11 @@ public struct DisplayListBuilder: ~Copyable {
         }
         let located = g.locations.count == n
         func unit(_ v: Double) -> Float { Float(v.isNaN ? 0 : min(max(v, 0), 1)) }
-        for (i, c) in g.colors.enumerated() {
+        // S7.5: inside replicator instances the instance colour multiplies
+        // each (straight) stop, as it does a fill's colour.
+        let instance = instanceTint ?? Color(r: 1, g: 1, b: 1, a: 1)
+        for (i, stop) in g.colors.enumerated() {
+            let c = Color(r: stop.r * instance.r, g: stop.g * instance.g, b: stop.b * instance.b, a: stop.a * instance.a)
             let location = located ? g.locations[i] : (n > 1 ? Double(i) / Double(n - 1) : 0)
             (stops + stopCount + i).initialize(to: lk_dl_gradient_stop(
                 location: location, color: lk_dl_color(r: unit(c.r), g: unit(c.g), b: unit(c.b), a: unit(c.a))))
@@ -389,6 +412,89 @@ public struct DisplayListBuilder: ~Copyable {
         ops[count - 1].gradient_start_y = b.minY + g.startPoint.y * b.size.height
         ops[count - 1].gradient_end_x = b.minX + g.endPoint.x * b.size.width
         ops[count - 1].gradient_end_y = b.minY + g.endPoint.y * b.size.height
+    }
+
+    /// S7.4: the live particles, above the layer's background and contents
+    /// and below its sublayers, in the render mode's order. Each is its
+    /// cell's contents (contentsRect) centred on the particle, scaled and
+    /// turned about its centre, multiplied by its colour (a TINT); additive
+    /// mode adds. Without preservesDepth particles lie in the layer's plane.
+    private mutating func drawParticles(_ layer: LayerDraw, opacity: Double) {
+        guard let render = layer.node.emitter else { return }
+        let e = layer.state.pointee.emitter
+        guard let simulation = render.simulation(for: e, at: layer.time) else { return }
+        let particles = simulation.particles(at: layer.time)
+        let config = e.configuration
+        if !particles.isEmpty || (config.birthRate > 0 && e.cells.contains { $0.attributes.enabled }) { animating = true }
+        var flags = LK_DL_FLAG_ANTIALIAS.rawValue
+        if config.renderMode == .additive { flags |= LK_DL_FLAG_BLEND_ADD.rawValue }
+        let first = count
+        defer { particleRuns.append(first..<count) }
+        var lastImage: Image?
+        var lastCell: Int32 = -1
+        var source = Rect.zero
+        for p in particles {
+            guard let image = simulation.contents(ofCell: p.cell) else { continue }
+            if p.cell != lastCell || image !== lastImage {
+                let cr = simulation.contentsRect(ofCell: p.cell)
+                let w = Double(image.width), h = Double(image.height)
+                source = Rect(x: cr.origin.x * w, y: cr.origin.y * h, width: cr.size.width * w, height: cr.size.height * h)
+                if image !== lastImage { images.append(image) }
+                lastImage = image
+                lastCell = p.cell
+            }
+            let w = abs(source.size.width) * p.scale, h = abs(source.size.height) * p.scale
+            guard w > 0, h > 0, p.color.a > 0 else { continue }
+            let c = cos(p.rotation), sn = sin(p.rotation)
+            var m = Transform3D.identity
+            m.m11 = c; m.m12 = sn; m.m21 = -sn; m.m22 = c
+            m.m41 = p.x; m.m42 = p.y
+            if config.preservesDepth { m.m43 = p.z }
+            let white = p.color.r == 1 && p.color.g == 1 && p.color.b == 1 && p.color.a == 1
+            append(.image, m.concatenating(layer.world), Rect(x: -w / 2, y: -h / 2, width: w, height: h),
+                   opacity: opacity, image: image, source: source, flags: flags, tint: white ? nil : p.color)
+        }
+    }
+
+    /// S7.5: the sublayers drawn instanceCount times, instance n through
+    /// instanceTransform^n about the layer's anchor, multiplied by its
+    /// colour, its sublayers' time n x instanceDelay behind. No layer is
+    /// copied: the same nodes are visited again.
+    private mutating func drawInstances(_ layer: LayerDraw, opacity: Double) {
+        let s = layer.state
+        let r = s.pointee.replicator
+        let count = Int(r.instanceCount)
+        guard count > 0 else { return }
+        let a = s.pointee.anchorInBounds
+        let step = r.instanceTransform.isIdentity ? Transform3D.identity
+            : Transform3D.translation(-a.x, -a.y, 0).concatenating(r.instanceTransform).thenTranslating(a.x, a.y, 0)
+        let outerTint = instanceTint
+        let sublayerTransform = s.pointee.sublayerTransformAboutAnchor
+        var power = Transform3D.identity
+        for n in 0..<count {
+            let c = r.color(ofInstance: n)
+            guard c.a > 0 else {
+                power = step.concatenating(power)
+                continue
+            }
+            instanceTint = DisplayListBuilder.multiply(outerTint, c)
+            let placement = Placement(world: n == 0 ? layer.world : power.concatenating(layer.world),
+                                      sublayerTransform: sublayerTransform, isRoot: false)
+            let time = layer.time - Double(n) * r.instanceDelay
+            for child in DisplayListBuilder.drawingOrder(layer.node.children, parentTime: time) {
+                visit(child, parent: placement, parentOpacity: opacity, parentTime: time,
+                      events: n == 0 ? layer.events : nil)
+            }
+            power = step.concatenating(power)
+        }
+        instanceTint = outerTint
+    }
+
+    /// Two multiplying colours; nil (white) when there is nothing to multiply.
+    private static func multiply(_ a: Color?, _ b: Color?) -> Color? {
+        guard let b, !(b.r == 1 && b.g == 1 && b.b == 1 && b.a == 1) else { return a }
+        guard let a else { return b }
+        return Color(r: a.r * b.r, g: a.g * b.g, b: a.b * b.b, a: a.a * b.a)
     }
 
     private mutating func appendContents(_ image: Image, of s: UnsafeMutablePointer<LayerState>, world: Transform3D,
@@ -493,7 +599,8 @@ public struct DisplayListBuilder: ~Copyable {
     private mutating func append(_ kind: Kind, _ world: Transform3D, _ rect: Rect, radius: Double = 0,
                                  borderWidth: Double = 0, color: Color = .clear, opacity: Double = 1,
                                  image: Image? = nil, source: Rect = .zero,
-                                 flags: UInt32 = LK_DL_FLAG_ANTIALIAS.rawValue, shadow: ShadowSpec? = nil) {
+                                 flags: UInt32 = LK_DL_FLAG_ANTIALIAS.rawValue, shadow: ShadowSpec? = nil,
+                                 tint: Color? = nil) {
         if count == capacity {
             let bigger = UnsafeMutablePointer<lk_dl_op>.allocate(capacity: capacity * 2)
             bigger.moveInitialize(from: ops, count: count)
@@ -504,6 +611,24 @@ public struct DisplayListBuilder: ~Copyable {
         if !openGroups.isEmpty && (kind.rawValue <= Kind.border.rawValue || kind == .gradient) {
             let i = openGroups.count - 1
             openGroups[i].box = openGroups[i].box.union(ScreenBox(world, rect))
+        }
+        // S7.5: inside replicator instances, fills and borders take the
+        // instance colour into their own; images get it as a TINT.
+        var color = color, flags = flags
+        var tint = tint
+        if let instance = instanceTint {
+            if kind == .image {
+                tint = DisplayListBuilder.multiply(tint, instance)
+            } else if kind == .fill || kind == .border {
+                color = Color(r: color.r * instance.r, g: color.g * instance.g, b: color.b * instance.b,
+                              a: color.a * instance.a)
+            }
+        }
+        var tintColor = lk_dl_color(r: 0, g: 0, b: 0, a: 0)
+        if kind == .image, let t = tint {
+            flags |= LK_DL_FLAG_TINT.rawValue
+            let ta = Float(t.a)
+            tintColor = lk_dl_color(r: Float(t.r) * ta, g: Float(t.g) * ta, b: Float(t.b) * ta, a: ta)
         }
         let a = Float(color.a)
         ops[count] = lk_dl_op(
@@ -522,7 +647,7 @@ public struct DisplayListBuilder: ~Copyable {
             shadow_color: shadow?.color ?? lk_dl_color(r: 0, g: 0, b: 0, a: 0),
             shadow_offset_x: shadow?.offsetX ?? 0, shadow_offset_y: shadow?.offsetY ?? 0,
             shadow_sigma: shadow?.sigma ?? 0,
-            tint: lk_dl_color(r: 0, g: 0, b: 0, a: 0),
+            tint: tintColor,
             gradient_kind: 0, gradient_stop_count: 0, gradient_stops: nil,
             gradient_start_x: 0, gradient_start_y: 0, gradient_end_x: 0, gradient_end_y: 0)
         count += 1

@@ -28,6 +28,8 @@ final class RenderNode: @unchecked Sendable {
     var content: ContentCache?
     /// The shadowPath's coverage when it is not a simple shape (S6.1), for reuse.
     var shadowCoverage: ShadowCoverage?
+    /// An emitter layer's particle simulation (S7.4).
+    var emitter: EmitterRender?
 
     init(id: UInt64, state: LayerState) {
         self.id = id
@@ -156,6 +158,11 @@ public final class RenderTree: @unchecked Sendable {
                 record.animation.timing.beginTime = layer.localTime(forMediaTime: time)
             }
             record.beginResolved = true
+        }
+        if layer.state.layerKind == .emitter {
+            let emitter = node.emitter ?? EmitterRender()
+            node.emitter = emitter
+            emitter.commit(cells: layer.state.emitter.cells, at: layer.localTime(forMediaTime: time))
         }
         node.animations = layer.animationRecords
         node.animatesZPosition = node.animations.contains { $0.animates(LayerProperties.zPosition.key) }

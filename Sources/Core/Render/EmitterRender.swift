@@ -1,0 +1,60 @@
+/// The render side of an emitter layer (S7.4): its simulation, kept by the
+/// layer's render node. Commits hand it copies of the cells; each frame it
+/// is brought up to the presented values (animated layer properties and
+/// cell key paths) before the particles are read, so an animation on
+/// "emitterCells.snow.birthRate" changes what is born from that frame on.
+final class EmitterRender {
+    private(set) var simulation: EmitterSimulation?
+    /// Render-owned deep copies of the committed cells (model cells may
+    /// change on another thread).
+    private var cells: [EmitterCell] = []
+    private var committed: [EmitterCellSnapshot] = []
+    /// The values the simulation has, to notice presented changes.
+    private var applied: (configuration: EmitterConfiguration, values: [EmitterState.CellValue])?
+    /// A commit changed the cells: the change applies from this local time
+    /// (or from the last frame drawn, if later: a manual clock's frames run
+    /// ahead of the commits' clock).
+    private var pendingCommit: Double?
+    private var lastFrame = -Double.infinity
+
+    /// Takes the committed cells (model lock held); a commit that leaves
+    /// them as they were changes nothing.
+    func commit(cells model: [EmitterCell], at localTime: Double) {
+        let snapshots = model.map(\.snapshot)
+        if simulation != nil, snapshots.count == committed.count,
+           zip(snapshots, committed).allSatisfy({ $0.isSame(as: $1) }) { return }
+        cells = model.map { $0.copy() }
+        committed = snapshots
+        pendingCommit = localTime
+    }
+
+    /// The simulation for the presented state at local time `t`, updated
+    /// first when what it was given last differs.
+    func simulation(for state: EmitterState, at t: Double) -> EmitterSimulation? {
+        let changed = pendingCommit != nil || applied?.configuration != state.configuration
+            || applied?.values != state.cellValues
+        defer { lastFrame = t }
+        guard changed else { return simulation }
+        let at = min(t, max(pendingCommit ?? t, lastFrame))
+        let snapshots = state.cellValues.isEmpty ? committed : EmitterCellPaths.presented(cells, state.cellValues)
+        if let simulation {
+            try? simulation.update(configuration: state.configuration, cells: snapshots, at: max(at, simulation.start))
+        } else {
+            // CAEmitterLayer.h: "The simulation starts at layer's beginTime"
+            // (local time 0), or at the first commit when that is later.
+            simulation = try? EmitterSimulation(start: max(0, at), configuration: state.configuration, cells: snapshots)
+        }
+        applied = (state.configuration, state.cellValues)
+        pendingCommit = nil
+        return simulation
+    }
+}
+
+extension EmitterCellSnapshot {
+    /// Same values, same contents image, same sub-cells.
+    func isSame(as other: EmitterCellSnapshot) -> Bool {
+        attributes == other.attributes && name == other.name && contents === other.contents
+            && emitterCells.count == other.emitterCells.count
+            && zip(emitterCells, other.emitterCells).allSatisfy { $0.isSame(as: $1) }
+    }
+}

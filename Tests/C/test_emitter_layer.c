@@ -1,0 +1,525 @@
+/* Emitter layers (S7.4): particles drawn as their cell's contents, moved,
+   turned and tinted, against references drawn here with cairo (scenes
+   without randomness: ranges 0, so every particle's place is known);
+   render modes (additive, oldestFirst/oldestLast); the seed's snow and
+   fireworks at fixed times with a fixed seed: the same pixels at 30 fps,
+   60 fps and in one jump, and against stored references (regression
+   images of this renderer, looked at by eye: snow flakes falling from a
+   line, fireworks bursting in additive colours); birthRate 0 stops births
+   while live particles finish; cell key paths set and animated on the
+   layer; errors naming the argument.
+   Tolerance: exact scenes channels within 3, antialiased edges within 64
+   on at most 40 pixels; stored references channels within 40 on at most
+   2% of the pixels (the gles run samples rotated images differently). */
+#include "support/lktest.h"
+#include "support/lkt_cairo.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 160
+#define H 120
+
+static lk_display *display;
+static lk_layer *root;
+
+/* A w x h image of one straight colour, or a disk when disk is set. */
+static lk_image *solid_image(int w, int h, uint8_t r, uint8_t g, uint8_t b, int disk)
+{
+    uint8_t *px = (uint8_t *)calloc((size_t)w * (size_t)h, 4);
+    int x, y;
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+            double dx = x + 0.5 - w / 2.0, dy = y + 0.5 - h / 2.0;
+            double a = 1.0;
+            if (disk) {
+                double d = sqrt(dx * dx + dy * dy);
+                a = d < w / 2.0 - 1 ? 1.0 : d < w / 2.0 ? w / 2.0 - d : 0.0;
+            }
+            uint8_t *p = px + ((size_t)y * (size_t)w + (size_t)x) * 4;
+            p[0] = r; p[1] = g; p[2] = b; p[3] = (uint8_t)lrint(a * 255);
+        }
+    lk_image *image = lk_image_create_from_pixels((uint32_t)w, (uint32_t)h, (size_t)w * 4, LK_PIXEL_FORMAT_RGBA8, px);
+    free(px);
+    return image;
+}
+
+/* An emitter layer over the whole display whose simulation starts at
+   media time *start (its beginTime, after the commit: S7.4, the simulation
+   starts at the layer's beginTime). */
+static lk_layer *emitter_layer(double *start)
+{
+    lk_layer *e = lk_emitter_layer_create();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_frame(e, lk_rect_make(0, 0, W, H));
+    *start = lk_media_time() + 1000;
+    lk_layer_set_begin_time(e, *start);
+    lk_layer_add_sublayer(root, e);
+    return e;
+}
+
+static void drop(lk_layer *e)
+{
+    lk_layer_remove_from_superlayer(e);
+    lk_release(e);
+    lk_transaction_flush();
+}
+
+static uint8_t *frame_at(double t)
+{
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, t);
+    uint8_t *px = (uint8_t *)malloc(W * H * 4);
+    lk_display_read_pixels(display, px, W * 4);
+    return px;
+}
+
+static const uint8_t *pixel(const uint8_t *px, int x, int y) { return px + ((size_t)y * W + (size_t)x) * 4; }
+
+static int lit_pixels(const uint8_t *px)
+{
+    int n = 0, i;
+    for (i = 0; i < W * H; i++)
+        if (px[i * 4] > 8 || px[i * 4 + 1] > 8 || px[i * 4 + 2] > 8) n++;
+    return n;
+}
+
+/* A cell with no randomness: born at the emitter, moving along +x. */
+static lk_emitter_cell *straight_cell(lk_image *contents, double velocity)
+{
+    lk_emitter_cell *c = lk_emitter_cell_create();
+    lk_emitter_cell_set_birth_rate(c, 1);
+    lk_emitter_cell_set_lifetime(c, 100);
+    lk_emitter_cell_set_velocity(c, velocity);
+    lk_emitter_cell_set_contents(c, contents);
+    return c;
+}
+
+static const lkt_tolerance exact = {3, 64, 40, 0};
+
+static void test_drawing(void)
+{
+    double start;
+    /* two particles (born at 1 s and 2 s: the first one period after the
+       start), 20 pt/s along +x from (20, 60): at 2.5 s at x 50 and 30 */
+    lk_image *white = solid_image(8, 8, 255, 255, 255, 0);
+    lk_layer *e = emitter_layer(&start);
+    lk_emitter_cell *c = straight_cell(white, 20);
+    lk_emitter_cell_set_color(c, lk_color_make(1, 0.5, 0, 1));
+    lk_emitter_layer_set_cells(e, &c, 1);
+    lk_emitter_layer_set_emitter_position(e, lk_point_make(20, 60));
+    uint8_t *px = frame_at(start + 2.5);
+    free(px);
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    cairo_set_source_rgb(cr, 1, 0.5, 0);
+    cairo_rectangle(cr, 46, 56, 8, 8);
+    cairo_rectangle(cr, 26, 56, 8, 8);
+    cairo_fill(cr);
+    lkt_check_against_cairo("S7.4 particles at their places, contents tinted by the cell colour", display, cr, exact);
+    drop(e);
+    lk_release(c);
+
+    /* contentsRect picks the left (red) half of a red|blue image; spin pi
+       rad/s turns the 8x4 particle upright at ages 1.5 s and 0.5 s; scale 2
+       doubles it */
+    uint8_t two[16 * 4 * 4];
+    int i;
+    for (i = 0; i < 64; i++) {
+        int x = i % 16;
+        two[i * 4] = x < 8 ? 255 : 0; two[i * 4 + 1] = 0; two[i * 4 + 2] = x < 8 ? 0 : 255; two[i * 4 + 3] = 255;
+    }
+    lk_image *halves = lk_image_create_from_pixels(16, 4, 64, LK_PIXEL_FORMAT_RGBA8, two);
+    e = emitter_layer(&start);
+    c = straight_cell(halves, 30);
+    lk_emitter_cell_set_spin(c, LKT_PI);
+    lk_emitter_cell_set_scale(c, 2);
+    lk_emitter_cell_set_contents_rect(c, lk_rect_make(0, 0, 0.5, 1));
+    lk_emitter_layer_set_cells(e, &c, 1);
+    lk_emitter_layer_set_emitter_position(e, lk_point_make(30, 60));
+    px = frame_at(start + 2.5);
+    free(px);
+    cr = lkt_cairo_begin(W, H);
+    cairo_set_source_rgb(cr, 1, 0, 0);
+    cairo_rectangle(cr, 75 - 4, 60 - 8, 8, 16);
+    cairo_rectangle(cr, 45 - 4, 60 - 8, 8, 16);
+    cairo_fill(cr);
+    lkt_check_against_cairo("S7.4 contentsRect, spin and scale of particles", display, cr, exact);
+    drop(e);
+    lk_release(c);
+    lk_release(halves);
+
+    /* a cell without contents draws nothing (as Core Animation) */
+    e = emitter_layer(&start);
+    c = straight_cell(NULL, 20);
+    lk_emitter_layer_set_cells(e, &c, 1);
+    lk_emitter_layer_set_emitter_position(e, lk_point_make(20, 60));
+    px = frame_at(start + 2.5);
+    LKT_CHECK(lit_pixels(px) == 0, "S7.4 a cell without contents draws nothing", "%d lit pixels", lit_pixels(px));
+    free(px);
+    drop(e);
+    lk_release(c);
+    lk_release(white);
+}
+
+/* Two particles on one spot (velocity 0), the older one redder (colour
+   speeds): the render mode decides how they combine. */
+static void test_render_modes(void)
+{
+    lk_image *white = solid_image(8, 8, 255, 255, 255, 0);
+    static const struct { lk_emitter_render_mode mode; uint8_t r, b; const char *name; } cases[] = {
+        { LK_EMITTER_RENDER_OLDEST_FIRST, 64, 191, "S7.4 renderMode oldestFirst: the newest particle on top" },
+        { LK_EMITTER_RENDER_OLDEST_LAST, 191, 64, "S7.4 renderMode oldestLast: the oldest particle on top" },
+        { LK_EMITTER_RENDER_ADDITIVE, 255, 255, "S7.4 renderMode additive: particles add" },
+    };
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        double start;
+        lk_layer *e = emitter_layer(&start);
+        lk_emitter_cell *c = straight_cell(white, 0);
+        lk_emitter_cell_set_color(c, lk_color_make(0, 0, 1, 1));
+        lk_emitter_cell_set_red_speed(c, 0.5);
+        lk_emitter_cell_set_blue_speed(c, -0.5);
+        lk_emitter_layer_set_cells(e, &c, 1);
+        lk_emitter_layer_set_emitter_position(e, lk_point_make(80, 60));
+        lk_emitter_layer_set_render_mode(e, cases[k].mode);
+        uint8_t *px = frame_at(start + 2.5);
+        const uint8_t *p = pixel(px, 80, 60);
+        LKT_CHECK(abs(p[0] - cases[k].r) <= 3 && abs(p[2] - cases[k].b) <= 3 && p[1] == 0, cases[k].name,
+                  "pixel (%d, %d, %d), expected (%d, 0, %d)", p[0], p[1], p[2], cases[k].r, cases[k].b);
+        free(px);
+        drop(e);
+        lk_release(c);
+    }
+    lk_release(white);
+}
+
+/* The seed document's snow: a line emitter above the top edge, flakes
+   falling with spin and a scale range. */
+static lk_emitter_cell *snow_cell(lk_image *flake)
+{
+    lk_emitter_cell *c = lk_emitter_cell_create();
+    lk_emitter_cell_set_name(c, "snow");
+    lk_emitter_cell_set_birth_rate(c, 30);
+    lk_emitter_cell_set_lifetime(c, 7);
+    lk_emitter_cell_set_velocity(c, 18);
+    lk_emitter_cell_set_velocity_range(c, 10);
+    lk_emitter_cell_set_y_acceleration(c, 4);
+    lk_emitter_cell_set_emission_longitude(c, LKT_PI / 2);
+    lk_emitter_cell_set_emission_range(c, LKT_PI / 4);
+    lk_emitter_cell_set_spin(c, 0.5);
+    lk_emitter_cell_set_spin_range(c, 1.0);
+    lk_emitter_cell_set_scale(c, 0.6);
+    lk_emitter_cell_set_scale_range(c, 0.5);
+    lk_emitter_cell_set_color(c, lk_color_make(0.9, 0.95, 1, 0.9));
+    lk_emitter_cell_set_contents(c, flake);
+    return c;
+}
+
+static lk_layer *snow_layer(double *start, lk_image *flake, lk_emitter_cell **cell)
+{
+    lk_layer *e = emitter_layer(start);
+    *cell = snow_cell(flake);
+    lk_emitter_layer_set_cells(e, cell, 1);
+    lk_emitter_layer_set_emitter_shape(e, LK_EMITTER_SHAPE_LINE);
+    lk_emitter_layer_set_emitter_position(e, lk_point_make(W / 2.0, -6));
+    lk_emitter_layer_set_emitter_size(e, lk_size_make(W, 0));
+    lk_emitter_layer_set_seed(e, 7);
+    return e;
+}
+
+/* The seed's fireworks: rockets that die after 1.02 s, each leaving one
+   burst, which sprays sparks; additive, colours changing over time. */
+static lk_layer *fireworks_layer(double *start, lk_image *dot, lk_emitter_cell **rocket)
+{
+    lk_layer *e = emitter_layer(start);
+    lk_emitter_cell *r = lk_emitter_cell_create(), *burst = lk_emitter_cell_create(),
+                    *spark = lk_emitter_cell_create();
+    lk_emitter_cell_set_name(r, "rocket");
+    lk_emitter_cell_set_birth_rate(r, 1.5);
+    lk_emitter_cell_set_lifetime(r, 1.02);
+    lk_emitter_cell_set_velocity(r, 90);
+    lk_emitter_cell_set_velocity_range(r, 20);
+    lk_emitter_cell_set_y_acceleration(r, 40);
+    lk_emitter_cell_set_emission_longitude(r, -LKT_PI / 2);
+    lk_emitter_cell_set_emission_range(r, LKT_PI / 5);
+    lk_emitter_cell_set_color(r, lk_color_make(0.5, 0.5, 0.5, 1));
+    lk_emitter_cell_set_red_range(r, 0.9);
+    lk_emitter_cell_set_green_range(r, 0.9);
+    lk_emitter_cell_set_blue_range(r, 0.9);
+    lk_emitter_cell_set_scale(r, 0.3);
+    lk_emitter_cell_set_contents(r, dot);
+    lk_emitter_cell_set_name(burst, "burst");
+    lk_emitter_cell_set_birth_rate(burst, 1);
+    lk_emitter_cell_set_lifetime(burst, 0.35);
+    lk_emitter_cell_set_name(spark, "spark");
+    lk_emitter_cell_set_birth_rate(spark, 300);
+    lk_emitter_cell_set_lifetime(spark, 1.6);
+    lk_emitter_cell_set_velocity(spark, 45);
+    lk_emitter_cell_set_emission_range(spark, 2 * LKT_PI);
+    lk_emitter_cell_set_y_acceleration(spark, 30);
+    lk_emitter_cell_set_scale(spark, 0.25);
+    lk_emitter_cell_set_green_speed(spark, -0.3);
+    lk_emitter_cell_set_alpha_speed(spark, -0.6);
+    lk_emitter_cell_set_contents(spark, dot);
+    lk_emitter_cell_set_cells(burst, &spark, 1);
+    lk_emitter_cell_set_cells(r, &burst, 1);
+    lk_emitter_layer_set_cells(e, &r, 1);
+    lk_emitter_layer_set_emitter_position(e, lk_point_make(W / 2.0, H + 4));
+    lk_emitter_layer_set_render_mode(e, LK_EMITTER_RENDER_ADDITIVE);
+    lk_emitter_layer_set_seed(e, 3);
+    lk_release(burst);
+    lk_release(spark);
+    *rocket = r;
+    return e;
+}
+
+static int same_pixels(const uint8_t *a, const uint8_t *b, int *first)
+{
+    int i;
+    for (i = 0; i < W * H * 4; i++)
+        if (a[i] != b[i]) { *first = i / 4; return 0; }
+    return 1;
+}
+
+/* Frames at fps from 0 to the last of `times` (seconds after the start);
+   the pixels at each of `times` into out[i]. */
+static void run_at_fps(lk_layer *(*make)(double *, lk_image *, lk_emitter_cell **), lk_image *image, int fps,
+                       const double *times, int count, uint8_t **out)
+{
+    double start;
+    lk_emitter_cell *cell;
+    lk_layer *e = make(&start, image, &cell);
+    int frame = 0, i = 0;
+    if (fps == 0) {
+        for (i = 0; i < count; i++) out[i] = frame_at(start + times[i]);
+    } else {
+        for (;; frame++) {
+            double t = (double)frame / fps;
+            if (fabs(t - times[i]) < 1e-9) {
+                out[i] = frame_at(start + times[i]);
+                if (++i == count) break;
+            } else {
+                free(frame_at(start + t));
+            }
+        }
+    }
+    drop(e);
+    lk_release(cell);
+}
+
+static const lkt_tolerance stored = {40, 40, 0, W * H / 50};
+
+static void check_scene(const char *name, lk_layer *(*make)(double *, lk_image *, lk_emitter_cell **),
+                        lk_image *image, const double *times, int count, const char *const *references)
+{
+    uint8_t *at60[4], *at30[4], *jump[4];
+    int i, first = 0;
+    char check[160];
+    run_at_fps(make, image, 60, times, count, at60);
+    run_at_fps(make, image, 30, times, count, at30);
+    run_at_fps(make, image, 0, times, count, jump);
+    for (i = 0; i < count; i++) {
+        snprintf(check, sizeof check, "S7.4 %s at %.1f s: 30 fps, 60 fps and one jump give the same pixels", name,
+                 times[i]);
+        int same = same_pixels(at60[i], at30[i], &first);
+        if (same) same = same_pixels(at60[i], jump[i], &first);
+        LKT_CHECK(same, check, "they differ first at pixel (%d, %d)", first % W, first / W);
+        snprintf(check, sizeof check, "S7.4 %s at %.1f s draws particles", name, times[i]);
+        LKT_CHECK(lit_pixels(at60[i]) > 40, check, "only %d lit pixels", lit_pixels(at60[i]));
+        if (references[i]) {
+            snprintf(check, sizeof check, "S7.4 %s at %.1f s against its stored reference", name, times[i]);
+            LKT_CHECK_REFERENCE(check, at60[i], W, H, W * 4, references[i], stored);
+        }
+        free(at60[i]);
+        free(at30[i]);
+        free(jump[i]);
+    }
+}
+
+static void test_scenes(void)
+{
+    lk_image *flake = solid_image(10, 10, 255, 255, 255, 1);
+    static const double snow_times[3] = {1.0, 2.5, 4.0};
+    static const char *const snow_refs[3] = {NULL, NULL, "s7_4_snow_4s"};
+    check_scene("snow", snow_layer, flake, snow_times, 3, snow_refs);
+    static const double fireworks_times[3] = {1.8, 2.4, 3.0};
+    static const char *const fireworks_refs[3] = {NULL, "s7_4_fireworks_2_4s", "s7_4_fireworks_3s"};
+    check_scene("fireworks", fireworks_layer, flake, fireworks_times, 3, fireworks_refs);
+
+    /* another seed, other particles */
+    double start;
+    lk_emitter_cell *cell;
+    lk_layer *e = snow_layer(&start, flake, &cell);
+    uint8_t *a = frame_at(start + 4);
+    lk_emitter_layer_set_seed(e, 8);
+    drop(e);
+    lk_release(cell);
+    e = snow_layer(&start, flake, &cell);
+    lk_emitter_layer_set_seed(e, 8);
+    uint8_t *b = frame_at(start + 4);
+    int first;
+    LKT_CHECK(!same_pixels(a, b, &first), "S7.4 another seed gives other particles", "the frames are identical");
+    free(a);
+    free(b);
+    drop(e);
+    lk_release(cell);
+    lk_release(flake);
+}
+
+/* The snow stops: birthRate 0 by key path at 4 s; the flakes alive then
+   fall on and are gone one lifetime (7 s) later. Slow snow (velocity
+   multiplier 0.3, no acceleration), so that flakes stay on screen for
+   their whole life. */
+static void test_birth_rate_zero(void)
+{
+    lk_image *flake = solid_image(10, 10, 255, 255, 255, 1);
+    double start;
+    lk_emitter_cell *cell;
+    lk_layer *e = snow_layer(&start, flake, &cell);
+    lk_emitter_layer_set_velocity(e, 0.3);
+    lk_layer_set_value(e, "emitterCells.snow.yAcceleration", lk_value_number(0));
+    int frame;
+    for (frame = 0; frame <= 120; frame++) free(frame_at(start + frame / 30.0));
+    LKT_CHECK_STATUS("S7.4 emitterCells.snow.birthRate set on the layer",
+                     lk_layer_set_value(e, "emitterCells.snow.birthRate", lk_value_number(0)), LK_OK);
+    LKT_CHECK_NEAR("S7.4 the key path changed the cell", lk_emitter_cell_get_birth_rate(cell), 0, 0);
+    uint8_t *px = frame_at(start + 4.5);
+    int at45 = lit_pixels(px);
+    free(px);
+    for (frame = 136; frame < 330; frame++) free(frame_at(start + frame / 30.0));
+    px = frame_at(start + 10.5);
+    int at105 = lit_pixels(px);
+    free(px);
+    px = frame_at(start + 11.2);
+    int at112 = lit_pixels(px);
+    free(px);
+    LKT_CHECK(at45 > 100 && at105 > 0 && at105 < at45, "S7.4 after birthRate 0 the live flakes finish their lifetime",
+              "lit pixels %d at 4.5 s, %d at 10.5 s", at45, at105);
+    LKT_CHECK(at112 == 0, "S7.4 after birthRate 0 no flake is born: none left one lifetime later",
+              "%d lit pixels at 11.2 s", at112);
+    drop(e);
+    lk_release(cell);
+    lk_release(flake);
+}
+
+/* An explicit animation of emitterCells.snow.birthRate (to 0 for its whole
+   duration) changes the simulation; the model keeps its value. */
+static void test_key_path_animation(void)
+{
+    lk_image *flake = solid_image(10, 10, 255, 255, 255, 1);
+    double start;
+    lk_emitter_cell *cell;
+    lk_layer *e = snow_layer(&start, flake, &cell);
+    lk_animation *a = lk_basic_animation_create("emitterCells.snow.birthRate");
+    lk_animation_set_from_value(a, lk_value_number(0));
+    lk_animation_set_to_value(a, lk_value_number(0));
+    /* in the layer's time: from before the simulation's start to 2 s */
+    lk_animation_set_begin_time(a, -1);
+    lk_animation_set_duration(a, 3);
+    LKT_CHECK_STATUS("S7.4 an animation on a cell key path is added", lk_layer_add_animation(e, a, "stop"), LK_OK);
+    lk_release(a);
+    uint8_t *px = frame_at(start + 1.5);
+    int during = lit_pixels(px);
+    free(px);
+    free(frame_at(start + 3.5));
+    px = frame_at(start + 4.5);
+    int after = lit_pixels(px);
+    free(px);
+    LKT_CHECK(during == 0 && after > 0, "S7.4 an animated cell birthRate of 0 stops births while it runs",
+              "lit pixels %d during, %d after", during, after);
+    LKT_CHECK_NEAR("S7.4 the cell's model birthRate is unchanged by the animation", lk_emitter_cell_get_birth_rate(cell),
+                   30, 0);
+    drop(e);
+    lk_release(cell);
+    lk_release(flake);
+}
+
+static void test_properties_and_errors(void)
+{
+    lk_layer *e = lk_emitter_layer_create();
+    lk_emitter_cell *rocket = lk_emitter_cell_create(), *spark = lk_emitter_cell_create();
+    lk_emitter_cell_set_name(rocket, "rocket");
+    lk_emitter_cell_set_name(spark, "spark");
+    lk_emitter_cell_set_cells(rocket, &spark, 1);
+    lk_emitter_layer_set_cells(e, &rocket, 1);
+    LKT_CHECK(lk_emitter_layer_get_cell_count(e) == 1 && lk_emitter_layer_get_cell(e, 0) == rocket,
+              "S7.4 the layer's cells", "count %zu", lk_emitter_layer_get_cell_count(e));
+    LKT_CHECK_STATUS("S7.4 a nested cell key path is settable on the layer",
+                     lk_layer_set_value(e, "emitterCells.rocket.emitterCells.spark.birthRate", lk_value_number(7)), LK_OK);
+    LKT_CHECK_NEAR("S7.4 ... and reaches the nested cell", lk_emitter_cell_get_birth_rate(spark), 7, 0);
+    lk_value v;
+    LKT_CHECK(lk_layer_get_value(e, "emitterCells.rocket.emitterCells.spark.birthRate", &v) == LK_OK &&
+              v.type == LK_VALUE_NUMBER && v.as.number == 7, "S7.4 a nested cell key path reads back", "read failed");
+    lk_layer_set_value(e, "emitterCells.rocket.contentsRect.size.width", lk_value_number(0.5));
+    LKT_CHECK_NEAR("S7.4 parts of a cell's contentsRect by key path", lk_emitter_cell_get_contents_rect(rocket).size.width, 0.5, 0);
+    lk_layer_set_value(e, "emitterPosition", lk_value_point(lk_point_make(3, 4)));
+    LKT_CHECK_POINT("S7.4 emitterPosition by key path", lk_emitter_layer_get_emitter_position(e), lk_point_make(3, 4), 0);
+    lk_layer_set_value(e, "renderMode", lk_value_string("additive"));
+    LKT_CHECK(lk_emitter_layer_get_render_mode(e) == LK_EMITTER_RENDER_ADDITIVE, "S7.4 renderMode by key path as a string", "got %d",
+              (int)lk_emitter_layer_get_render_mode(e));
+    LKT_CHECK(lk_emitter_layer_get_emitter_mode(e) == LK_EMITTER_MODE_VOLUME && lk_emitter_layer_get_birth_rate(e) == 1 &&
+              lk_emitter_layer_get_seed(e) == 0 && lk_emitter_layer_get_emitter_shape(e) == LK_EMITTER_SHAPE_POINT,
+              "S7.4 the emitter layer's defaults (CAEmitterLayer.h)", "mode %d", (int)lk_emitter_layer_get_emitter_mode(e));
+    lk_emitter_layer_set_seed(e, 4000000000u);
+    LKT_CHECK(lk_emitter_layer_get_seed(e) == 4000000000u, "S7.4 seed takes any unsigned 32-bit value", "got %u",
+              lk_emitter_layer_get_seed(e));
+
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 a cell name that is not there is named", lk_layer_set_value(e, "emitterCells.nope.birthRate", lk_value_number(1)),
+                    LK_ERROR_UNKNOWN_KEY_PATH, "nope");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 a negative cell birthRate by key path names it",
+                    lk_layer_set_value(e, "emitterCells.rocket.birthRate", lk_value_number(-1)), LK_ERROR_INVALID_ARGUMENT,
+                    "birthRate");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 a negative emitterSize names it", lk_emitter_layer_set_emitter_size(e, lk_size_make(-1, 2)),
+                    LK_ERROR_INVALID_ARGUMENT, "emitterSize");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 a NaN birthRate multiplier names it", lk_emitter_layer_set_birth_rate(e, NAN),
+                    LK_ERROR_INVALID_ARGUMENT, "birthRate");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 an unknown emitter shape names the argument", lk_emitter_layer_set_emitter_shape(e, (lk_emitter_shape)99),
+                    LK_ERROR_INVALID_ARGUMENT, "shape");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 NULL cells with a count", lk_emitter_layer_set_cells(e, NULL, 2), LK_ERROR_INVALID_ARGUMENT, "cells");
+    lk_emitter_cell *bad[2] = {rocket, (lk_emitter_cell *)(void *)root};
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 a layer among the cells names its index", lk_emitter_layer_set_cells(e, bad, 2),
+                    LK_ERROR_INVALID_ARGUMENT, "cells[1]");
+    LKT_CHECK(lk_emitter_layer_get_cell_count(e) == 1, "S8.1 a failed set_cells changes nothing", "count %zu",
+              lk_emitter_layer_get_cell_count(e));
+    lk_layer *plain = lk_layer_create();
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 an emitter call on a plain layer", lk_emitter_layer_set_emitter_position(plain, lk_point_make(1, 1)),
+                    LK_ERROR_INVALID_ARGUMENT, "emitter layer");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 cells on a plain layer", lk_emitter_layer_set_cells(plain, &rocket, 1), LK_ERROR_INVALID_ARGUMENT,
+                    "emitter layer");
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 a cell key path on a plain layer", lk_layer_set_value(plain, "emitterCells.rocket.birthRate", lk_value_number(1)),
+                    LK_ERROR_UNKNOWN_KEY_PATH, "emitterCells");
+    lk_release(plain);
+    lk_release(e);
+    lk_release(rocket);
+    lk_release(spark);
+}
+
+int main(void)
+{
+    display = lkt_open_display(W, H, "open a display");
+    if (!display) return lkt_finish();
+    root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
+    lk_layer_set_background_color(root, lk_color_make(0, 0, 0, 1));
+    lk_display_set_root_layer(display, root);
+    test_drawing();
+    test_render_modes();
+    test_scenes();
+    test_birth_rate_zero();
+    test_key_path_animation();
+    test_properties_and_errors();
+    lk_display_close(display);
+    lk_release(root);
+    return lkt_finish();
+}
