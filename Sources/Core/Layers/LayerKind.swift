@@ -4,6 +4,8 @@
 /// one word for all kinds there are and will be.
 public enum LayerKind: UInt8, CaseIterable, Sendable {
     case plain = 0, shape, text, gradient
+    // The spatial kinds (S7.6-S7.8).
+    case transform, scroll, tiled
 
     /// How messages name a layer of this kind.
     public var name: String {
@@ -12,6 +14,9 @@ public enum LayerKind: UInt8, CaseIterable, Sendable {
         case .shape: "shape layer"
         case .text: "text layer"
         case .gradient: "gradient layer"
+        case .transform: "transform layer"
+        case .scroll: "scroll layer"
+        case .tiled: "tiled layer"
         }
     }
 
@@ -23,6 +28,9 @@ public enum LayerKind: UInt8, CaseIterable, Sendable {
         case .shape: ShapeProperties.byKey
         case .text: TextProperties.byKey
         case .gradient: GradientProperties.byKey
+        case .transform: TransformProperties.byKey
+        case .scroll: ScrollProperties.byKey
+        case .tiled: TiledProperties.byKey
         }
     }
 
@@ -33,6 +41,17 @@ public enum LayerKind: UInt8, CaseIterable, Sendable {
         case .shape: ShapeState()
         case .text: TextState()
         case .gradient: GradientState()
+        case .transform: TransformState()
+        case .scroll: ScrollState()
+        case .tiled: TiledState()
+        }
+    }
+
+    /// Whether ContentRasterizer draws the kind's content (S7.1-S7.3).
+    var rasterizes: Bool {
+        switch self {
+        case .shape, .text, .gradient: true
+        case .plain, .transform, .scroll, .tiled: false
         }
     }
 }
