@@ -25,6 +25,8 @@ echo "building the examples against $prefix (pkg-config layerkit $(pkg-config --
 "$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$root/Examples/animations.c" "$root/Examples/support/apng.c" \
     "${lk[@]}" -lz -lm "$rpath" -o "$build/animations"
 "$CC" -std=c99 "${strict[@]}" "$root/Examples/content.c" "${lk[@]}" "$rpath" -o "$build/content"
+"$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$root/Examples/cube.c" "$root/Examples/support/apng.c" \
+    "${lk[@]}" -lz -lm "$rpath" -o "$build/cube"
 
 # the software backend, the one the installed tree carries; no plugin path:
 # the library finds it beside itself
@@ -36,10 +38,12 @@ echo
 "$build/cpp_demo" "$out"
 "$build/animations" "$out"
 "$build/content" "$out"
+"$build/cube" "$out"
 echo
 echo "The images are in $out/: demo.png is the scene, demo-card-y*.png the card at"
 echo "other angles about y, hello.png the README's example, cpp_demo.png the C++ one,"
 echo "content.png shapes, text and gradients, content-snapshot.png a snapshot of them;"
 echo "keyframe-colours.apng, ship.apng, spring.apng, group.apng, transition-push.apng and"
 echo "transition-fade.apng play the animation scenes (any browser opens them); their"
-echo "frames are in animations/<scene>/."
+echo "frames are in animations/<scene>/. cube.apng is the rotating cube of a transform"
+echo "layer (frames in cube/, cube.png one of them)."
