@@ -226,6 +226,68 @@ static void check_panning(void)
     lk_display_close(d);
 }
 
+/* S7.8: what is visible is the bounds less what the output and the
+   ancestors' masksToBounds clip away: a huge tiled layer at the display's
+   top left, first under a 100 x 100 clipping superlayer (one tile), then
+   with only the 300 x 200 output clipping (two tiles), then moved so that
+   the output shows the corner of four tiles at (2048, 2048). */
+static void check_visible_region(void)
+{
+    const char *name = "S7.8 visible region";
+    recorder r;
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root, *clip, *t;
+    int before;
+    double now;
+    if (!d) return;
+    memset(&r, 0, sizeof r);
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    root = lk_layer_create();
+    lkt_layer_place(root, 0, 0, W, H);
+    clip = lk_layer_create();
+    lkt_layer_place(clip, 0, 0, 100, 100);
+    lk_layer_set_masks_to_bounds(clip, true);
+    lk_layer_add_sublayer(root, clip);
+    lk_release(clip);
+    t = lk_tiled_layer_create();
+    lkt_layer_place(t, 0, 0, HUGE_SIDE, HUGE_SIDE);
+    set_draw_delegate(t, &r);
+    lk_layer_add_sublayer(clip, t);
+    lk_release(t);
+    lk_transaction_commit();
+    lk_display_set_root_layer(d, root);
+    now = lk_media_time();
+    lk_display_render_frame_at(d, now);
+    LKT_CHECK(r.draws == 1 && has_rect(&r, 0, tile(0, 0)),
+              "S7.8 under a 100 x 100 masksToBounds superlayer only the one tile it shows is drawn", "%d draws",
+              r.draws);
+
+    before = r.draws;
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_masks_to_bounds(clip, false);
+    lk_transaction_commit();
+    lk_display_render_frame_at(d, now + 0.1);
+    LKT_CHECK(r.draws - before == 1 && has_rect(&r, before, tile(1, 0)),
+              "S7.8 with only the 300 x 200 output clipping, the one more tile it shows is drawn", "%d new draws",
+              r.draws - before);
+
+    before = r.draws;
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_position(t, lk_point_make(HUGE_SIDE / 2 - 2048 + 150, HUGE_SIDE / 2 - 2048 + 100));
+    lk_transaction_commit();
+    lk_display_render_frame_at(d, now + 0.2);
+    LKT_CHECK(r.draws - before == 4 && has_rect(&r, before, tile(7, 7)) && has_rect(&r, before, tile(8, 7)) &&
+                  has_rect(&r, before, tile(7, 8)) && has_rect(&r, before, tile(8, 8)),
+              "S7.8 moved to show the point (2048, 2048) at the output's centre: the four tiles around it",
+              "%d new draws", r.draws - before);
+    check_view(d, 2048 - 150, 2048 - 100, "S7.8 pixels around the corner of four tiles");
+    lk_release(root);
+    lk_display_close(d);
+}
+
 /* S7.8: the level of detail follows the scale on the output: levels 2x,
    1x, 1/2x (levelsOfDetail 3, bias 1); a frame uses the coarsest level at
    least as fine as needed, clamped to those. */
@@ -342,6 +404,7 @@ int main(void)
 {
     check_properties();
     check_panning();
+    check_visible_region();
     check_levels();
     return lkt_finish();
 }

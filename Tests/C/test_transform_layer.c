@@ -310,6 +310,36 @@ static void check_cube_culled_and_tilted(void)
     lk_display_close(d);
 }
 
+/* S6.1, S7.6: culling in a shared space, seen through translucent faces:
+   with doubleSided false and faces at half opacity, each face turned
+   towards the viewer shows its colour half over the background, nothing of
+   the faces behind it (they are culled, not merely covered). */
+static void check_cube_translucent_culled(void)
+{
+    const char *name = "S6.1 S7.6 translucent single-sided cube: the faces turned away are culled";
+    lk_transform3d turn = lkt_t_mul(lkt_t_rotation_y(40 * LKT_PI / 180), lkt_t_rotation_x(-30 * LKT_PI / 180));
+    lk_display *d = lkt_open_display(CW, CH, name);
+    lk_layer *root, *cube;
+    uint8_t *px;
+    expectation e;
+    size_t i, k;
+    if (!d) return;
+    cube_expectation(&e, turn, lkt_t_identity());
+    for (k = 0; k < (size_t)e.count; k++)
+        for (i = 0; i < 3; i++) e.quads[k].rgb[i] = (int)floor((e.quads[k].rgb[i] + to8(0.1)) / 2.0 + 0.5);
+    root = cube_scene(&cube, turn, lkt_t_identity(), false);
+    for (k = 0; k < lk_layer_get_sublayer_count(cube); k++)
+        lk_layer_set_opacity(lk_layer_get_sublayer(cube, k), 0.5);
+    lk_display_set_root_layer(d, root);
+    px = lkt_render_and_read(d, name);
+    if (px) {
+        check_pixels(name, "s7_6_cube_translucent_culled", px, CW, CH, &e);
+        free(px);
+    }
+    lk_release(root);
+    lk_display_close(d);
+}
+
 /* S7.6: the cube rotating under an animation of transform.rotation.y
    (linear, 0 to 2 pi in 4 s): at 0.6 s and 2.9 s it shows the faces of
    those turns. */
@@ -468,6 +498,7 @@ int main(void)
 {
     check_cube_turns();
     check_cube_culled_and_tilted();
+    check_cube_translucent_culled();
     check_cube_rotating();
     check_shared_versus_flattened(0);
     check_shared_versus_flattened(1);
