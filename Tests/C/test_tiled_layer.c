@@ -288,6 +288,36 @@ static void check_visible_region(void)
     lk_display_close(d);
 }
 
+/* S7.8: a snapshot (lk_layer_render_to_image) of a tiled layer draws the
+   tiles its image covers: a 600 x 400 layer is six tiles, and the image
+   shows each tile's colour. */
+static void check_snapshot(void)
+{
+    recorder r;
+    lk_layer *t = lk_tiled_layer_create();
+    lk_image *image;
+    memset(&r, 0, sizeof r);
+    lk_layer_set_bounds(t, lk_rect_make(0, 0, 600, 400));
+    set_draw_delegate(t, &r);
+    image = lk_layer_render_to_image(t, 1);
+    LKT_CHECK(image != NULL && r.draws == 6 && has_rect(&r, 0, lk_rect_make(512, 256, 88, 144)),
+              "S7.8 a snapshot of a 600 x 400 tiled layer draws its six tiles, the edge ones cut to the bounds",
+              "%d draws, image %p", r.draws, (void *)image);
+    if (image) {
+        uint8_t *px = (uint8_t *)malloc(600 * 400 * 4);
+        int rgb[3];
+        const uint8_t *p = px + ((size_t)300 * 600 + 550) * 4;
+        cell_color(550, 300, rgb);
+        LKT_CHECK(lk_image_read_pixels(image, px, 600 * 4) == LK_OK && abs(p[0] - rgb[0]) <= 2 &&
+                      abs(p[1] - rgb[1]) <= 2 && abs(p[2] - rgb[2]) <= 2,
+                  "S7.8 the snapshot shows the tile's colour at (550, 300)", "got %d,%d,%d, expected %d,%d,%d", p[0],
+                  p[1], p[2], rgb[0], rgb[1], rgb[2]);
+        free(px);
+        lk_release(image);
+    }
+    lk_release(t);
+}
+
 /* S7.8: the level of detail follows the scale on the output: levels 2x,
    1x, 1/2x (levelsOfDetail 3, bias 1); a frame uses the coarsest level at
    least as fine as needed, clamped to those. */
@@ -406,5 +436,6 @@ int main(void)
     check_panning();
     check_visible_region();
     check_levels();
+    check_snapshot();
     return lkt_finish();
 }
