@@ -288,6 +288,48 @@ static void check_visible_region(void)
     lk_display_close(d);
 }
 
+/* S7.8: a tile is drawn again when it would be shown at another
+   resolution: contentsScale 1 -> 2 with tileSize 256 -> 512 keeps every
+   tile's rect, yet each visible tile is redrawn at 2 pixels per point. */
+static void check_resolution_change(void)
+{
+    const char *name = "S7.8 tiles are redrawn at a new contentsScale even where their rects stay";
+    recorder r;
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root, *t;
+    int before;
+    double now;
+    if (!d) return;
+    memset(&r, 0, sizeof r);
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    root = lk_layer_create();
+    lkt_layer_place(root, 0, 0, W, H);
+    t = lk_tiled_layer_create();
+    lkt_layer_place(t, 0, 0, 600, 400);
+    set_draw_delegate(t, &r);
+    lk_layer_add_sublayer(root, t);
+    lk_release(t);
+    lk_transaction_commit();
+    lk_display_set_root_layer(d, root);
+    now = lk_media_time();
+    lk_display_render_frame_at(d, now);
+    before = r.draws;
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_contents_scale(t, 2);
+    lk_tiled_layer_set_tile_size(t, lk_size_make(512, 512));
+    lk_transaction_commit();
+    lk_display_render_frame_at(d, now + 0.1);
+    LKT_CHECK(before == 2 && r.draws - before == 2 && has_rect(&r, before, tile(0, 0)) &&
+                  has_rect(&r, before, tile(1, 0)) && r.scales[before] == 2 && r.max_width == 512,
+              name, "%d then %d draws, scale %g, widest canvas %u", before, r.draws - before,
+              r.scales[before < MAX_DRAWS ? before : 0], (unsigned)r.max_width);
+    check_view(d, 0, 0, "S7.8 pixels after the change of resolution");
+    lk_release(root);
+    lk_display_close(d);
+}
+
 /* S7.8: a snapshot (lk_layer_render_to_image) of a tiled layer draws the
    tiles its image covers: a 600 x 400 layer is six tiles, and the image
    shows each tile's colour. */
@@ -437,5 +479,6 @@ int main(void)
     check_visible_region();
     check_levels();
     check_snapshot();
+    check_resolution_change();
     return lkt_finish();
 }

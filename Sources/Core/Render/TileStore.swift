@@ -29,6 +29,8 @@ final class TileStore: @unchecked Sendable {
     private struct Tile {
         var image: Image
         var rect: Rect
+        /// Pixels per point it was drawn at.
+        var scale: Double
         var lastUse: UInt64
         var bytes: Int { image.width * image.height * 4 }
     }
@@ -80,10 +82,11 @@ final class TileStore: @unchecked Sendable {
 
     // MARK: Frames (render side)
 
-    /// The tile's image if cached for exactly `rect`, marked as used now.
-    func image(_ key: Key, rect: Rect, frame: UInt64) -> Image? {
+    /// The tile's image if cached for exactly `rect` at `scale` (a change
+    /// of bounds, tileSize or contentsScale makes it stale), marked as used now.
+    func image(_ key: Key, rect: Rect, scale: Double, frame: UInt64) -> Image? {
         contents.withLock { c in
-            guard let tile = c.tiles[key], tile.rect == rect else { return nil }
+            guard let tile = c.tiles[key], tile.rect == rect, tile.scale == scale else { return nil }
             c.tiles[key]!.lastUse = frame
             return tile.image
         }
@@ -101,14 +104,14 @@ final class TileStore: @unchecked Sendable {
             return canvas.finish()
         }
         guard let image = drawn else { return false }
-        need.store.insert(image, for: need.key, rect: need.rect, frame: frame, limit: need.limit)
+        need.store.insert(image, for: need.key, rect: need.rect, scale: need.scale, frame: frame, limit: need.limit)
         return true
     }
 
-    private func insert(_ image: Image, for key: Key, rect: Rect, frame: UInt64, limit: Int) {
+    private func insert(_ image: Image, for key: Key, rect: Rect, scale: Double, frame: UInt64, limit: Int) {
         contents.withLock { c in
             if let old = c.tiles[key] { c.bytes -= old.bytes }
-            let tile = Tile(image: image, rect: rect, lastUse: frame)
+            let tile = Tile(image: image, rect: rect, scale: scale, lastUse: frame)
             c.tiles[key] = tile
             c.bytes += tile.bytes
             c.draws += 1

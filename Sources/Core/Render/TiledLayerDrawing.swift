@@ -31,7 +31,7 @@ extension DisplayListBuilder {
                 guard let rect = cell.intersection(bounds), rect.size.width > 0, rect.size.height > 0 else { continue }
                 n += 1
                 let key = TileStore.Key(level: level, column: column, row: row)
-                if let image = tiled.store.image(key, rect: rect, frame: tileFrame) {
+                if let image = tiled.store.image(key, rect: rect, scale: scale, frame: tileFrame) {
                     images.append(image)
                     // Tiles meet edge to edge: no anti-aliasing, so no seams.
                     append(.image, world, rect, opacity: opacity, image: image,
