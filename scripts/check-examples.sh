@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks the examples against an installed LayerKit: the README's C example is
 # Examples/hello.c word for word and builds the way the README says; hello.c,
-# demo.c (C99) and cpp_demo.cpp (C++17) build with warnings as errors, run
-# headless, and write their PNG files.
+# demo.c, animations.c, content.c, particles.c, cube.c (C99) and cpp_demo.cpp (C++17) build
+# with warnings as errors, run headless, and write their PNG files.
 # usage: scripts/check-examples.sh PREFIX
 # Prints PASS/FAIL lines and `examples: N passed, N failed`.
 set -uo pipefail
@@ -119,6 +119,17 @@ if build particles.c "$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$r
             fail "examples: particles: $scene.apng or its frames missing ($frames frames)"
         fi
     done
+fi
+if build cube.c "$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$root/Examples/cube.c" \
+        "$root/Examples/support/apng.c" "${lk[@]}" -lz -lm "$rpath" -o "$build/cube" &&
+    run cube "$root" "$build/cube" "$out"; then
+    frames=$(ls "$out/cube"/frame-*.png 2>/dev/null | wc -l)
+    if is_png "$out/cube.png" && is_png "$out/cube.apng" &&
+        [ "$(dd if="$out/cube.apng" bs=1 skip=37 count=4 2>/dev/null)" = acTL ] && [ "$frames" -eq 100 ]; then
+        pass "examples: cube wrote cube.png, cube.apng and $frames PNG frames"
+    else
+        fail "examples: cube: cube.png, cube.apng or its frames missing ($frames frames)"
+    fi
 fi
 
 echo "examples: $passed passed, $failed failed"

@@ -27,6 +27,8 @@ echo "building the examples against $prefix (pkg-config layerkit $(pkg-config --
 "$CC" -std=c99 "${strict[@]}" "$root/Examples/content.c" "${lk[@]}" "$rpath" -o "$build/content"
 "$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$root/Examples/particles.c" "$root/Examples/support/apng.c" \
     "${lk[@]}" -lz -lm "$rpath" -o "$build/particles"
+"$CC" -std=c99 "${strict[@]}" -D_POSIX_C_SOURCE=200809L "$root/Examples/cube.c" "$root/Examples/support/apng.c" \
+    "${lk[@]}" -lz -lm "$rpath" -o "$build/cube"
 
 # the software backend, the one the installed tree carries; no plugin path:
 # the library finds it beside itself
@@ -39,6 +41,7 @@ echo
 "$build/animations" "$out"
 "$build/content" "$out"
 "$build/particles" "$out"
+"$build/cube" "$out"
 echo
 echo "The images are in $out/: demo.png is the scene, demo-card-y*.png the card at"
 echo "other angles about y, hello.png the README's example, cpp_demo.png the C++ one,"
@@ -46,4 +49,5 @@ echo "content.png shapes, text and gradients, content-snapshot.png a snapshot of
 echo "keyframe-colours.apng, ship.apng, spring.apng, group.apng, transition-push.apng and"
 echo "transition-fade.apng play the animation scenes (any browser opens them); their"
 echo "frames are in animations/<scene>/; snow.apng, fireworks.apng (emitter layers) and"
-echo "spinner.apng (a replicator layer) likewise, their frames in particles/<scene>/."
+echo "spinner.apng (a replicator layer) likewise, their frames in particles/<scene>/;"
+echo "cube.apng is the rotating cube of a transform layer (frames in cube/, cube.png one of them)."

@@ -126,6 +126,11 @@ func cKind(_ kind: LayerKind) -> lk_layer_kind {
     case .shape: LK_LAYER_KIND_SHAPE
     case .text: LK_LAYER_KIND_TEXT
     case .gradient: LK_LAYER_KIND_GRADIENT
+    case .emitter: LK_LAYER_KIND_EMITTER
+    case .replicator: LK_LAYER_KIND_REPLICATOR
+    case .transform: LK_LAYER_KIND_TRANSFORM
+    case .scroll: LK_LAYER_KIND_SCROLL
+    case .tiled: LK_LAYER_KIND_TILED
     }
 }
 

@@ -64,6 +64,18 @@ static void kinds(void)
     lk_release(shape);
     lk_release(text);
     lk_release(gradient);
+    struct { lk_layer *(*create)(void); lk_layer_kind kind; const char *name; } special[] = {
+        { lk_emitter_layer_create, LK_LAYER_KIND_EMITTER, "S3.1 an emitter layer's kind" },
+        { lk_replicator_layer_create, LK_LAYER_KIND_REPLICATOR, "S3.1 a replicator layer's kind" },
+        { lk_transform_layer_create, LK_LAYER_KIND_TRANSFORM, "S3.1 a transform layer's kind" },
+        { lk_scroll_layer_create, LK_LAYER_KIND_SCROLL, "S3.1 a scroll layer's kind" },
+        { lk_tiled_layer_create, LK_LAYER_KIND_TILED, "S3.1 a tiled layer's kind" },
+    };
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
+        lk_layer *l = special[i].create();
+        LKT_CHECK(lk_layer_get_kind(l) == special[i].kind, special[i].name, "%d", (int)lk_layer_get_kind(l));
+        lk_release(l);
+    }
 }
 
 static void search_order(void)

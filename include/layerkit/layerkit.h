@@ -530,7 +530,12 @@ typedef enum lk_layer_kind {
     LK_LAYER_KIND_LAYER = 0,
     LK_LAYER_KIND_SHAPE = 1,
     LK_LAYER_KIND_TEXT = 2,
-    LK_LAYER_KIND_GRADIENT = 3
+    LK_LAYER_KIND_GRADIENT = 3,
+    LK_LAYER_KIND_EMITTER = 4,
+    LK_LAYER_KIND_REPLICATOR = 5,
+    LK_LAYER_KIND_TRANSFORM = 6,
+    LK_LAYER_KIND_SCROLL = 7,
+    LK_LAYER_KIND_TILED = 8
 } lk_layer_kind;
 lk_layer_kind lk_layer_get_kind(const lk_layer *layer); /* LK_LAYER_KIND_LAYER on error */
 /* S3.1 step 4, Core Animation's defaultActionForKey: per kind: every layer of
@@ -1025,6 +1030,72 @@ lk_status lk_canvas_draw_gradient(lk_canvas *canvas, lk_gradient_type type, cons
    the layer's own position and transform are left out, its sublayers'
    are applied. scale 0 means the layer's contentsScale. */
 lk_image *lk_layer_render_to_image(lk_layer *layer, double scale);
+
+/* ------------------------------------------------------------------------ */
+/* Space: transform, scroll and tiled layers (S7.6-S7.8)                     */
+/* docs/layers-3d.md describes them.                                         */
+
+/* Transform layer (S6.3, S7.6): its sublayers share its 3D space, with
+   those of any transform layers among them, and are drawn back to front
+   by the depth of their centres instead of being flattened into its plane.
+   Each of them still flattens its own sublayers. The transform layer's own
+   background, contents, border, shadow, mask and masksToBounds are not
+   drawn; its opacity multiplies each sublayer. */
+lk_layer *lk_transform_layer_create(void);
+
+/* Scroll layer (S7.7): scrolling sets bounds.origin, so it animates through
+   the "bounds" action unless actions are disabled. scroll_mode
+   ("scrollMode": "none", "vertically", "horizontally", "both") says which
+   coordinates may change. */
+lk_layer *lk_scroll_layer_create(void);
+typedef enum lk_scroll_mode {
+    LK_SCROLL_NONE = 0, LK_SCROLL_VERTICALLY, LK_SCROLL_HORIZONTALLY, LK_SCROLL_BOTH
+} lk_scroll_mode;
+lk_status      lk_scroll_layer_set_scroll_mode(lk_layer *layer, lk_scroll_mode mode);   /* both */
+lk_scroll_mode lk_scroll_layer_get_scroll_mode(const lk_layer *layer);
+/* bounds.origin becomes p along the axes scroll_mode allows */
+lk_status lk_scroll_layer_scroll_to_point(lk_layer *layer, lk_point p);
+/* the least scroll along the allowed axes that makes r visible: none when
+   it is visible already; a rect larger than the bounds shows its top left */
+lk_status lk_scroll_layer_scroll_to_rect(lk_layer *layer, lk_rect r);
+/* On any layer: the nearest scroll layer above it (not the layer itself)
+   scrolls so that p (in this layer's coordinates) is at its origin, or
+   so that r (converted as a bounding box) is visible. Without one, nothing
+   happens and LK_OK is returned, as in Core Animation. */
+lk_status lk_layer_scroll_point(lk_layer *layer, lk_point p);
+lk_status lk_layer_scroll_rect_to_visible(lk_layer *layer, lk_rect r);
+/* the bounds less what scroll layers above clip away, in the layer's
+   coordinates (zero size when nothing shows) */
+lk_rect   lk_layer_get_visible_rect(const lk_layer *layer);
+
+/* Tiled layer (S7.8): its delegate's draw is called per tile, on demand,
+   for the tiles a frame shows (the bounds less what the output and the
+   ancestors' masksToBounds clip away), at the level of detail of the
+   layer's scale on the output. The canvas covers one tile:
+   lk_canvas_get_bounds is the tile's rect in layer coordinates and
+   lk_canvas_get_scale its pixels per point, so the delegate draws in layer
+   coordinates as for any layer (drawing outside the tile is clipped).
+   Tiles are drawn on the thread that renders (a display's render thread,
+   or the caller of lk_display_render_frame_at), under the library's model
+   lock; they are kept until invalidated by lk_layer_set_needs_display(_in_rect)
+   or evicted, least recently used first, beyond tile_cache_limit bytes. */
+lk_layer *lk_tiled_layer_create(void);
+/* pixels, whole, 16..4096 a side; "tileSize" (256 x 256) */
+lk_status lk_tiled_layer_set_tile_size(lk_layer *layer, lk_size size);
+lk_size   lk_tiled_layer_get_tile_size(const lk_layer *layer);
+/* levels at 2^e x contentsScale pixels per point, e from bias - levels + 1
+   to bias: "levelsOfDetail" (1) and "levelsOfDetailBias" (0), 0..30 */
+lk_status lk_tiled_layer_set_levels_of_detail(lk_layer *layer, size_t levels);
+size_t    lk_tiled_layer_get_levels_of_detail(const lk_layer *layer);
+lk_status lk_tiled_layer_set_levels_of_detail_bias(lk_layer *layer, size_t bias);
+size_t    lk_tiled_layer_get_levels_of_detail_bias(const lk_layer *layer);
+/* LayerKit's: bytes of tile images kept ("tileCacheLimit", 64 MiB); the
+   tiles one frame shows are kept even beyond it */
+lk_status lk_tiled_layer_set_tile_cache_limit(lk_layer *layer, size_t bytes);
+size_t    lk_tiled_layer_get_tile_cache_limit(const lk_layer *layer);
+/* setNeedsDisplayInRect: a tiled layer redraws only the tiles meeting r;
+   any other layer is marked for display whole */
+lk_status lk_layer_set_needs_display_in_rect(lk_layer *layer, lk_rect r);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@ public enum ContentRasterizer {
     public static func rasterize(_ state: UnsafePointer<LayerState>) -> Output? {
         let s = state.pointee
         switch s.layerKind {
-        case .plain: return nil
+        case .plain, .transform, .scroll, .tiled: return nil
         case .shape: return shape(s.shape, bounds: s.bounds, scale: s.contentsScale)
         case .text: return text(s.text, bounds: s.bounds, scale: s.contentsScale)
         case .gradient: return gradient(s.gradient, bounds: s.bounds, scale: s.contentsScale)

@@ -45,6 +45,7 @@ public class Layer: Object, @unchecked Sendable {
     public convenience init(layerKind: LayerKind) {
         self.init()
         state.kindStorage = layerKind.makeState().map(KindStorage.init)
+        tileStore?.owner = self
     }
 
     /// A read-only copy of `model` showing `state` (S5.1).

@@ -4,6 +4,7 @@ extension Layer {
     /// lk_layer_set_needs_display: drawn before the next commit.
     public func setNeedsDisplay() throws(LayerKitError) {
         try checkWritable()
+        tileStore?.markInvalid(nil)
         needsDisplay = true
         changed()
     }
@@ -18,6 +19,9 @@ extension Layer {
     /// CALayer.display sets contents), with no implicit animation.
     func display() {
         needsDisplay = false
+        // A tiled layer draws on demand, tile by tile (S7.8): here it only
+        // drops the tiles that were marked.
+        if let store = tileStore { store.applyInvalidation(); return }
         guard let draw = delegate?.draw else { return }
         let b = state.bounds, scale = state.contentsScale
         let width = Int((b.size.width * scale).rounded(.up)), height = Int((b.size.height * scale).rounded(.up))

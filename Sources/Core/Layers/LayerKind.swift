@@ -6,6 +6,8 @@ public enum LayerKind: UInt8, CaseIterable, Sendable {
     case plain = 0, shape, text, gradient
     case emitter
     case replicator
+    // The spatial kinds (S7.6-S7.8).
+    case transform, scroll, tiled
 
     /// How messages name a layer of this kind.
     public var name: String {
@@ -16,6 +18,9 @@ public enum LayerKind: UInt8, CaseIterable, Sendable {
         case .gradient: "gradient layer"
         case .emitter: "emitter layer"
         case .replicator: "replicator layer"
+        case .transform: "transform layer"
+        case .scroll: "scroll layer"
+        case .tiled: "tiled layer"
         }
     }
 
@@ -29,6 +34,9 @@ public enum LayerKind: UInt8, CaseIterable, Sendable {
         case .gradient: GradientProperties.byKey
         case .emitter: EmitterProperties.byKey
         case .replicator: ReplicatorProperties.byKey
+        case .transform: TransformProperties.byKey
+        case .scroll: ScrollProperties.byKey
+        case .tiled: TiledProperties.byKey
         }
     }
 
@@ -41,6 +49,17 @@ public enum LayerKind: UInt8, CaseIterable, Sendable {
         case .gradient: GradientState()
         case .emitter: EmitterState()
         case .replicator: ReplicatorState()
+        case .transform: TransformState()
+        case .scroll: ScrollState()
+        case .tiled: TiledState()
+        }
+    }
+
+    /// Whether ContentRasterizer draws the kind's content (S7.1-S7.3).
+    var rasterizes: Bool {
+        switch self {
+        case .shape, .text, .gradient: true
+        case .plain, .emitter, .replicator, .transform, .scroll, .tiled: false
         }
     }
 }

@@ -174,16 +174,41 @@ public final class Display: Object, @unchecked Sendable {
 
     /// Draws and presents the frame for `time`; true while something animates.
     private func drawFrame(at time: Double) throws(LayerKitError) -> Bool {
-        let (animating, events) = try withBackend { (backend) throws(LayerKitError) -> (Bool, [AnimationEvaluator.Event]) in
+        var events: [AnimationEvaluator.Event] = []
+        var animating = false
+        // A tiled layer's missing tiles (S7.8) are drawn between two builds,
+        // outside every lock but the model's (their delegate may call in).
+        for pass in 0..<2 {
+            guard let (needs, frame) = try present(at: time, events: &events, animating: &animating,
+                                                   drawingTiles: pass == 0) else { break }
+            for need in needs { _ = TileStore.draw(need, frame: frame) }
+        }
+        AnimationEvents.deliver(events)
+        let live = links.withLock { list -> [DisplayLink] in
+            list.removeAll { $0.isInvalidated }
+            return list
+        }
+        for link in live { link.frameDisplayed(timestamp: time, target: time + 1 / refreshRate) }
+        return animating
+    }
+
+    /// Builds the list for `time` and presents it; or, when `drawingTiles`
+    /// and tiles are missing, returns them (and the build's tile frame)
+    /// without presenting.
+    private func present(at time: Double, events: inout [AnimationEvaluator.Event], animating: inout Bool,
+                         drawingTiles: Bool) throws(LayerKitError) -> ([TileStore.Need], UInt64)? {
+        try withBackend { (backend) throws(LayerKitError) -> ([TileStore.Need], UInt64)? in
             for id in releasedImages.withLock({ q -> [UInt64] in let ids = q; q.removeAll(); return ids }) {
                 backend.imageReleased(id)
             }
             let start = mediaTime()
-            var events: [AnimationEvaluator.Event] = []
             let id = rootID.withLock { $0 }
+            builder.viewport = ScreenBox(x0: 0, y0: 0, x1: size.width, y1: size.height)
             RenderTree.shared.withLock {
                 builder.build(root: id.flatMap { RenderTree.shared.node($0) }, at: time, events: &events)
             }
+            animating = builder.animating
+            if drawingTiles && !builder.tileNeeds.isEmpty { return (builder.tileNeeds, builder.tileFrame) }
             var box = damage.damage(ops: builder.opsPointer, count: builder.count, images: builder.currentImages,
                                     width: Int(size.width), height: Int(size.height), runs: builder.particleRuns)
             if Display.fullDamage || forceFullDamage || !hasFrame {
@@ -194,7 +219,7 @@ public final class Display: Object, @unchecked Sendable {
             // it counts as presented.
             guard box.width > 0 && box.height > 0 else {
                 statistics.withLock { $0.presented += 1 }
-                return (builder.animating, events)
+                return nil
             }
             frameNumber += 1
             if renderLoop != nil {
@@ -218,15 +243,8 @@ public final class Display: Object, @unchecked Sendable {
             hasFrame = true
             let elapsed = mediaTime() - start
             statistics.withLock { $0.renderSeconds += elapsed }
-            return (builder.animating, events)
+            return nil
         }
-        AnimationEvents.deliver(events)
-        let live = links.withLock { list -> [DisplayLink] in
-            list.removeAll { $0.isInvalidated }
-            return list
-        }
-        for link in live { link.frameDisplayed(timestamp: time, target: time + 1 / refreshRate) }
-        return animating
     }
 
     /// The last frame as RGBA8 straight alpha.

@@ -16,7 +16,7 @@ public struct DisplayListBuilder: ~Copyable {
     /// Layers whose kind content was rasterized (not reused) since this builder began.
     public private(set) var rasterizations: UInt64 = 0
     /// Images named by the current list; kept alive until the next build.
-    private var images: [Image] = []
+    var images: [Image] = []
     /// Groups open while building (empty between builds).
     private var openGroups: [OpenGroup] = []
     /// The stops of the list's GRADIENT ops, reused frame to frame; an op's
@@ -32,6 +32,14 @@ public struct DisplayListBuilder: ~Copyable {
     /// The ops of each emitter's particles in the current list: their number
     /// changes frame to frame, so damage treats each run as one (S7.4).
     private(set) var particleRuns: [Range<Int>] = []
+    /// The output's pixels, for what is visible (tiled layers); unbounded
+    /// when the list has no fixed output.
+    var viewport = ScreenBox.unbounded
+    /// Tiles the last list needed and their stores lacked (S7.8): draw them
+    /// (TileStore.draw) and build again to show them.
+    var tileNeeds: [TileStore.Need] = []
+    /// This build's number on the tile stores' clock.
+    var tileFrame: UInt64 = 0
 
     public init() {
         capacity = 256
@@ -74,9 +82,11 @@ public struct DisplayListBuilder: ~Copyable {
         gradientOps.removeAll(keepingCapacity: true)
         instanceTint = nil
         particleRuns.removeAll(keepingCapacity: true)
+        tileNeeds.removeAll(keepingCapacity: true)
+        tileFrame = TileStore.clock.wrappingAdd(1, ordering: .relaxed).newValue
         guard let root else { return }
-        visit(root, parent: Placement(world: .identity, sublayerTransform: nil, isRoot: true), parentOpacity: 1,
-              parentTime: time, events: events)
+        visit(root, parent: Placement(world: .identity, sublayerTransform: nil, isRoot: true, clip: viewport),
+              parentOpacity: 1, parentTime: time, events: events)
         for g in gradientOps { ops[g.op].gradient_stops = UnsafePointer(stops + g.first) }
     }
 
@@ -87,14 +97,19 @@ public struct DisplayListBuilder: ~Copyable {
     public func op(_ i: Int) -> lk_dl_op { ops[i] }
 
     /// Where a node lands: its transform to the output, from its superlayer's.
-    private struct Placement {
+    struct Placement {
         var world: Transform3D
         /// The superlayer's sublayerTransform about its anchor; nil for identity.
         var sublayerTransform: Transform3D?
         var isRoot: Bool
+        /// The output box the ancestors' masksToBounds and the viewport leave.
+        var clip = ScreenBox.unbounded
+        /// The node's own map to the output, worked out already (a sublayer
+        /// of a transform layer, placed in its 3D space).
+        var fixedWorld: Transform3D? = nil
     }
 
-    private mutating func visit(_ node: RenderNode, parent: Placement, parentOpacity: Double, parentTime: Double,
+    mutating func visit(_ node: RenderNode, parent: Placement, parentOpacity: Double, parentTime: Double,
                                 events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         let time = TimingModel.localTime(parentTime, node.state.timing)
         if node.animations.isEmpty {
@@ -161,6 +176,7 @@ public struct DisplayListBuilder: ~Copyable {
     }
 
     private static func world(of s: UnsafeMutablePointer<LayerState>, in parent: Placement) -> Transform3D {
+        if let fixed = parent.fixedWorld { return fixed }
         if parent.isRoot { return s.pointee.transformToSuperlayer(through: nil) }
         if parent.sublayerTransform == nil && s.pointee.transform.isIdentity {
             // The common case: a plain offset in the superlayer's plane.
@@ -178,10 +194,14 @@ public struct DisplayListBuilder: ~Copyable {
         guard !s.pointee.hidden else { return }
         let opacity = parentOpacity * s.pointee.opacity
         guard opacity > 0 else { return }
+        if s.pointee.layerKind == .transform {
+            drawTransformSpace(node, s, parent: parent, opacity: opacity, time: time, events: events)
+            return
+        }
         var world = DisplayListBuilder.world(of: s, in: parent)
         if shift.dx != 0 || shift.dy != 0 { world = world.preTranslated(shift.dx, shift.dy) }
         if !s.pointee.doubleSided && DisplayListBuilder.isBackFacing(world) { return }
-        let layer = LayerDraw(node: node, state: s, world: world, time: time, events: events)
+        let layer = LayerDraw(node: node, state: s, world: world, time: time, events: events, clip: parent.clip)
 
         let mask = node.mask
         let hasShadow = s.pointee.shadowOpacity > 0 && s.pointee.shadowColor.a > 0
@@ -197,7 +217,7 @@ public struct DisplayListBuilder: ~Copyable {
         if let mask {
             let distributes = !s.pointee.allowsGroupOpacity
             beginGroup(opacity: distributes ? 1 : opacity, flags: LK_DL_FLAG_GROUP_MASK.rawValue)
-            visit(mask, parent: Placement(world: world, sublayerTransform: nil, isRoot: false), parentOpacity: 1,
+            visit(mask, parent: Placement(world: world, sublayerTransform: nil, isRoot: false, clip: parent.clip), parentOpacity: 1,
                   parentTime: time, events: events)
             groupContent()
             if !distributes { inner = 1 }
@@ -219,6 +239,8 @@ public struct DisplayListBuilder: ~Copyable {
         let world: Transform3D
         let time: Double
         let events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?
+        /// The output box its ancestors leave visible.
+        let clip: ScreenBox
     }
 
     /// The layer at `opacity`: as one group when it fades as a whole
@@ -339,7 +361,9 @@ public struct DisplayListBuilder: ~Copyable {
             appendGradient(s.pointee.gradient, world: world, bounds: bounds, radius: radius, opacity: opacity)
         } else if kind == .emitter {
             drawParticles(layer, opacity: opacity)
-        } else if s.pointee.kindStorage != nil, kind != .replicator,
+        } else if kind == .tiled {
+            appendTiles(of: s, world: world, clip: layer.clip, opacity: opacity)
+        } else if kind.rasterizes,
            let content = ContentCache.content(for: s, cache: &layer.node.content, rasterizations: &rasterizations) {
             // A special layer's drawing (S7.1-S7.3) over its contents.
             images.append(content.image)
@@ -348,10 +372,12 @@ public struct DisplayListBuilder: ~Copyable {
         }
         let children = layer.node.children
         if !children.isEmpty {
+            let clip = masks ? layer.clip.intersection(ScreenBox(world, bounds)) : layer.clip
             if kind == .replicator {
-                drawInstances(layer, opacity: opacity)
+                drawInstances(layer, opacity: opacity, clip: clip)
             } else {
-                let placement = Placement(world: world, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, isRoot: false)
+                let placement = Placement(world: world, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, isRoot: false,
+                                          clip: clip)
                 for child in DisplayListBuilder.drawingOrder(children, parentTime: layer.time) {
                     visit(child, parent: placement, parentOpacity: opacity, parentTime: layer.time, events: layer.events)
                 }
@@ -460,7 +486,7 @@ public struct DisplayListBuilder: ~Copyable {
     /// instanceTransform^n about the layer's anchor, multiplied by its
     /// colour, its sublayers' time n x instanceDelay behind. No layer is
     /// copied: the same nodes are visited again.
-    private mutating func drawInstances(_ layer: LayerDraw, opacity: Double) {
+    private mutating func drawInstances(_ layer: LayerDraw, opacity: Double, clip: ScreenBox) {
         let s = layer.state
         let r = s.pointee.replicator
         let count = Int(r.instanceCount)
@@ -479,7 +505,7 @@ public struct DisplayListBuilder: ~Copyable {
             }
             instanceTint = DisplayListBuilder.multiply(outerTint, c)
             let placement = Placement(world: n == 0 ? layer.world : power.concatenating(layer.world),
-                                      sublayerTransform: sublayerTransform, isRoot: false)
+                                      sublayerTransform: sublayerTransform, isRoot: false, clip: clip)
             let time = layer.time - Double(n) * r.instanceDelay
             for child in DisplayListBuilder.drawingOrder(layer.node.children, parentTime: time) {
                 visit(child, parent: placement, parentOpacity: opacity, parentTime: time,
@@ -531,7 +557,7 @@ public struct DisplayListBuilder: ~Copyable {
 
     /// Sublayers by zPosition (S1.3), the animated value where an animation
     /// changes it; equal values keep the sublayers' order.
-    private static func drawingOrder(_ children: [RenderNode], parentTime: Double) -> [RenderNode] {
+    static func drawingOrder(_ children: [RenderNode], parentTime: Double) -> [RenderNode] {
         guard children.contains(where: { $0.animatesZPosition }) else {
             return LayerKitCore.drawingOrder(children, zPosition: { $0.state.zPosition })
         }
@@ -591,12 +617,12 @@ public struct DisplayListBuilder: ~Copyable {
         }
     }
 
-    private enum Kind: UInt32 {
+    enum Kind: UInt32 {
         case fill = 1, image = 2, border = 3, pushClip = 4, popClip = 5, pushGroup = 6, groupContent = 7, popGroup = 8
         case gradient = 9
     }
 
-    private mutating func append(_ kind: Kind, _ world: Transform3D, _ rect: Rect, radius: Double = 0,
+    mutating func append(_ kind: Kind, _ world: Transform3D, _ rect: Rect, radius: Double = 0,
                                  borderWidth: Double = 0, color: Color = .clear, opacity: Double = 1,
                                  image: Image? = nil, source: Rect = .zero,
                                  flags: UInt32 = LK_DL_FLAG_ANTIALIAS.rawValue, shadow: ShadowSpec? = nil,

@@ -34,7 +34,13 @@ extension Layer {
         let backend = try Backend(plugin: try PluginLoader.load("software"), options: options)
         defer { backend.close() }
         var builder = DisplayListBuilder()
+        builder.viewport = ScreenBox(x0: 0, y0: 0, x1: Double(width), y1: Double(height))
         builder.build(root: root, at: 0, events: nil)
+        if !builder.tileNeeds.isEmpty {
+            // A tiled layer's missing tiles (S7.8), then the list again.
+            for need in builder.tileNeeds { _ = TileStore.draw(need, frame: builder.tileFrame) }
+            builder.build(root: root, at: 0, events: nil)
+        }
         var list = lk_display_list(
             abi_version: LK_BACKEND_ABI_VERSION,
             struct_size: UInt32(MemoryLayout<lk_display_list>.size),

@@ -1,0 +1,88 @@
+import Glibc
+
+/// S7.8: what a tiled layer draws in a frame. The part of its bounds left
+/// visible by the output and the ancestors' masksToBounds is found by
+/// mapping that output box back into the layer's plane; the level of
+/// detail follows the layer's scale on the output; the tiles meeting the
+/// visible part are drawn from the layer's TileStore, and the ones it lacks
+/// are noted (tileNeeds) for the display to draw and build again.
+extension DisplayListBuilder {
+    /// At most this many tiles per layer per frame, however the layer is
+    /// placed (a layer seen edge-on under perspective, or with no output).
+    static let maximumTilesPerFrame = 1024
+
+    mutating func appendTiles(of s: UnsafeMutablePointer<LayerState>, world: Transform3D, clip: ScreenBox,
+                              opacity: Double) {
+        let tiled = s.pointee.tiled
+        let bounds = s.pointee.bounds, contentsScale = s.pointee.contentsScale
+        guard bounds.size.width > 0, bounds.size.height > 0,
+              let visible = DisplayListBuilder.visiblePart(of: bounds, world: world, clip: clip) else { return }
+        let level = TilePlan.level(stretch: DisplayListBuilder.stretch(world), contentsScale: contentsScale, tiled: tiled)
+        let scale = contentsScale * pow(2, Double(level))
+        let tw = tiled.tileSize.width / scale, th = tiled.tileSize.height / scale
+        let c0 = Int((visible.minX / tw).rounded(.down)), c1 = Int((visible.maxX / tw).rounded(.up))
+        let r0 = Int((visible.minY / th).rounded(.down)), r1 = Int((visible.maxY / th).rounded(.up))
+        let limit = Int(tiled.tileCacheLimit)
+        var n = 0
+        for row in r0..<max(r0, r1) {
+            for column in c0..<max(c0, c1) {
+                guard n < DisplayListBuilder.maximumTilesPerFrame else { return }
+                let cell = Rect(x: Double(column) * tw, y: Double(row) * th, width: tw, height: th)
+                guard let rect = cell.intersection(bounds), rect.size.width > 0, rect.size.height > 0 else { continue }
+                n += 1
+                let key = TileStore.Key(level: level, column: column, row: row)
+                if let image = tiled.store.image(key, rect: rect, scale: scale, frame: tileFrame) {
+                    images.append(image)
+                    // Tiles meet edge to edge: no anti-aliasing, so no seams.
+                    append(.image, world, rect, opacity: opacity, image: image,
+                           source: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), flags: 0)
+                } else {
+                    let width = max(1, Int((rect.size.width * scale).rounded(.up)))
+                    let height = max(1, Int((rect.size.height * scale).rounded(.up)))
+                    tileNeeds.append(TileStore.Need(store: tiled.store, key: key, rect: rect, scale: scale,
+                                                    width: width, height: height, limit: limit))
+                }
+            }
+        }
+    }
+
+    /// The bounding box, in layer coordinates, of the part of `bounds` that
+    /// lands inside `clip`; nil when none does. Where the clip cannot be
+    /// mapped back (no output box, or part of it beyond the horizon) the
+    /// whole bounds count as visible.
+    static func visiblePart(of bounds: Rect, world: Transform3D, clip: ScreenBox) -> Rect? {
+        let onScreen = ScreenBox(world, bounds)
+        let box = clip.intersection(onScreen)
+        if box.isEmpty { return nil }
+        guard box.x0.isFinite, box.y0.isFinite, box.x1.isFinite, box.y1.isFinite else { return bounds }
+        let forward = Homography(world)
+        guard let inverse = forward.inverted else { return nil }
+        var points: [Point] = []
+        for (x, y) in [(box.x0, box.y0), (box.x1, box.y0), (box.x1, box.y1), (box.x0, box.y1)] {
+            guard let q = inverse.map(Point(x: x, y: y), inverse: true), forward.map(q) != nil else { return bounds }
+            points.append(q)
+        }
+        return Rect.bounding(points).intersection(bounds)
+    }
+
+    /// How many output pixels a point of the layer covers, at most (the
+    /// longest stretch of the map's linear part).
+    static func stretch(_ w: Transform3D) -> Double {
+        let w44 = abs(w.m44) > 1e-9 ? abs(w.m44) : 1
+        return max((w.m11 * w.m11 + w.m12 * w.m12).squareRoot(), (w.m21 * w.m21 + w.m22 * w.m22).squareRoot()) / w44
+    }
+}
+
+/// The level of detail (S7.8): levels are scales 2^e of contentsScale, e
+/// from levelsOfDetailBias - levelsOfDetail + 1 up to levelsOfDetailBias
+/// (so 1, 1/2, 1/4 ... with no bias; 2x and 4x added by a bias of 2). A
+/// frame uses the smallest level at least as fine as the output needs.
+enum TilePlan {
+    static func level(stretch: Double, contentsScale: Double, tiled: TiledState) -> Int {
+        let highest = Int(tiled.levelsOfDetailBias)
+        let lowest = highest - Int(tiled.levelsOfDetail) + 1
+        let wanted = stretch / contentsScale
+        let e = wanted > 0 && wanted.isFinite ? Int((log2(wanted) - 1e-9).rounded(.up)) : 0
+        return min(max(e, lowest), highest)
+    }
+}

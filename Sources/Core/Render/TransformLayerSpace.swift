@@ -1,0 +1,76 @@
+/// S6.3, S7.6: a transform layer's sublayers share one 3D space. Every
+/// layer reached from it through transform layers is placed by its whole,
+/// unflattened 3D map into the plane of the transform layer's superlayer,
+/// then all of them are drawn back to front by the depth of their centres
+/// (painter's algorithm, as Core Animation sorts). Each such layer still
+/// flattens its own sublayers into its plane. The transform layers
+/// themselves draw nothing but their sublayers.
+extension DisplayListBuilder {
+    /// One layer of a shared 3D space, ready to draw.
+    struct SpaceItem {
+        let node: RenderNode
+        /// Its map to the output (flattened only at the end).
+        let world: Transform3D
+        /// z / w of its centre in the superlayer's space: larger is nearer.
+        let depth: Double
+        let order: Int
+        let parentOpacity: Double
+        let parentTime: Double
+    }
+
+    mutating func drawTransformSpace(_ node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, parent: Placement,
+                                     opacity: Double, time: Double,
+                                     events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
+        var space = s.pointee.transformToSuperlayerPlane
+        if !parent.isRoot, let st = parent.sublayerTransform { space = space.concatenating(st) }
+        let base = parent.isRoot ? Transform3D.identity : parent.world
+        var items: [SpaceItem] = []
+        DisplayListBuilder.gather(node.children, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, space: space,
+                                  base: base, opacity: opacity, time: time, events: events, into: &items)
+        items.sort { ($0.depth, $0.order) < ($1.depth, $1.order) }
+        for item in items {
+            let placement = Placement(world: base, sublayerTransform: nil, isRoot: false, clip: parent.clip,
+                                      fixedWorld: item.world)
+            visit(item.node, parent: placement, parentOpacity: item.parentOpacity, parentTime: item.parentTime,
+                  events: events)
+        }
+    }
+
+    /// Collects the layers of one 3D space: `space` maps the parent's
+    /// coordinates into the superlayer's (unflattened); nested transform
+    /// layers add their sublayers to the same space.
+    private static func gather(_ children: [RenderNode], sublayerTransform: Transform3D?, space: Transform3D,
+                               base: Transform3D, opacity: Double, time: Double,
+                               events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?,
+                               into items: inout [SpaceItem]) {
+        for child in children {
+            let local = TimingModel.localTime(time, child.state.timing)
+            var presented = child.state
+            let isSpace = child.state.layerKind == .transform
+            if !child.animations.isEmpty {
+                // A transform layer is not visited, so its events are noted
+                // here; any other layer's are noted when it is drawn.
+                withUnsafeMutablePointer(to: &presented) { p in
+                    _ = AnimationEvaluator.apply(child.animations, to: p, layerTime: local, model: child.statePointer,
+                                                 events: isSpace ? events : nil)
+                }
+            }
+            guard !presented.hidden, presented.opacity > 0 else { continue }
+            var m = presented.transformToSuperlayerPlane
+            if let st = sublayerTransform { m = m.concatenating(st) }
+            m = m.concatenating(space)
+            if isSpace {
+                gather(child.children, sublayerTransform: presented.sublayerTransformAboutAnchor, space: m, base: base,
+                       opacity: opacity * presented.opacity, time: local, events: events, into: &items)
+                continue
+            }
+            let b = presented.bounds
+            let cx = b.origin.x + b.size.width / 2, cy = b.origin.y + b.size.height / 2
+            let z = cx * m.m13 + cy * m.m23 + m.m43
+            let w = cx * m.m14 + cy * m.m24 + m.m44
+            let depth = w > 1e-12 ? z / w : -Double.infinity
+            items.append(SpaceItem(node: child, world: m.flattened.concatenating(base), depth: depth, order: items.count,
+                                   parentOpacity: opacity, parentTime: time))
+        }
+    }
+}
