@@ -154,8 +154,9 @@ int main(int argc, char **argv)
                     op.image = &img->image;
                     op.source = lkt_rect(0, 0, img->image.width, img->image.height);
                     if (chance(20)) op.flags |= LK_DL_FLAG_FILTER_NEAREST;
-                    /* ABI 3: particle and replicator colours */
-                    if (chance(30)) {
+                    /* ABI 3: particle and replicator colours (in the first
+                       phase: the gradient phase keeps its own lists) */
+                    if (!gradients && chance(30)) {
                         op.flags |= LK_DL_FLAG_TINT;
                         op.tint = random_color();
                     }

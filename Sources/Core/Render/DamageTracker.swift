@@ -75,7 +75,7 @@ struct DamageTracker: ~Copyable {
                 default:
                     break
                 }
-                if DamageTracker.same(now, before) && sameGradient(now, previousIndex: i) { continue }
+                if DamageTracker.same(now, before) && sameGradient(now, previousIndex: j - 1) { continue }
                 if now.kind == LK_DL_OP_PUSH_CLIP.rawValue || now.kind == LK_DL_OP_POP_CLIP.rawValue {
                     whole = true
                     break
