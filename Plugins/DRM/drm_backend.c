@@ -7,6 +7,7 @@
  */
 #include "drm_private.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,12 @@ void drm_log(const drm_output *out, uint32_t level, const char *format, ...)
     vsnprintf(message, sizeof message, format, args);
     va_end(args);
     out->host.log(out->host.host_data, level, message);
+}
+
+void drm_output_event(drm_output *out, uint32_t event, const char *detail)
+{
+    drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: %s", detail);
+    if (out->host.output_changed) out->host.output_changed(out->host.host_data, event, detail);
 }
 
 #define DRM_HAS_FIELD(ptr, type, field) \
@@ -80,6 +87,7 @@ static lk_backend_instance *drm_open(const lk_backend_host *host,
         out->host.host_data = DRM_FIELD(host, lk_backend_host, host_data);
         out->host.log = DRM_FIELD(host, lk_backend_host, log);
         out->host.frame_done = DRM_FIELD(host, lk_backend_host, frame_done);
+        out->host.output_changed = DRM_FIELD(host, lk_backend_host, output_changed);
     }
     out->rotation = o.rotation;
     const char *buffers = getenv("LAYERKIT_DRM_BUFFERS");
@@ -161,11 +169,48 @@ static bool drm_get_output(lk_backend_instance *instance, lk_backend_output_info
     lk_backend_output_info o;
     memset(&o, 0, sizeof o);
     o.struct_size = info->struct_size;
+    pthread_mutex_lock(&out->lock);   /* the event thread changes them (RESIZED) */
     o.width = out->width;
     o.height = out->height;
     o.refresh_rate = out->refresh_rate;
+    pthread_mutex_unlock(&out->lock);
     o.name = out->connector_name;
     memcpy(info, &o, info->struct_size < sizeof o ? info->struct_size : sizeof o);
+    return true;
+}
+
+/* Plugged back without our mode (check_connector in drm_kms.c): the
+   buffers are made again at the new mode's size, which the next frame sets. */
+static bool apply_pending_mode(drm_output *out, char *error, size_t error_size)
+{
+    pthread_mutex_lock(&out->lock);
+    bool pending = out->mode_change_pending;
+    drmModeModeInfo mode = out->pending_mode;
+    out->mode_change_pending = false;
+    pthread_mutex_unlock(&out->lock);
+    if (!pending) return true;
+    char ignored[128];
+    drm_kms_wait_idle(out, ignored, sizeof ignored);
+    out->path->stop(out);
+    out->mode = mode;
+    out->buffer_width = mode.hdisplay;
+    out->buffer_height = mode.vdisplay;
+    if (out->atomic) {
+        if (out->mode_blob) drmModeDestroyPropertyBlob(out->fd, out->mode_blob);
+        out->mode_blob = 0;
+        if (drmModeCreatePropertyBlob(out->fd, &out->mode, sizeof out->mode, &out->mode_blob) != 0) {
+            drm_set_error(error, error_size, "drm backend: cannot create the blob of mode %ux%u: %s",
+                          mode.hdisplay, mode.vdisplay, strerror(errno));
+            return false;
+        }
+    }
+    if (!out->path->start(out, error, error_size)) return false;
+    pthread_mutex_lock(&out->lock);
+    out->front_fb = 0;
+    out->needs_modeset = true;
+    pthread_mutex_unlock(&out->lock);
+    drm_log(out, LK_BACKEND_LOG_INFO, "drm backend: %s now %ux%u (%s)", out->connector_name, mode.hdisplay,
+            mode.vdisplay, out->path->name);
     return true;
 }
 
@@ -178,6 +223,11 @@ static bool drm_render(lk_backend_instance *instance, const lk_display_list *lis
         return false;
     }
     if (list && list->struct_size >= sizeof *list && drm_kms_paused(out, list->frame_number)) return true;
+    if (!out->path_state || !apply_pending_mode(out, error, error_size)) {
+        if (!out->path_state && error && !*error)
+            drm_set_error(error, error_size, "drm backend: no buffers since the mode changed");
+        return false;
+    }
     /* with two buffers one is on screen and one queued until the flip */
     if (out->buffer_count < 3 && !drm_kms_wait_idle(out, error, error_size)) return false;
     pthread_mutex_lock(&out->lock);
@@ -206,6 +256,10 @@ static bool drm_read_pixels(lk_backend_instance *instance, void *argb32, size_t 
     if (stride < (size_t)out->width * 4) {
         drm_set_error(error, error_size, "drm backend: read_pixels stride %zu is smaller than a row (%u bytes)",
                       stride, out->width * 4);
+        return false;
+    }
+    if (!out->path_state || !apply_pending_mode(out, error, error_size)) {
+        if (error && !*error) drm_set_error(error, error_size, "drm backend: no buffers since the mode changed");
         return false;
     }
     /* the frame rendered last, once it is on screen */

@@ -37,6 +37,8 @@
 #define DRM_FLIP_TIMEOUT_MS 2000
 /* How long read_pixels waits for a writeback capture before it asks again. */
 #define DRM_WRITEBACK_TIMEOUT_MS 1000
+/* How often the event thread tries to take DRM master back once lost. */
+#define DRM_MASTER_RETRY_MS 100
 
 typedef struct drm_output drm_output;
 
@@ -120,6 +122,10 @@ struct drm_output {
     bool                connector_lost;  /* unplugged: frames are dropped until it returns */
     bool                needs_modeset;   /* plugged again: the next frame sets the mode */
     bool                master_lost;     /* another program took DRM master (VT switch) */
+    /* plugged back without our mode: the next render() switches to this one
+       (width and height already say its size: get_output answers RESIZED) */
+    bool                mode_change_pending;
+    drmModeModeInfo     pending_mode;
 
     pthread_t           event_thread;
     bool                event_thread_running;
@@ -132,6 +138,8 @@ struct drm_output {
 };
 
 /* drm_backend.c */
+/* Tells the host (lk_backend_host.output_changed, ABI 3) and logs detail. */
+void drm_output_event(drm_output *out, uint32_t event, const char *detail);
 void drm_set_error(char *error, size_t error_size, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 void drm_log(const drm_output *out, uint32_t level, const char *format, ...)
@@ -156,6 +164,9 @@ bool drm_kms_wait_idle(drm_output *out, char *error, size_t error_size);
 bool drm_kms_paused(drm_output *out, uint64_t frame);
 bool drm_kms_present(drm_output *out, uint32_t fb_id, uint64_t frame,
                      char *error, size_t error_size);
+/* The event thread's part of master loss: takes DRM master back when the
+   other program has let go (RESUMED follows). */
+bool drm_kms_regain_master(drm_output *out);
 /* Re-presents the frame on screen with a writeback job (writeback
    outputs): the connector's buffer then holds the composed frame. */
 bool drm_kms_capture(drm_output *out, char *error, size_t error_size);
