@@ -151,7 +151,7 @@ test: deps deps-kms build
 test-kms: deps deps-kms build
 	@rm -rf "$(TEST_PREFIX)"
 	@$(MAKE) --no-print-directory install PREFIX="$(TEST_PREFIX)" DESTDIR=
-	@CC="$(CC)" Tests/KMS/run.sh "$(TEST_PREFIX)"
+	@CC="$(CC)" CXX="$(CXX)" Tests/KMS/run.sh "$(TEST_PREFIX)"
 
 demo: deps build
 	@rm -rf "$(DEMO_PREFIX)"

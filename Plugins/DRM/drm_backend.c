@@ -14,9 +14,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Render paths in order of preference. The GBM + EGL + GLES path goes
-   first once it exists; dumb buffers work on every KMS device. */
-static const drm_render_path *const render_paths[] = { &drm_dumb_path };
+/* Render paths in order of preference: GBM + EGL + GLES where Mesa (or a
+   GPU's driver) can render into scanout buffers, dumb buffers on every KMS
+   device. LAYERKIT_DRM_PATH=gles or dumb allows only that one. */
+static const struct { const char *key; const drm_render_path *path; } render_paths[] = {
+    { "gles", &drm_gbm_path },
+    { "dumb", &drm_dumb_path },
+};
+#define PATH_COUNT (sizeof render_paths / sizeof render_paths[0])
 
 void drm_set_error(char *error, size_t error_size, const char *format, ...)
 {
@@ -108,19 +113,30 @@ static lk_backend_instance *drm_open(const lk_backend_host *host,
     out->width = sideways ? out->buffer_height : out->buffer_width;
     out->height = sideways ? out->buffer_width : out->buffer_height;
 
-    char reasons[1024] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < sizeof render_paths / sizeof render_paths[0] && !out->path; i++) {
+    const char *forced = getenv("LAYERKIT_DRM_PATH");
+    if (forced && !*forced) forced = NULL;
+    if (forced && strcmp(forced, "gles") != 0 && strcmp(forced, "dumb") != 0) {
+        drm_set_error(error, error_size, "drm backend: LAYERKIT_DRM_PATH=%s: expected gles or dumb", forced);
+        drm_close((lk_backend_instance *)out);
+        return NULL;
+    }
+    char *reasons = out->path_failures;
+    size_t reasons_size = sizeof out->path_failures, used = 0;
+    for (size_t i = 0; i < PATH_COUNT && !out->path; i++) {
+        const drm_render_path *path = render_paths[i].path;
         char reason[512] = "";
-        if (render_paths[i]->start(out, reason, sizeof reason)) {
-            out->path = render_paths[i];
-        } else {
-            drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: render path %s cannot start: %s",
-                    render_paths[i]->name, reason);
-            used += (size_t)snprintf(reasons + used, sizeof reasons - used, "%s%s: %s", used ? "; " : "",
-                                     render_paths[i]->name, reason);
-            if (used >= sizeof reasons) used = sizeof reasons - 1;
+        if (forced && strcmp(forced, render_paths[i].key) != 0) {
+            snprintf(reason, sizeof reason, "not tried (LAYERKIT_DRM_PATH=%s)", forced);
+        } else if (path->start(out, reason, sizeof reason)) {
+            out->path = path;
+            continue;
+        } else if (out->path_state) {
+            path->stop(out);   /* what it had made before it failed */
         }
+        drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: render path %s: %s", path->name, reason);
+        used += (size_t)snprintf(reasons + used, reasons_size - used, "%s%s: %s", used ? "; " : "", path->name,
+                                 reason);
+        if (used >= reasons_size) used = reasons_size - 1;
     }
     if (!out->path) {
         drm_set_error(error, error_size, "drm backend: no render path works on %s: %s", out->device, reasons);
@@ -151,11 +167,7 @@ static void drm_close(lk_backend_instance *instance)
                     (double)out->pixels_drawn / (double)out->frames_drawn,
                     out->buffer_width * out->buffer_height);
     }
-    if (out->path_state) {
-        /* the path that started (or the one that failed half way) */
-        const drm_render_path *path = out->path ? out->path : render_paths[0];
-        path->stop(out);
-    }
+    if (out->path_state && out->path) out->path->stop(out);
     if (out->fd >= 0) close(out->fd);
     pthread_cond_destroy(&out->flipped);
     pthread_mutex_destroy(&out->lock);
@@ -286,7 +298,8 @@ static const lk_backend drm_backend = {
     .abi_version = LK_BACKEND_ABI_VERSION,
     .struct_size = sizeof(lk_backend),
     .name = "drm",
-    .description = "DRM/KMS: straight onto a display, dumb buffers drawn by the software renderer",
+    .description = "DRM/KMS: straight onto a display, GBM buffers drawn by the GLES renderer through EGL, "
+                   "else dumb buffers drawn by the software renderer",
     .open = drm_open,
     .close = drm_close,
     .get_output = drm_get_output,
