@@ -11,7 +11,8 @@
 # (seconds for the VM, default 270), KMS_TESTS (names of the test programs
 # to run, default all), KMS_VM_ENV (NAME=value words for the kernel command
 # line, which hands them to the VM's init as environment: e.g.
-# KMS_PROGRAM_TIMEOUT=300 for each program's time limit), CC, CXX.
+# KMS_PROGRAM_TIMEOUT=300 for each program's time limit, KMS_CAPTURE_QUICK=1
+# for two short captures instead of six), CC, CXX.
 #
 # KMS_GLES=1 packs Mesa (kms_swrast, llvmpipe) into the VM and runs the
 # drm backend's GBM + EGL + GLES path instead: LLVM compiling llvmpipe's
