@@ -24,7 +24,7 @@ ifeq ($(shell command -v $(SWIFT) 2>/dev/null),)
 endif
 
 # Debian packages the build, the tests and the demo need (README says why each).
-DEB_PACKAGES := pkg-config libpng-dev zlib1g-dev libpixman-1-dev libcairo2-dev libpango1.0-dev libdrm-dev \
+DEB_PACKAGES := pkg-config libpng-dev zlib1g-dev libpixman-1-dev libcairo2-dev libpango1.0-dev libdrm-dev libgbm-dev \
                 fonts-dejavu-core fonts-lohit-deva \
                 gcc g++ make binutils python3 util-linux valgrind \
                 libegl-dev libgles-dev libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
@@ -151,7 +151,7 @@ test: deps deps-kms build
 test-kms: deps deps-kms build
 	@rm -rf "$(TEST_PREFIX)"
 	@$(MAKE) --no-print-directory install PREFIX="$(TEST_PREFIX)" DESTDIR=
-	@CC="$(CC)" Tests/KMS/run.sh "$(TEST_PREFIX)"
+	@CC="$(CC)" CXX="$(CXX)" Tests/KMS/run.sh "$(TEST_PREFIX)"
 
 demo: deps build
 	@rm -rf "$(DEMO_PREFIX)"

@@ -88,15 +88,17 @@ let package = Package(
             ])]
         ),
         .systemLibrary(name: "CDRM", path: "Plugins/CDRM", pkgConfig: "libdrm"),
-        // The DRM/KMS backend; it compiles the software renderer's sources in
-        // (Plugins/DRM/drm_software_*.c include them) for its dumb-buffer path.
+        // The DRM/KMS backend: GBM + EGL + the shared GLES renderer, else dumb
+        // buffers drawn by the software renderer, whose sources it compiles in
+        // (Plugins/DRM/drm_software_*.c include them).
         .target(
             name: "LayerKitDRM",
-            dependencies: ["CPixman", "CDRM"],
+            dependencies: ["CPixman", "CDRM", "LayerKitGLESRenderer"],
             path: "Plugins/DRM",
             publicHeadersPath: "public",
             cSettings: [.headerSearchPath("../../include"), .unsafeFlags(["-O2", "-Wall", "-Wextra"])],
-            linkerSettings: [.linkedLibrary("m"), .linkedLibrary("pthread"), .unsafeFlags([
+            linkerSettings: [.linkedLibrary("gbm"), .linkedLibrary("EGL"), .linkedLibrary("GLESv2"),
+                             .linkedLibrary("m"), .linkedLibrary("pthread"), .unsafeFlags([
                 "-Xlinker", "--version-script=\(root)/Plugins/plugin.map",
             ])]
         ),

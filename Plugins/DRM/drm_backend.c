@@ -7,15 +7,21 @@
  */
 #include "drm_private.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Render paths in order of preference. The GBM + EGL + GLES path goes
-   first once it exists; dumb buffers work on every KMS device. */
-static const drm_render_path *const render_paths[] = { &drm_dumb_path };
+/* Render paths in order of preference: GBM + EGL + GLES where Mesa (or a
+   GPU's driver) can render into scanout buffers, dumb buffers on every KMS
+   device. LAYERKIT_DRM_PATH=gles or dumb allows only that one. */
+static const struct { const char *key; const drm_render_path *path; } render_paths[] = {
+    { "gles", &drm_gbm_path },
+    { "dumb", &drm_dumb_path },
+};
+#define PATH_COUNT (sizeof render_paths / sizeof render_paths[0])
 
 void drm_set_error(char *error, size_t error_size, const char *format, ...)
 {
@@ -35,6 +41,12 @@ void drm_log(const drm_output *out, uint32_t level, const char *format, ...)
     vsnprintf(message, sizeof message, format, args);
     va_end(args);
     out->host.log(out->host.host_data, level, message);
+}
+
+void drm_output_event(drm_output *out, uint32_t event, const char *detail)
+{
+    drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: %s", detail);
+    if (out->host.output_changed) out->host.output_changed(out->host.host_data, event, detail);
 }
 
 #define DRM_HAS_FIELD(ptr, type, field) \
@@ -80,6 +92,7 @@ static lk_backend_instance *drm_open(const lk_backend_host *host,
         out->host.host_data = DRM_FIELD(host, lk_backend_host, host_data);
         out->host.log = DRM_FIELD(host, lk_backend_host, log);
         out->host.frame_done = DRM_FIELD(host, lk_backend_host, frame_done);
+        out->host.output_changed = DRM_FIELD(host, lk_backend_host, output_changed);
     }
     out->rotation = o.rotation;
     const char *buffers = getenv("LAYERKIT_DRM_BUFFERS");
@@ -100,19 +113,30 @@ static lk_backend_instance *drm_open(const lk_backend_host *host,
     out->width = sideways ? out->buffer_height : out->buffer_width;
     out->height = sideways ? out->buffer_width : out->buffer_height;
 
-    char reasons[1024] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < sizeof render_paths / sizeof render_paths[0] && !out->path; i++) {
+    const char *forced = getenv("LAYERKIT_DRM_PATH");
+    if (forced && !*forced) forced = NULL;
+    if (forced && strcmp(forced, "gles") != 0 && strcmp(forced, "dumb") != 0) {
+        drm_set_error(error, error_size, "drm backend: LAYERKIT_DRM_PATH=%s: expected gles or dumb", forced);
+        drm_close((lk_backend_instance *)out);
+        return NULL;
+    }
+    char *reasons = out->path_failures;
+    size_t reasons_size = sizeof out->path_failures, used = 0;
+    for (size_t i = 0; i < PATH_COUNT && !out->path; i++) {
+        const drm_render_path *path = render_paths[i].path;
         char reason[512] = "";
-        if (render_paths[i]->start(out, reason, sizeof reason)) {
-            out->path = render_paths[i];
-        } else {
-            drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: render path %s cannot start: %s",
-                    render_paths[i]->name, reason);
-            used += (size_t)snprintf(reasons + used, sizeof reasons - used, "%s%s: %s", used ? "; " : "",
-                                     render_paths[i]->name, reason);
-            if (used >= sizeof reasons) used = sizeof reasons - 1;
+        if (forced && strcmp(forced, render_paths[i].key) != 0) {
+            snprintf(reason, sizeof reason, "not tried (LAYERKIT_DRM_PATH=%s)", forced);
+        } else if (path->start(out, reason, sizeof reason)) {
+            out->path = path;
+            continue;
+        } else if (out->path_state) {
+            path->stop(out);   /* what it had made before it failed */
         }
+        drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: render path %s: %s", path->name, reason);
+        used += (size_t)snprintf(reasons + used, reasons_size - used, "%s%s: %s", used ? "; " : "", path->name,
+                                 reason);
+        if (used >= reasons_size) used = reasons_size - 1;
     }
     if (!out->path) {
         drm_set_error(error, error_size, "drm backend: no render path works on %s: %s", out->device, reasons);
@@ -143,11 +167,7 @@ static void drm_close(lk_backend_instance *instance)
                     (double)out->pixels_drawn / (double)out->frames_drawn,
                     out->buffer_width * out->buffer_height);
     }
-    if (out->path_state) {
-        /* the path that started (or the one that failed half way) */
-        const drm_render_path *path = out->path ? out->path : render_paths[0];
-        path->stop(out);
-    }
+    if (out->path_state && out->path) out->path->stop(out);
     if (out->fd >= 0) close(out->fd);
     pthread_cond_destroy(&out->flipped);
     pthread_mutex_destroy(&out->lock);
@@ -161,11 +181,48 @@ static bool drm_get_output(lk_backend_instance *instance, lk_backend_output_info
     lk_backend_output_info o;
     memset(&o, 0, sizeof o);
     o.struct_size = info->struct_size;
+    pthread_mutex_lock(&out->lock);   /* the event thread changes them (RESIZED) */
     o.width = out->width;
     o.height = out->height;
     o.refresh_rate = out->refresh_rate;
+    pthread_mutex_unlock(&out->lock);
     o.name = out->connector_name;
     memcpy(info, &o, info->struct_size < sizeof o ? info->struct_size : sizeof o);
+    return true;
+}
+
+/* Plugged back without our mode (check_connector in drm_kms.c): the
+   buffers are made again at the new mode's size, which the next frame sets. */
+static bool apply_pending_mode(drm_output *out, char *error, size_t error_size)
+{
+    pthread_mutex_lock(&out->lock);
+    bool pending = out->mode_change_pending;
+    drmModeModeInfo mode = out->pending_mode;
+    out->mode_change_pending = false;
+    pthread_mutex_unlock(&out->lock);
+    if (!pending) return true;
+    char ignored[128];
+    drm_kms_wait_idle(out, ignored, sizeof ignored);
+    out->path->stop(out);
+    out->mode = mode;
+    out->buffer_width = mode.hdisplay;
+    out->buffer_height = mode.vdisplay;
+    if (out->atomic) {
+        if (out->mode_blob) drmModeDestroyPropertyBlob(out->fd, out->mode_blob);
+        out->mode_blob = 0;
+        if (drmModeCreatePropertyBlob(out->fd, &out->mode, sizeof out->mode, &out->mode_blob) != 0) {
+            drm_set_error(error, error_size, "drm backend: cannot create the blob of mode %ux%u: %s",
+                          mode.hdisplay, mode.vdisplay, strerror(errno));
+            return false;
+        }
+    }
+    if (!out->path->start(out, error, error_size)) return false;
+    pthread_mutex_lock(&out->lock);
+    out->front_fb = 0;
+    out->needs_modeset = true;
+    pthread_mutex_unlock(&out->lock);
+    drm_log(out, LK_BACKEND_LOG_INFO, "drm backend: %s now %ux%u (%s)", out->connector_name, mode.hdisplay,
+            mode.vdisplay, out->path->name);
     return true;
 }
 
@@ -178,6 +235,11 @@ static bool drm_render(lk_backend_instance *instance, const lk_display_list *lis
         return false;
     }
     if (list && list->struct_size >= sizeof *list && drm_kms_paused(out, list->frame_number)) return true;
+    if (!out->path_state || !apply_pending_mode(out, error, error_size)) {
+        if (!out->path_state && error && !*error)
+            drm_set_error(error, error_size, "drm backend: no buffers since the mode changed");
+        return false;
+    }
     /* with two buffers one is on screen and one queued until the flip */
     if (out->buffer_count < 3 && !drm_kms_wait_idle(out, error, error_size)) return false;
     pthread_mutex_lock(&out->lock);
@@ -208,6 +270,10 @@ static bool drm_read_pixels(lk_backend_instance *instance, void *argb32, size_t 
                       stride, out->width * 4);
         return false;
     }
+    if (!out->path_state || !apply_pending_mode(out, error, error_size)) {
+        if (error && !*error) drm_set_error(error, error_size, "drm backend: no buffers since the mode changed");
+        return false;
+    }
     /* the frame rendered last, once it is on screen */
     if (!drm_kms_wait_idle(out, error, error_size)) return false;
     pthread_mutex_lock(&out->lock);
@@ -232,7 +298,8 @@ static const lk_backend drm_backend = {
     .abi_version = LK_BACKEND_ABI_VERSION,
     .struct_size = sizeof(lk_backend),
     .name = "drm",
-    .description = "DRM/KMS: straight onto a display, dumb buffers drawn by the software renderer",
+    .description = "DRM/KMS: straight onto a display, GBM buffers drawn by the GLES renderer through EGL, "
+                   "else dumb buffers drawn by the software renderer",
     .open = drm_open,
     .close = drm_close,
     .get_output = drm_get_output,

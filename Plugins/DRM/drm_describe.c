@@ -134,6 +134,11 @@ bool drm_describe(const drm_output *out, char *text, size_t text_size)
             out->rotation);
         say(&t, "output: %llu frames drawn, %llu pixels redrawn\n", (unsigned long long)out->frames_drawn,
             (unsigned long long)out->pixels_drawn);
+        if (out->path_failures[0]) say(&t, "output: render paths not used: %s\n", out->path_failures);
+        if (out->path == &drm_gbm_path) {
+            drm_gbm_describe(out, text, text_size);
+            t.used = strlen(text);
+        }
     }
     drm_describe_devices(text, text_size, true);
     return true;

@@ -10,7 +10,7 @@
  *
  * Rotation (a panel mounted sideways) happens here: every op's transform is
  * followed by the turn from the program's space into the buffer's, and the
- * damage box is turned the same way.
+ * damage box is turned the same way (drm_turn.c).
  */
 #include "drm_private.h"
 #include "../Software/software_private.h"
@@ -42,7 +42,7 @@ typedef struct dumb_state {
     dumb_slot            slots[DRM_MAX_BUFFERS];
     uint64_t             sequence;            /* frames drawn so far */
     sw_box               history[HISTORY];    /* damage of frame s at s % HISTORY */
-    unsigned char       *ops;                 /* turned copy of the ops */
+    unsigned char       *ops;                 /* turned copy of the ops (drm_turn.c) */
     size_t               ops_capacity;
     drm_dumb_buffer      writeback;
 } dumb_state;
@@ -97,94 +97,6 @@ void drm_dumb_destroy(int fd, drm_dumb_buffer *b)
 
 /* ------------------------------------------------------------------------ */
 /* Rotation                                                                  */
-
-/* The program's point (x, y) in the buffer, for a buffer of bw x bh. */
-static void turn_point(uint32_t rotation, double bw, double bh, double x, double y,
-                       double *u, double *v)
-{
-    switch (rotation) {
-    case 90: *u = bw - y; *v = x; break;
-    case 180: *u = bw - x; *v = bh - y; break;
-    case 270: *u = y; *v = bh - x; break;
-    default: *u = x; *v = y; break;
-    }
-}
-
-/* The same turn as a row-vector matrix: [x y 0 1] * turn = [u v 0 1]. */
-static void turn_matrix(uint32_t rotation, double bw, double bh, double m[16])
-{
-    memset(m, 0, 16 * sizeof m[0]);
-    m[10] = m[15] = 1;
-    double ox, oy;
-    turn_point(rotation, bw, bh, 0, 0, &ox, &oy);
-    double xx, xy, yx, yy;   /* images of the unit vectors */
-    turn_point(rotation, bw, bh, 1, 0, &xx, &xy);
-    turn_point(rotation, bw, bh, 0, 1, &yx, &yy);
-    m[0] = xx - ox; m[1] = xy - oy;
-    m[4] = yx - ox; m[5] = yy - oy;
-    m[12] = ox; m[13] = oy;
-}
-
-static void multiply(const double a[16], const double b[16], double out[16])
-{
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            double s = 0;
-            for (int k = 0; k < 4; k++) s += a[i * 4 + k] * b[k * 4 + j];
-            out[i * 4 + j] = s;
-        }
-}
-
-static lk_dl_rect turn_rect(uint32_t rotation, double bw, double bh, lk_dl_rect r)
-{
-    double u0, v0, u1, v1;
-    turn_point(rotation, bw, bh, r.x, r.y, &u0, &v0);
-    turn_point(rotation, bw, bh, r.x + r.width, r.y + r.height, &u1, &v1);
-    lk_dl_rect t = { u0 < u1 ? u0 : u1, v0 < v1 ? v0 : v1, u0 < u1 ? u1 - u0 : u0 - u1,
-                     v0 < v1 ? v1 - v0 : v0 - v1 };
-    return t;
-}
-
-/* A copy of the list's ops with every transform followed by the turn (and
-   group rects and shadow offsets, which are in output pixels, turned). */
-static const void *turned_ops(drm_output *out, dumb_state *s, const lk_display_list *list)
-{
-    size_t bytes = (size_t)list->op_count * list->op_size;
-    if (bytes > s->ops_capacity) {
-        unsigned char *ops = realloc(s->ops, bytes);
-        if (!ops) return NULL;
-        s->ops = ops;
-        s->ops_capacity = bytes;
-    }
-    double bw = out->buffer_width, bh = out->buffer_height, turn[16];
-    turn_matrix(out->rotation, bw, bh, turn);
-    for (uint32_t i = 0; i < list->op_count; i++) {
-        unsigned char *dst = s->ops + (size_t)i * list->op_size;
-        memcpy(dst, (const unsigned char *)list->ops + (size_t)i * list->op_size, list->op_size);
-        lk_dl_op op;
-        memcpy(&op, dst, sizeof op);
-        double t[16];
-        multiply(op.transform, turn, t);
-        memcpy(op.transform, t, sizeof t);
-        if (op.kind == LK_DL_OP_PUSH_GROUP) {
-            op.rect = turn_rect(out->rotation, bw, bh, op.rect);
-            double dx = op.shadow_offset_x, dy = op.shadow_offset_y;
-            op.shadow_offset_x = turn[0] * dx + turn[4] * dy;
-            op.shadow_offset_y = turn[1] * dx + turn[5] * dy;
-        }
-        memcpy(dst, &op, sizeof op);
-    }
-    return s->ops;
-}
-
-static sw_box turned_damage(const drm_output *out, lk_dl_box d)
-{
-    lk_dl_rect r = { d.x, d.y, d.width, d.height };
-    r = turn_rect(out->rotation, out->buffer_width, out->buffer_height, r);
-    sw_box b = { (int32_t)r.x, (int32_t)r.y, (int32_t)(r.x + r.width), (int32_t)(r.y + r.height) };
-    sw_box all = { 0, 0, (int32_t)out->buffer_width, (int32_t)out->buffer_height };
-    return sw_box_intersect(b, all);
-}
 
 void drm_unrotate_copy(const drm_output *out, const void *src, size_t src_stride,
                        void *dst, size_t dst_stride)
@@ -352,7 +264,8 @@ static bool dumb_draw(drm_output *out, const lk_display_list *list, uint32_t *fb
         return s->renderer->render(s->sw, list, error, error_size);
     }
     uint64_t sequence = s->sequence + 1;
-    s->history[sequence % HISTORY] = turned_damage(out, list->damage);
+    lk_dl_box d = drm_turn_damage(out, false, list->damage);
+    s->history[sequence % HISTORY] = (sw_box){ d.x, d.y, d.x + d.width, d.y + d.height };
     sw_box box = redraw_box(out, s, slot, sequence);
 
     lk_display_list turned = *list;
@@ -361,7 +274,7 @@ static bool dumb_draw(drm_output *out, const lk_display_list *list, uint32_t *fb
     turned.damage.width = box.x1 - box.x0;
     turned.damage.height = box.y1 - box.y0;
     if (out->rotation && list->op_count) {
-        turned.ops = turned_ops(out, s, list);
+        turned.ops = drm_turn_ops(out, false, list, &s->ops, &s->ops_capacity);
         if (!turned.ops) {
             drm_set_error(error, error_size, "drm backend: out of memory turning %u ops", list->op_count);
             return false;

@@ -63,38 +63,78 @@ static void page_flip_handler(int fd, unsigned sequence, unsigned sec, unsigned 
     flip_done(data, (double)sec + usec * 1e-6);
 }
 
-/* Re-reads the connector's state after a hotplug uevent. */
+/* Re-reads the connector's state after a hotplug uevent: unplugged is
+   PAUSED; plugged back is RESUMED, after RESIZED when our mode is gone and
+   the connector's preferred one (else its first) is taken instead. */
 static void check_connector(drm_output *out)
 {
     drmModeConnector *c = drmModeGetConnector(out->fd, out->connector_id);
     bool connected = out->writeback || (c && c->connection == DRM_MODE_CONNECTED);
     bool has_mode = false;
-    for (int i = 0; c && i < c->count_modes; i++)
+    int other = -1;
+    for (int i = 0; c && i < c->count_modes; i++) {
         if (c->modes[i].hdisplay == out->mode.hdisplay && c->modes[i].vdisplay == out->mode.vdisplay)
             has_mode = true;
+        if (other < 0 || (c->modes[i].type & DRM_MODE_TYPE_PREFERRED)) other = i;
+    }
+    drmModeModeInfo replacement;
+    if (other >= 0) replacement = c->modes[other];
     drmModeFreeConnector(c);
+    if (connected && !has_mode && other < 0) connected = false;   /* no mode at all: still gone */
     pthread_mutex_lock(&out->lock);
     bool was_lost = out->connector_lost;
+    bool resized = false;
     if (!connected && !was_lost) {
         out->connector_lost = true;
-    } else if (connected && was_lost && has_mode) {
+    } else if (connected && was_lost) {
         out->connector_lost = false;
         out->needs_modeset = true;
+        if (!has_mode) {
+            resized = true;
+            out->mode_change_pending = true;
+            out->pending_mode = replacement;
+            bool sideways = out->rotation == 90 || out->rotation == 270;
+            out->width = sideways ? replacement.vdisplay : replacement.hdisplay;
+            out->height = sideways ? replacement.hdisplay : replacement.vdisplay;
+            out->refresh_rate = replacement.vrefresh;
+            if (replacement.htotal && replacement.vtotal)
+                out->refresh_rate = replacement.clock * 1000.0 / ((double)replacement.htotal * replacement.vtotal);
+        }
     }
     bool lost = out->connector_lost;
     pthread_mutex_unlock(&out->lock);
-    if (lost && !was_lost)
-        drm_log(out, LK_BACKEND_LOG_WARNING,
-                "drm backend: connector %s was unplugged: frames are dropped until it returns",
-                out->connector_name);
-    else if (!lost && was_lost)
-        drm_log(out, LK_BACKEND_LOG_WARNING,
-                "drm backend: connector %s is back: setting mode %ux%u again", out->connector_name,
-                out->mode.hdisplay, out->mode.vdisplay);
-    else if (lost && connected && !has_mode)
-        drm_log(out, LK_BACKEND_LOG_WARNING,
-                "drm backend: connector %s is back without mode %ux%u: still dropping frames",
-                out->connector_name, out->mode.hdisplay, out->mode.vdisplay);
+    char detail[160];
+    if (lost && !was_lost) {
+        snprintf(detail, sizeof detail, "connector %s was unplugged: frames are dropped until it returns",
+                 out->connector_name);
+        drm_output_event(out, LK_BACKEND_OUTPUT_PAUSED, detail);
+    } else if (!lost && was_lost) {
+        if (resized) {
+            snprintf(detail, sizeof detail, "connector %s is back without mode %ux%u: switching to %ux%u",
+                     out->connector_name, out->mode.hdisplay, out->mode.vdisplay, replacement.hdisplay,
+                     replacement.vdisplay);
+            drm_output_event(out, LK_BACKEND_OUTPUT_RESIZED, detail);
+        }
+        snprintf(detail, sizeof detail, "connector %s is back: setting the mode again", out->connector_name);
+        drm_output_event(out, LK_BACKEND_OUTPUT_RESUMED, detail);
+    }
+}
+
+bool drm_kms_regain_master(drm_output *out)
+{
+    pthread_mutex_lock(&out->lock);
+    bool back = out->master_lost && drmSetMaster(out->fd) == 0;
+    if (back) {
+        out->master_lost = false;
+        out->needs_modeset = true;
+    }
+    pthread_mutex_unlock(&out->lock);
+    if (back) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "DRM master of %s is back: setting the mode again", out->device);
+        drm_output_event(out, LK_BACKEND_OUTPUT_RESUMED, detail);
+    }
+    return back;
 }
 
 /* A kernel uevent is NUL-separated "KEY=value" strings. A connector change
@@ -123,9 +163,20 @@ static void *event_thread(void *data)
             { .fd = out->wake_fd[0], .events = POLLIN },
             { .fd = out->uevent_fd, .events = POLLIN },
         };
-        int n = poll(fds, out->uevent_fd >= 0 ? 3 : 2, -1);
+        /* while master is lost, look every 100 ms whether it can be taken
+           back (no VT-switch signal reaches a program without logind) */
+        pthread_mutex_lock(&out->lock);
+        bool waiting_for_master = out->master_lost;
+        pthread_mutex_unlock(&out->lock);
+        int n = poll(fds, out->uevent_fd >= 0 ? 3 : 2, waiting_for_master ? DRM_MASTER_RETRY_MS : -1);
+        if (waiting_for_master) drm_kms_regain_master(out);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0 || (fds[1].revents & (POLLIN | POLLHUP))) break;
+        if (n < 0 || (fds[1].revents & POLLHUP)) break;
+        if (fds[1].revents & POLLIN) {
+            /* 'm': master was lost, look for it from now on; else: exit */
+            char why = 0;
+            if (read(out->wake_fd[0], &why, 1) != 1 || why != 'm') break;
+        }
         if (fds[0].revents & POLLIN) drmHandleEvent(out->fd, &context);
         if (out->uevent_fd >= 0 && (fds[2].revents & POLLIN)) {
             char msg[4096];
@@ -320,11 +371,11 @@ static void drop_frame(drm_output *out, uint64_t frame)
 
 bool drm_kms_paused(drm_output *out, uint64_t frame)
 {
-    pthread_mutex_lock(&out->lock);
-    bool lost = out->connector_lost;
-    pthread_mutex_unlock(&out->lock);
     /* master comes back once the other program has let go */
-    bool no_master = out->master_lost && drmSetMaster(out->fd) != 0;
+    drm_kms_regain_master(out);
+    pthread_mutex_lock(&out->lock);
+    bool lost = out->connector_lost, no_master = out->master_lost;
+    pthread_mutex_unlock(&out->lock);
     if (!lost && !no_master) return false;
     out->path->forget(out);
     drop_frame(out, frame);
@@ -340,17 +391,23 @@ bool drm_kms_present(drm_output *out, uint32_t fb, uint64_t frame, char *error, 
     out->pending_fb = fb;
     out->pending_frame = frame;
     pthread_mutex_unlock(&out->lock);
-    int r = again || out->master_lost ? modeset(out, fb) : flip(out, fb);
+    int r = again ? modeset(out, fb) : flip(out, fb);
     if (r == -EACCES || r == -EPERM) {
         pthread_mutex_lock(&out->lock);
         out->flip_pending = false;
-        pthread_mutex_unlock(&out->lock);
-        if (!out->master_lost)
-            drm_log(out, LK_BACKEND_LOG_WARNING,
-                    "drm backend: lost DRM master of %s (a VT switch?): frames are dropped until it returns",
-                    out->device);
+        out->needs_modeset = true;
+        bool was_lost = out->master_lost;
         out->master_lost = true;
+        pthread_mutex_unlock(&out->lock);
         out->path->forget(out);
+        if (!was_lost) {
+            char detail[160];
+            snprintf(detail, sizeof detail,
+                     "lost DRM master of %s (a VT switch?): frames are dropped until it returns", out->device);
+            drm_output_event(out, LK_BACKEND_OUTPUT_PAUSED, detail);
+            /* the event thread looks for master from now on */
+            if (write(out->wake_fd[1], "m", 1) != 1) { /* it looks at its next wake-up */ }
+        }
         drop_frame(out, frame);
         return true;
     }
@@ -362,9 +419,6 @@ bool drm_kms_present(drm_output *out, uint32_t fb, uint64_t frame, char *error, 
                       (unsigned long long)frame, out->connector_name, strerror(-r));
         return false;
     }
-    if (out->master_lost)
-        drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: DRM master of %s is back: mode set again", out->device);
-    out->master_lost = false;
     if (r == 1) flip_done(out, now_seconds());   /* legacy modeset: no event */
     return true;
 }

@@ -9,15 +9,19 @@
  * drm_kms.c       modesetting (atomic, or legacy where the driver has no
  *                 atomic), page flips and their events on an event thread,
  *                 hotplug uevents, restoring the previous mode on close
+ * drm_gbm.c       the render path of GBM buffers drawn by the shared GLES
+ *                 renderer through EGL (EGL_PLATFORM_GBM_KHR), tried first
  * drm_dumb.c      the render path of dumb buffers drawn by the software
- *                 renderer, with a damage history per buffer, and rotation
+ *                 renderer, with a damage history per buffer
+ * drm_turn.c      rotation (and the GL window's flipped rows) applied to the
+ *                 display list, for both paths
  * drm_describe.c  describe(): devices, connectors, modes, CRTCs, planes
  * drm_software_*.c the software backend's renderer, compiled in (not forked)
  *
  * A render path draws a display list into one of its scanout buffers and
- * hands back the framebuffer id to present; drm_kms.c presents it. A second
- * path (GBM + EGL + GLES) adds a drm_render_path and an entry in
- * drm_backend.c's list of paths, tried in order.
+ * hands back the framebuffer id to present; drm_kms.c presents it. The
+ * paths are tried in order (drm_backend.c), GBM + EGL + GLES first;
+ * LAYERKIT_DRM_PATH=gles or dumb allows only that one.
  */
 #ifndef LAYERKIT_DRM_PRIVATE_H
 #define LAYERKIT_DRM_PRIVATE_H
@@ -37,6 +41,8 @@
 #define DRM_FLIP_TIMEOUT_MS 2000
 /* How long read_pixels waits for a writeback capture before it asks again. */
 #define DRM_WRITEBACK_TIMEOUT_MS 1000
+/* How often the event thread tries to take DRM master back once lost. */
+#define DRM_MASTER_RETRY_MS 100
 
 typedef struct drm_output drm_output;
 
@@ -63,6 +69,7 @@ typedef struct drm_render_path {
     void (*stop)(drm_output *out);
 } drm_render_path;
 
+extern const drm_render_path drm_gbm_path;
 extern const drm_render_path drm_dumb_path;
 
 /* Property ids of the objects an atomic commit touches (0: absent). */
@@ -102,6 +109,8 @@ struct drm_output {
 
     const drm_render_path *path;
     void               *path_state;
+    /* why the paths before the one in use did not start (for describe) */
+    char                path_failures[768];
     unsigned            buffer_count;  /* 2 or 3 */
 
     /* writeback output: the connector's own target, read by read_pixels */
@@ -120,6 +129,10 @@ struct drm_output {
     bool                connector_lost;  /* unplugged: frames are dropped until it returns */
     bool                needs_modeset;   /* plugged again: the next frame sets the mode */
     bool                master_lost;     /* another program took DRM master (VT switch) */
+    /* plugged back without our mode: the next render() switches to this one
+       (width and height already say its size: get_output answers RESIZED) */
+    bool                mode_change_pending;
+    drmModeModeInfo     pending_mode;
 
     pthread_t           event_thread;
     bool                event_thread_running;
@@ -132,6 +145,8 @@ struct drm_output {
 };
 
 /* drm_backend.c */
+/* Tells the host (lk_backend_host.output_changed, ABI 3) and logs detail. */
+void drm_output_event(drm_output *out, uint32_t event, const char *detail);
 void drm_set_error(char *error, size_t error_size, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 void drm_log(const drm_output *out, uint32_t level, const char *format, ...)
@@ -156,6 +171,9 @@ bool drm_kms_wait_idle(drm_output *out, char *error, size_t error_size);
 bool drm_kms_paused(drm_output *out, uint64_t frame);
 bool drm_kms_present(drm_output *out, uint32_t fb_id, uint64_t frame,
                      char *error, size_t error_size);
+/* The event thread's part of master loss: takes DRM master back when the
+   other program has let go (RESUMED follows). */
+bool drm_kms_regain_master(drm_output *out);
 /* Re-presents the frame on screen with a writeback job (writeback
    outputs): the connector's buffer then holds the composed frame. */
 bool drm_kms_capture(drm_output *out, char *error, size_t error_size);
@@ -175,6 +193,15 @@ void drm_dumb_destroy(int fd, drm_dumb_buffer *b);
    opaque ARGB32. */
 void drm_unrotate_copy(const drm_output *out, const void *src, size_t src_stride,
                        void *dst, size_t dst_stride);
+
+/* drm_turn.c: the program's space into the buffer's (rotation, then the
+   rows flipped when flip: an EGL window surface's bottom-up rows) */
+const void *drm_turn_ops(const drm_output *out, bool flip, const lk_display_list *list,
+                         unsigned char **buffer, size_t *capacity);
+lk_dl_box drm_turn_damage(const drm_output *out, bool flip, lk_dl_box damage);
+
+/* drm_gbm.c: appended to describe's text */
+void drm_gbm_describe(const drm_output *out, char *text, size_t text_size);
 
 /* drm_describe.c */
 bool drm_describe(const drm_output *out, char *text, size_t text_size);

@@ -99,3 +99,28 @@ import LayerKitCore
         out.pointee.last_frame_time = target.lastFrameTime
     }
 }
+
+@c @implementation public func lk_display_set_event_callback(
+    _ d: OpaquePointer?,
+    _ callback: (@convention(c) (OpaquePointer?, lk_display_event, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void)?,
+    _ userData: UnsafeMutableRawPointer?, _ destroy: DestroyFunction?) -> lk_status {
+    run {
+        let target = try display(d)
+        // checked before the handler exists: a failed call must not destroy user_data
+        guard !target.isClosed else { throw LayerKitError(.state, "display: the display is closed") }
+        guard let callback else {
+            try target.setEventHandler(nil)
+            return
+        }
+        let box = UserData(userData)
+        let handler = DisplayEventHandler(callback: { display, event, detail in
+            let code = lk_display_event(rawValue: event.rawValue)
+            if let detail {
+                detail.withCString { callback(borrowed(display), code, $0, box.pointer) }
+            } else {
+                callback(borrowed(display), code, nil, box.pointer)
+            }
+        }, destroy: destroy.map { fn in { fn(box.pointer) } })
+        try target.setEventHandler(handler)
+    }
+}

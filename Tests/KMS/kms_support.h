@@ -153,4 +153,29 @@ static inline drmModeCrtc *kms_crtc(int fd)
     return c;
 }
 
+/* What the library writes on stderr while a test looks: logs, say which
+   render path was taken and why the others were not. */
+typedef struct kms_capture { int saved, file; } kms_capture;
+static inline kms_capture kms_capture_begin(void)
+{
+    kms_capture c;
+    char path[] = "/tmp/kmscaptureXXXXXX";
+    fflush(NULL);
+    c.file = mkstemp(path);
+    unlink(path);
+    c.saved = dup(2);
+    dup2(c.file, 2);
+    return c;
+}
+/* Stops capturing; the text captured in buf (NUL-terminated). */
+static inline void kms_capture_end(kms_capture *c, char *buf, size_t size)
+{
+    fflush(NULL);
+    ssize_t n = pread(c->file, buf, size - 1, 0);
+    buf[n > 0 ? n : 0] = 0;
+    dup2(c->saved, 2);
+    close(c->saved);
+    close(c->file);
+}
+
 #endif

@@ -9,7 +9,17 @@
 # Environment: KMS_KERNEL (default: the newest kernel with modules and
 # headers), KMS_CACHE (default build/kms: the built vkms module), KMS_TIMEOUT
 # (seconds for the VM, default 270), KMS_TESTS (names of the test programs
-# to run, default all), CC.
+# to run, default all), KMS_VM_ENV (NAME=value words for the kernel command
+# line, which hands them to the VM's init as environment: e.g.
+# KMS_PROGRAM_TIMEOUT=300 for each program's time limit, KMS_CAPTURE_QUICK=1
+# for two short captures instead of six), CC, CXX.
+#
+# KMS_GLES=1 packs Mesa (kms_swrast, llvmpipe) into the VM and runs the
+# drm backend's GBM + EGL + GLES path instead: LLVM compiling llvmpipe's
+# shaders on the emulated CPU makes that run take about 20 minutes, so it is
+# not part of `make test` (docs/drm.md has its figures). Without it Mesa is
+# not in the VM, the GLES path cannot start there, and the tests check that
+# it reports why and that dumb buffers take over.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -47,6 +57,13 @@ for src in "$here"/test_*.c; do
     "$CC" -std=c99 -O1 -g -Wall -Wextra -Werror -pedantic -I"$root/Tests/C/support" -I/usr/include/libdrm \
         "$src" $support $(pkg-config --cflags --libs layerkit) -lpng -ldrm -ldl -lm -o "$bin/$name" ||
         fail_setup "building $name failed"
+    # also as C++17, as every C API test is (built and linked here; the VM
+    # runs the C99 builds, to keep its time)
+    # shellcheck disable=SC2046,SC2086
+    "${CXX:-c++}" -std=c++17 -O1 -Wall -Wextra -Werror -pedantic -I"$root/Tests/C/support" -I/usr/include/libdrm \
+        -x c++ "$src" $support -x none $(pkg-config --cflags --libs layerkit) -lpng -ldrm -ldl -lm \
+        -o "$cache/$name-c++17" || fail_setup "building $name as C++17 failed"
+    rm -f "$cache/$name-c++17"
 done
 
 # the drm benchmark prints its figures inside the VM too
@@ -57,15 +74,23 @@ case " ${KMS_TESTS:-bench_drm} " in *" bench_drm "*)
 esac
 
 initrd=$cache/initramfs.cpio.gz
-"$here/build-initramfs.sh" "$cache/stage" "$initrd" "$kernel" "$vkms" "$prefix" "$bin" ||
+vm_env=${KMS_VM_ENV:-}
+mesa=""
+if [ "${KMS_GLES:-0}" = 1 ]; then
+    mesa=mesa
+    vm_env="KMS_GLES=1 KMS_PROGRAM_TIMEOUT=1200 $vm_env"
+fi
+"$here/build-initramfs.sh" "$cache/stage" "$initrd" "$kernel" "$vkms" "$prefix" "$bin" $mesa ||
     fail_setup "building the initramfs failed"
 t1=$(date +%s)
 
 log=$cache/console.log
 # no_timer_check: on a loaded host the emulated CPU is slow enough for the
 # kernel's IO-APIC timer check to fail and panic at boot.
-timeout "${KMS_TIMEOUT:-270}" qemu-system-x86_64 -m 1024 -smp 2 -kernel "/boot/vmlinuz-$kernel" \
-    -initrd "$initrd" -append "console=ttyS0 quiet rdinit=/init panic=-1 no_timer_check" \
+vm_timeout=270
+[ -n "$mesa" ] && vm_timeout=3000
+timeout "${KMS_TIMEOUT:-$vm_timeout}" qemu-system-x86_64 -m 1024 -smp 2 -kernel "/boot/vmlinuz-$kernel" \
+    -initrd "$initrd" -append "console=ttyS0 quiet rdinit=/init panic=-1 no_timer_check $vm_env" \
     -nographic -vga none -net none -no-reboot >"$log" 2>&1
 status=$?
 t2=$(date +%s)

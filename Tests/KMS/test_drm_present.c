@@ -1,10 +1,19 @@
 /*
- * The drm backend on vkms: modeset and page flips on the dumb-buffer path
- * (atomic and legacy), frames at the mode's refresh rate, the time from
- * lk_display_open to the first flip, the previous mode put back on close.
+ * The drm backend on vkms: modeset and page flips (atomic and legacy),
+ * frames at the mode's refresh rate, the time from lk_display_open to the
+ * first flip, the previous mode put back on close. On the path that
+ * LAYERKIT_DRM_PATH names (Tests/KMS/in-vm.sh): dumb buffers, or GBM + EGL
+ * + GLES, whose llvmpipe on the emulated CPU draws a frame in seconds:
+ * there fewer frames, and only "never faster than the mode" is checked.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "kms_support.h"
+
+static int on_gles(void)
+{
+    const char *path = getenv("LAYERKIT_DRM_PATH");
+    return path && strcmp(path, "gles") == 0;
+}
 
 static void check_default_output(void)
 {
@@ -40,7 +49,7 @@ static void check_default_output(void)
 
     /* frames: the mover moves each frame, so each one is drawn and flipped;
        two frames first, so that both buffers have been drawn whole */
-    const int frames = 60;
+    const int frames = on_gles() ? 12 : 60;
     for (int i = 1; i <= 2; i++) {
         kms_scene_move(&scene, 20 + i * 3, 700);
         lk_display_render_frame_at(d, i / 60.0);
@@ -59,7 +68,8 @@ static void check_default_output(void)
               failures, (unsigned long long)(kms_presented(d) - before), frames, lk_last_error());
     /* paced by the flips: never faster than the mode (one frame in flight);
        slower when the emulated CPU misses a vblank */
-    LKT_CHECK(hz > 15 && hz < 61, "one frame in flight: frames flip no faster than the mode's refresh rate",
+    LKT_CHECK((on_gles() || hz > 15) && hz < 61,
+              "one frame in flight: frames flip no faster than the mode's refresh rate",
               "%d frames in %.3f s = %.1f Hz", frames, elapsed, hz);
     printf("figure: %d flips in %.3f s = %.1f Hz (mode %.1f Hz)\n", frames, elapsed, hz, rate);
 
@@ -120,7 +130,11 @@ static void check_restore(void)
     drmModeModeInfo *mode = NULL;
     for (int m = 0; conn && m < conn->count_modes && !mode; m++)
         if (conn->modes[m].hdisplay == 800 && conn->modes[m].vdisplay == 600) mode = &conn->modes[m];
-    struct drm_mode_create_dumb create = { .width = 800, .height = 600, .bpp = 32 };
+    struct drm_mode_create_dumb create;
+    memset(&create, 0, sizeof create);
+    create.width = 800;
+    create.height = 600;
+    create.bpp = 32;
     uint32_t fb = 0;
     int ok = res && conn && mode && drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create) == 0 &&
              drmModeAddFB(fd, 800, 600, 24, 32, create.pitch, create.handle, &fb) == 0 &&
@@ -174,7 +188,7 @@ static void check_render_thread(void)
     kms_sleep(0.5);
     uint64_t frames = kms_presented(d) - before;
     double elapsed = kms_now() - start;
-    LKT_CHECK(frames >= 8 && frames <= (uint64_t)(elapsed * 60.5) + 1,
+    LKT_CHECK(frames >= (on_gles() ? 1u : 8u) && frames <= (uint64_t)(elapsed * 60.5) + 1,
               "render thread: an animation is drawn at most at the refresh rate, woken by flips",
               "%llu frames in %.3f s", (unsigned long long)frames, elapsed);
     printf("figure: render thread: %llu frames in %.3f s of a 1 s animation\n", (unsigned long long)frames, elapsed);

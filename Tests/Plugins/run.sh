@@ -21,6 +21,11 @@ build nullentry -DNULL_ENTRY
 build failopen -DFAIL_OPEN
 build noentry -DNO_ENTRY
 echo "this is not a shared object" > "$dir/liblayerkit-garbage.so"
+# a working plugin that fires output events on demand (exports its test hooks)
+if ! "$CC" -std=c99 -shared -fPIC -Wall -Wextra -Werror -I"$prefix/include" -I"$here" \
+    "$here/event_plugin.c" -o "$dir/liblayerkit-events.so" -lpthread; then
+    echo "FAIL build plugin events"; fail=1
+fi
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 # shellcheck disable=SC2046
 if ! "$CC" -std=c99 -Wall -Wextra -Werror -pedantic "$here/test_plugin_errors.c" \
@@ -37,6 +42,24 @@ echo "$out"
 passed=$(echo "$out" | grep -c '^PASS')
 failed=$(echo "$out" | grep -c '^FAIL')
 if [ $status -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; echo "FAIL test_plugin_errors: exited with $status"; fi
+
+# The core's side of output events (test_output_events.c), as C99 and C++17.
+for lang in c99 c++17; do
+    case $lang in c99) compiler=$CC; std="-std=c99" ;; *) compiler=${CXX:-c++}; std="-x c++ -std=c++17" ;; esac
+    exe="$dir/test_output_events_${lang%%+*}"
+    # shellcheck disable=SC2046,SC2086
+    if ! $compiler $std -Wall -Wextra -Werror -pedantic -I"$here" "$here/test_output_events.c" \
+        $(pkg-config --cflags --libs layerkit) -ldl -lpthread -Wl,-rpath,"$prefix/lib" -o "$exe"; then
+        echo "FAIL build test_output_events ($lang)"; failed=$((failed + 1)); continue
+    fi
+    out=$(LAYERKIT_PLUGIN_PATH="$dir" LKTEST_EVENTS_PLUGIN="$dir/liblayerkit-events.so" "$exe" 2>&1)
+    status=$?
+    echo "$out" | sed "s/^\(PASS\|FAIL\) /\1 ($lang) /"
+    p=$(echo "$out" | grep -c '^PASS')
+    f=$(echo "$out" | grep -c '^FAIL')
+    if [ $status -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "FAIL test_output_events ($lang): exited with $status"; fi
+    passed=$((passed + p)); failed=$((failed + f))
+done
 [ $fail -eq 0 ] || failed=$((failed + 1))
 echo "plugins: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

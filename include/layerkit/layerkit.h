@@ -775,6 +775,27 @@ typedef struct lk_display_stats {
 } lk_display_stats;
 lk_status lk_display_get_stats(const lk_display *display, lk_display_stats *out);
 
+/* What happened to the output (DRM master lost to a VT switch, a connector
+   unplugged or plugged back with another mode). While PAUSED no frames are
+   drawn (lk_display_render_frame_at succeeds without drawing, display links
+   do not fire) and the layer tree is kept; after RESUMED the next frame is
+   drawn whole. After RESIZED lk_display_get_size says the new size; the
+   root layer is left as it is (the program lays it out again). */
+typedef enum lk_display_event {
+    LK_DISPLAY_EVENT_PAUSED = 1,
+    LK_DISPLAY_EVENT_RESUMED = 2,
+    LK_DISPLAY_EVENT_RESIZED = 3
+} lk_display_event;
+/* The callback runs on the run loop of the thread that set it (never on the
+   render thread); detail is a short reason from the backend, valid during
+   the call, or NULL. When the callback is replaced or removed (a NULL
+   callback; user_data and destroy are then not kept) or the display is
+   closed, destroy(user_data) is called when given. */
+lk_status lk_display_set_event_callback(lk_display *display,
+        void (*callback)(lk_display *display, lk_display_event event, const char *detail,
+                         void *user_data),
+        void *user_data, void (*destroy)(void *user_data));
+
 /* ------------------------------------------------------------------------ */
 /* What layers draw: shape, text and gradient layers (S7.1-S7.3), custom     */
 /* drawing into a canvas, snapshots                                          */

@@ -7,10 +7,15 @@ final class Backend {
     private let instance: OpaquePointer
     private let host: UnsafeMutablePointer<lk_backend_host>
     private var errorBuffer = [CChar](repeating: 0, count: 512)
-    let output: (width: Int, height: Int, refreshRate: Double, name: String)
+    typealias Output = (width: Int, height: Int, refreshRate: Double, name: String)
+    /// What get_output said last (at open, and again after RESIZED).
+    private(set) var output: Output
 
     /// Receives frame completions; set by the display.
     var onFrameDone: ((UInt64, Double) -> Void)?
+    /// Receives the output's events (any thread, possibly inside render());
+    /// set by the display.
+    var onOutputChanged: ((UInt32, String?) -> Void)?
 
     init(plugin: BackendPlugin, options: DisplayOptions) throws(LayerKitError) {
         self.plugin = plugin
@@ -24,7 +29,11 @@ final class Backend {
                 guard let data else { return }
                 Unmanaged<BackendCallbacks>.fromOpaque(data).takeUnretainedValue().frameDone(frame, time)
             },
-            output_changed: nil))
+            output_changed: { data, event, detail in
+                guard let data else { return }
+                Unmanaged<BackendCallbacks>.fromOpaque(data).takeUnretainedValue()
+                    .outputChanged(event, detail.map { String(cString: $0) })
+            }))
         let callbacks = BackendCallbacks()
         host.pointee.host_data = Unmanaged.passRetained(callbacks).toOpaque()
 
@@ -50,17 +59,30 @@ final class Backend {
             throw LayerKitError(.backend, "backend \"\(plugin.name)\": cannot open: \(reason.isEmpty ? "no reason given" : reason)")
         }
         instance = opened
-        var info = lk_backend_output_info()
-        info.struct_size = UInt32(MemoryLayout<lk_backend_output_info>.size)
-        guard plugin.table.pointee.get_output(instance, &info), info.width > 0, info.height > 0 else {
-            plugin.table.pointee.close(instance)
+        guard let info = Backend.queryOutput(plugin, opened) else {
+            plugin.table.pointee.close(opened)
             Unmanaged<BackendCallbacks>.fromOpaque(host.pointee.host_data).release()
             host.deallocate()
             throw LayerKitError(.backend, "backend \"\(plugin.name)\": the backend reports no usable output")
         }
-        output = (Int(info.width), Int(info.height), info.refresh_rate > 0 ? info.refresh_rate : 60,
-                  info.name.map { String(cString: $0) } ?? plugin.name)
+        output = info
         callbacks.backend = self
+    }
+
+    private static func queryOutput(_ plugin: BackendPlugin, _ instance: OpaquePointer) -> Output? {
+        var info = lk_backend_output_info()
+        info.struct_size = UInt32(MemoryLayout<lk_backend_output_info>.size)
+        guard plugin.table.pointee.get_output(instance, &info), info.width > 0, info.height > 0 else { return nil }
+        return (Int(info.width), Int(info.height), info.refresh_rate > 0 ? info.refresh_rate : 60,
+                info.name.map { String(cString: $0) } ?? plugin.name)
+    }
+
+    /// Asks get_output again (after RESIZED); false, keeping the last
+    /// answer, when the backend reports no usable output.
+    func refreshOutput() -> Bool {
+        guard let info = Backend.queryOutput(plugin, instance) else { return false }
+        output = info
+        return true
     }
 
     func close() {
@@ -103,6 +125,7 @@ final class Backend {
 private final class BackendCallbacks {
     weak var backend: Backend?
     func frameDone(_ frame: UInt64, _ time: Double) { backend?.onFrameDone?(frame, time) }
+    func outputChanged(_ event: UInt32, _ detail: String?) { backend?.onOutputChanged?(event, detail) }
 }
 
 /// Writes straight to file descriptor 2 (Swift 6 does not import C's stderr).

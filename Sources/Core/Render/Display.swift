@@ -6,9 +6,31 @@ import Glibc
 /// render thread draws them at the output's refresh rate (S5.2).
 public final class Display: Object, @unchecked Sendable {
     public let backendName: String
-    public let size: Size
-    public let refreshRate: Double
     public let manualClock: Bool
+
+    /// The output's size and refresh rate: as get_output said at open, and
+    /// again after the backend reported RESIZED.
+    private let output: Locked<(size: Size, refreshRate: Double)>
+    /// What the backend's output events left: paused (draw nothing),
+    /// get_output to be asked again, the next frame to be drawn whole.
+    private let outputState = Locked<(paused: Bool, resizePending: Bool, redrawWhole: Bool)>((false, false, false))
+    /// The program's event callback (lk_display_set_event_callback).
+    private let eventHandler = Locked<DisplayEventHandler?>(nil)
+
+    public var size: Size {
+        if outputState.withLock({ $0.resizePending }) {
+            pthread_mutex_lock(&backendMutex)
+            if let backend, !closed { refreshOutput(backend) }
+            pthread_mutex_unlock(&backendMutex)
+        }
+        return output.withLock { $0.size }
+    }
+    public var refreshRate: Double {
+        _ = size   // a pending resize is read first
+        return output.withLock { $0.refreshRate }
+    }
+    /// True between the backend's PAUSED and RESUMED.
+    public var isPaused: Bool { outputState.withLock { $0.paused } }
 
     /// Guards the backend, the builder and the list: the render thread and
     /// the program's calls (read_pixels, close) never use them at once.
@@ -98,8 +120,8 @@ public final class Display: Object, @unchecked Sendable {
         let backend = opened!
         self.backend = backend
         backendName = backend.plugin.name
-        size = Size(width: Double(backend.output.width), height: Double(backend.output.height))
-        refreshRate = backend.output.refreshRate
+        output = Locked((Size(width: Double(backend.output.width), height: Double(backend.output.height)),
+                         backend.output.refreshRate))
         manualClock = options.manualClock
         list = .allocate(capacity: 1)
         pthread_mutex_init(&backendMutex, nil)
@@ -119,6 +141,7 @@ public final class Display: Object, @unchecked Sendable {
                 s.presentTimes.append(now)
             }
         }
+        backend.onOutputChanged = { [weak self] event, detail in self?.outputChanged(event, detail) }
         DisplayRegistry.shared.add(self)
         if !manualClock { startRenderLoop() }
     }
@@ -130,7 +153,7 @@ public final class Display: Object, @unchecked Sendable {
 
     private func startRenderLoop() {
         // The loop holds the display weakly: closing stops and joins it.
-        let loop = RenderLoop(refreshRate: refreshRate, draw: { [weak self] time in
+        let loop = RenderLoop(refreshRate: output.withLock { $0.refreshRate }, draw: { [weak self] time in
             guard let self else { return false }
             return (try? self.drawFrame(at: time)) ?? false
         }, wantsFrames: { [weak self] in
@@ -140,6 +163,57 @@ public final class Display: Object, @unchecked Sendable {
         pacing.withLock { $0.loop = loop }
         commitObserver = RenderTree.shared.addObserver { [weak loop] in loop?.wake() }
         loop.start()
+    }
+
+    // MARK: Output events
+
+    /// The backend's output_changed: from any thread, possibly from inside
+    /// render() on the render thread (so no backend lock is taken here).
+    private func outputChanged(_ code: UInt32, _ detail: String?) {
+        guard let event = DisplayEvent(rawValue: code) else {
+            Backend.log(level: LK_BACKEND_LOG_WARNING.rawValue,
+                        message: "backend \"\(backendName)\" reported an unknown output event \(code) (ignored)")
+            return
+        }
+        let loop = pacing.withLock { $0.loop }
+        switch event {
+        case .paused:
+            outputState.withLock { $0.paused = true }
+            loop?.setPaused(true)
+        case .resumed:
+            outputState.withLock { $0.paused = false; $0.redrawWhole = true }
+            loop?.setPaused(false)
+        case .resized:
+            outputState.withLock { $0.resizePending = true; $0.redrawWhole = true }
+            loop?.wake()
+        }
+        guard let handler = eventHandler.withLock({ $0 }) else { return }
+        // The program hears of it on its own run loop, never here.
+        handler.runLoop.post { [weak self, weak handler] in
+            guard let self, let handler, !self.isClosed, self.eventHandler.withLock({ $0 === handler }) else { return }
+            handler.callback(self, event, detail)
+        }
+    }
+
+    /// Asks the backend for its output again; the backend mutex is held.
+    private func refreshOutput(_ backend: Backend) {
+        guard outputState.withLock({ $0.resizePending }) else { return }
+        outputState.withLock { $0.resizePending = false }
+        guard backend.refreshOutput() else {
+            Backend.log(level: LK_BACKEND_LOG_WARNING.rawValue,
+                        message: "backend \"\(backendName)\" reported a resize but no usable output: keeping the last size")
+            return
+        }
+        let o = backend.output
+        output.withLock { $0 = (Size(width: Double(o.width), height: Double(o.height)), o.refreshRate) }
+        pacing.withLock { $0.loop }?.setRefreshRate(o.refreshRate)
+    }
+
+    /// Replaces the program's event callback (nil removes it).
+    public func setEventHandler(_ handler: DisplayEventHandler?) throws(LayerKitError) {
+        guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
+        let old = eventHandler.withLock { h -> DisplayEventHandler? in let old = h; h = handler; return old }
+        _ = old   // released here, outside the lock (its destroy runs)
     }
 
     private func withBackend<R>(_ body: (Backend) throws(LayerKitError) -> R) throws(LayerKitError) -> R {
@@ -176,28 +250,38 @@ public final class Display: Object, @unchecked Sendable {
     private func drawFrame(at time: Double) throws(LayerKitError) -> Bool {
         var events: [AnimationEvaluator.Event] = []
         var animating = false
+        var drawn = true
         // A tiled layer's missing tiles (S7.8) are drawn between two builds,
         // outside every lock but the model's (their delegate may call in).
         for pass in 0..<2 {
-            guard let (needs, frame) = try present(at: time, events: &events, animating: &animating,
+            guard let (needs, frame) = try present(at: time, events: &events, animating: &animating, drawn: &drawn,
                                                    drawingTiles: pass == 0) else { break }
             for need in needs { _ = TileStore.draw(need, frame: frame) }
         }
+        guard drawn else { return false }
         AnimationEvents.deliver(events)
         let live = links.withLock { list -> [DisplayLink] in
             list.removeAll { $0.isInvalidated }
             return list
         }
-        for link in live { link.frameDisplayed(timestamp: time, target: time + 1 / refreshRate) }
+        let rate = output.withLock { $0.refreshRate }
+        for link in live { link.frameDisplayed(timestamp: time, target: time + 1 / rate) }
         return animating
     }
 
     /// Builds the list for `time` and presents it; or, when `drawingTiles`
     /// and tiles are missing, returns them (and the build's tile frame)
-    /// without presenting.
+    /// without presenting. While the output is paused nothing is drawn
+    /// (`drawn` false; the tree is kept).
     private func present(at time: Double, events: inout [AnimationEvaluator.Event], animating: inout Bool,
-                         drawingTiles: Bool) throws(LayerKitError) -> ([TileStore.Need], UInt64)? {
+                         drawn: inout Bool, drawingTiles: Bool) throws(LayerKitError) -> ([TileStore.Need], UInt64)? {
         try withBackend { (backend) throws(LayerKitError) -> ([TileStore.Need], UInt64)? in
+            refreshOutput(backend)
+            guard !outputState.withLock({ $0.paused }) else {
+                drawn = false
+                return nil
+            }
+            let size = output.withLock { $0.size }
             for id in releasedImages.withLock({ q -> [UInt64] in let ids = q; q.removeAll(); return ids }) {
                 backend.imageReleased(id)
             }
@@ -211,7 +295,8 @@ public final class Display: Object, @unchecked Sendable {
             if drawingTiles && !builder.tileNeeds.isEmpty { return (builder.tileNeeds, builder.tileFrame) }
             var box = damage.damage(ops: builder.opsPointer, count: builder.count, images: builder.currentImages,
                                     width: Int(size.width), height: Int(size.height), runs: builder.particleRuns)
-            if Display.fullDamage || forceFullDamage || !hasFrame {
+            let whole = outputState.withLock { s -> Bool in let w = s.redrawWhole; s.redrawWhole = false; return w }
+            if Display.fullDamage || forceFullDamage || !hasFrame || whole {
                 box = lk_dl_box(x: 0, y: 0, width: Int32(size.width), height: Int32(size.height))
             }
             statistics.withLock { $0.lastDamagePixels = Int(box.width) * Int(box.height); $0.lastFrameTime = time }
@@ -296,6 +381,8 @@ public final class Display: Object, @unchecked Sendable {
         root = nil
         rootID.withLock { $0 = nil }
         links.withLock { $0.removeAll() }
+        let handler = eventHandler.withLock { h -> DisplayEventHandler? in let old = h; h = nil; return old }
+        _ = handler   // its destroy runs as it is released here
     }
 
     func imageReleased(_ id: UInt64) {

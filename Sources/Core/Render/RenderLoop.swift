@@ -12,13 +12,18 @@ import Glibc
 /// latency in whole refresh intervals (a page-flipping backend presents a
 /// frame drawn after one vsync at the next). A backend that presents
 /// frames at the time they were drawn for changes nothing.
+///
+/// While the output is paused (DRM master lost, connector unplugged) the
+/// loop draws nothing and sleeps without a timer until it is resumed.
 final class RenderLoop: @unchecked Sendable {
     private var thread = pthread_t()
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
     private var closing = false
     private var woken = false
-    private let interval: Double
+    private var paused = false
+    /// Guarded by mutex: the output's refresh rate may change (RESIZED).
+    private var interval: Double
     private let draw: (Double) -> Bool
     private let wantsFrames: () -> Bool
     /// Frames whose vsync passed with no new frame while one was due.
@@ -60,6 +65,28 @@ final class RenderLoop: @unchecked Sendable {
         pthread_mutex_unlock(&mutex)
     }
 
+    /// The output cannot show frames (or can again); callable from any thread.
+    func setPaused(_ value: Bool) {
+        pthread_mutex_lock(&mutex)
+        paused = value
+        woken = true
+        pthread_cond_signal(&condition)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    func setRefreshRate(_ rate: Double) {
+        guard rate.isFinite, rate > 0 else { return }
+        pthread_mutex_lock(&mutex)
+        interval = 1 / rate
+        pthread_mutex_unlock(&mutex)
+    }
+
+    private var currentInterval: Double {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return interval
+    }
+
     func stop() {
         pthread_mutex_lock(&mutex)
         closing = true
@@ -83,6 +110,7 @@ final class RenderLoop: @unchecked Sendable {
     private func nextTick(after t: Double) -> Double {
         pthread_mutex_lock(&mutex)
         let origin = anchor ?? 0
+        let interval = self.interval
         pthread_mutex_unlock(&mutex)
         return origin + ((t - origin) / interval).rounded(.up) * interval
     }
@@ -103,11 +131,19 @@ final class RenderLoop: @unchecked Sendable {
                 pthread_cond_timedwait(&condition, &mutex, &deadline)
             }
             woken = false
+            var resumed = false
+            while !closing && paused {
+                // nothing can be shown: no timer until resumed
+                pthread_cond_wait(&condition, &mutex)
+                resumed = true
+            }
             let stop = closing
             pthread_mutex_unlock(&mutex)
             if stop { return }
+            if resumed { next = nextTick(after: mediaTime()) }
 
             let animating = draw(next + currentLead)
+            let interval = currentInterval
             let now = mediaTime()
             // the following vsync, on the grid the backend's presentations set
             let following = nextTick(after: next + interval / 2)
