@@ -13,121 +13,12 @@
  *   divided by w (perspective), flattened into S's plane (S6.3).
  */
 #include "lktest.h"
+#include "lkt_quads.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct quad {
-    double x[4], y[4];
-    int rgb[3];
-} quad;
-
-#define MAX_QUADS 8
-
-typedef struct expectation {
-    int background[3];
-    int count;
-    quad quads[MAX_QUADS]; /* in drawing order */
-} expectation;
-
-static int to8(double c) { return (int)floor(c * 255 + 0.5); }
-
-/* The matrix taking a layer's bounds coordinates into its superlayer's,
-   before the superlayer's sublayerTransform. */
-static lk_transform3d layer_matrix(lk_rect bounds, lk_point anchor, lk_point position,
-                                   lk_transform3d transform)
-{
-    lk_transform3d m = lkt_t_translation(-bounds.origin.x - anchor.x * bounds.size.width,
-                                         -bounds.origin.y - anchor.y * bounds.size.height, 0);
-    m = lkt_t_mul(m, transform);
-    return lkt_t_mul(m, lkt_t_translation(position.x, position.y, 0));
-}
-
-/* A superlayer's sublayerTransform about its anchor point. */
-static lk_transform3d sublayer_matrix(lk_rect bounds, lk_point anchor, lk_transform3d sub)
-{
-    double ax = bounds.origin.x + anchor.x * bounds.size.width;
-    double ay = bounds.origin.y + anchor.y * bounds.size.height;
-    lk_transform3d m = lkt_t_mul(lkt_t_translation(-ax, -ay, 0), sub);
-    return lkt_t_mul(m, lkt_t_translation(ax, ay, 0));
-}
-
-static void add_quad(expectation *e, lk_transform3d m, lk_rect b, lk_color c)
-{
-    quad *q = &e->quads[e->count++];
-    double xs[4] = {b.origin.x, b.origin.x + b.size.width, b.origin.x + b.size.width, b.origin.x};
-    double ys[4] = {b.origin.y, b.origin.y, b.origin.y + b.size.height, b.origin.y + b.size.height};
-    int i;
-    for (i = 0; i < 4; i++) lkt_t_apply(m, xs[i], ys[i], 0, &q->x[i], &q->y[i], NULL);
-    q->rgb[0] = to8(c.r);
-    q->rgb[1] = to8(c.g);
-    q->rgb[2] = to8(c.b);
-}
-
-/* Signed distance of (px, py) inside the convex quad (negative outside). */
-static double inside_margin(const quad *q, double px, double py)
-{
-    double area = 0, margin = 1e300;
-    int i;
-    for (i = 0; i < 4; i++) {
-        int j = (i + 1) % 4;
-        area += q->x[i] * q->y[j] - q->x[j] * q->y[i];
-    }
-    for (i = 0; i < 4; i++) {
-        int j = (i + 1) % 4;
-        double ex = q->x[j] - q->x[i], ey = q->y[j] - q->y[i];
-        double len = sqrt(ex * ex + ey * ey);
-        double d = (ex * (py - q->y[i]) - ey * (px - q->x[i])) / len;
-        if (area < 0) d = -d;
-        if (d < margin) margin = d;
-    }
-    return margin;
-}
-
-/* Checks every pixel that is clearly inside or outside; one check. */
-static void check_pixels(const char *name, const char *file_stem, const uint8_t *px, uint32_t w,
-                         uint32_t h, const expectation *e)
-{
-    uint32_t x, y;
-    long checked = 0, wrong = 0;
-    char first[256] = "";
-    for (y = 0; y < h; y++) {
-        for (x = 0; x < w; x++) {
-            const int *want = e->background;
-            int ambiguous = 0, i, c, bad = 0;
-            const uint8_t *p = px + ((size_t)y * w + x) * 4;
-            for (i = 0; i < e->count; i++) {
-                double m = inside_margin(&e->quads[i], x + 0.5, y + 0.5);
-                if (m > 1.5) want = e->quads[i].rgb;
-                else if (m > -1.5) ambiguous = 1;
-            }
-            if (ambiguous) continue;
-            checked++;
-            for (c = 0; c < 3; c++)
-                if (abs((int)p[c] - want[c]) > 3) bad = 1;
-            if (p[3] != 255) bad = 1;
-            if (bad) {
-                if (!wrong)
-                    snprintf(first, sizeof first, "first at (%u,%u): %u,%u,%u,%u, expected %d,%d,%d,255",
-                             (unsigned)x, (unsigned)y, p[0], p[1], p[2], p[3], want[0], want[1],
-                             want[2]);
-                wrong++;
-            }
-        }
-    }
-    if (wrong) {
-        char path[1024], file[256];
-        snprintf(file, sizeof file, "%s.actual.png", file_stem);
-        lkt_output_path(path, sizeof path, file);
-        lkt_png_write(path, px, w, h, (size_t)w * 4);
-        LKT_CHECK(0, name, "%ld of %ld checked pixels wrong; %s; actual image in %s", wrong,
-                  checked, first, path);
-    } else {
-        LKT_CHECK(checked > (long)(w * h) / 2, name, "only %ld pixels could be checked", checked);
-    }
-}
 
 static lk_layer *layer(lk_layer *parent, lk_rect bounds, lk_point position, lk_transform3d t,
                        lk_color bg)
@@ -148,7 +39,7 @@ static lk_layer *layer(lk_layer *parent, lk_rect bounds, lk_point position, lk_t
    bounds coordinates are display pixels. */
 static lk_transform3d root_matrix(uint32_t w, uint32_t h)
 {
-    return layer_matrix(lk_rect_make(0, 0, w, h), lk_point_make(0.5, 0.5),
+    return lkt_quads_layer_matrix(lk_rect_make(0, 0, w, h), lk_point_make(0.5, 0.5),
                         lk_point_make(w / 2.0, h / 2.0), lkt_t_identity());
 }
 
@@ -174,7 +65,7 @@ static void check_perspective(void)
     lk_display *d = lkt_open_display(W, H, name);
     lk_layer *root;
     uint8_t *px;
-    expectation e;
+    lkt_expectation e;
 
     if (!d) return;
     root = root_layer(W, H, grey, sub);
@@ -182,20 +73,20 @@ static void check_perspective(void)
     lk_display_set_root_layer(d, root);
 
     memset(&e, 0, sizeof e);
-    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
-    m = lkt_t_mul(layer_matrix(cb, center, cp, ct),
-                  sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub));
+    e.background[0] = e.background[1] = e.background[2] = lkt_quads_to8(0.1);
+    m = lkt_t_mul(lkt_quads_layer_matrix(cb, center, cp, ct),
+                  lkt_quads_sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub));
     m = lkt_t_mul(m, root_matrix(W, H));
-    add_quad(&e, m, cb, red);
+    lkt_quads_add_quad(&e, m, cb, red);
     {
-        const quad *q = &e.quads[0];
+        const lkt_quad *q = &e.quads[0];
         double left = q->y[3] - q->y[0], right = q->y[2] - q->y[1];
         LKT_CHECK(left > 170 && right < 150, "S6.3 (the test's own projection) near edge taller",
                   "left edge %.2f, right edge %.2f", left, right);
     }
     px = lkt_render_and_read(d, name);
     if (px) {
-        check_pixels(name, "s6_3_perspective", px, W, H, &e);
+        lkt_check_quads(name, "s6_3_perspective", px, W, H, &e);
         free(px);
     }
     lk_release(root);
@@ -215,18 +106,18 @@ static void check_flattening(void)
     lk_display *d = lkt_open_display(W, H, name);
     lk_layer *root;
     uint8_t *px;
-    expectation e;
+    lkt_expectation e;
 
     if (!d) return;
     root = root_layer(W, H, grey, lkt_t_identity());
     layer(root, cb, cp, ct, green);
     lk_display_set_root_layer(d, root);
     memset(&e, 0, sizeof e);
-    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
-    add_quad(&e, lkt_t_mul(layer_matrix(cb, center, cp, ct), root_matrix(W, H)), cb, green);
+    e.background[0] = e.background[1] = e.background[2] = lkt_quads_to8(0.1);
+    lkt_quads_add_quad(&e, lkt_t_mul(lkt_quads_layer_matrix(cb, center, cp, ct), root_matrix(W, H)), cb, green);
     px = lkt_render_and_read(d, name);
     if (px) {
-        check_pixels(name, "s6_3_flattening", px, W, H, &e);
+        lkt_check_quads(name, "s6_3_flattening", px, W, H, &e);
         free(px);
     }
     lk_release(root);
@@ -255,7 +146,7 @@ static void check_double_sided(void)
     lk_display *d = lkt_open_display(W, H, name);
     lk_layer *root, *l1, *l2, *l3;
     uint8_t *px;
-    expectation e;
+    lkt_expectation e;
 
     if (!d) return;
     root = root_layer(W, H, grey, sub);
@@ -269,22 +160,22 @@ static void check_double_sided(void)
     lk_display_set_root_layer(d, root);
 
     memset(&e, 0, sizeof e);
-    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
-    to_root = lkt_t_mul(sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub), root_matrix(W, H));
+    e.background[0] = e.background[1] = e.background[2] = lkt_quads_to8(0.1);
+    to_root = lkt_t_mul(lkt_quads_sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub), root_matrix(W, H));
     /* l1: culled, not drawn */
-    m2 = lkt_t_mul(layer_matrix(b80, center, p2, flip), to_root);
-    add_quad(&e, m2, b80, green);
-    add_quad(&e, lkt_t_mul(layer_matrix(half, center, ph, lkt_t_identity()), m2), half, blue);
-    add_quad(&e, lkt_t_mul(layer_matrix(b60, center, p3, turn), to_root), b60, yellow);
+    m2 = lkt_t_mul(lkt_quads_layer_matrix(b80, center, p2, flip), to_root);
+    lkt_quads_add_quad(&e, m2, b80, green);
+    lkt_quads_add_quad(&e, lkt_t_mul(lkt_quads_layer_matrix(half, center, ph, lkt_t_identity()), m2), half, blue);
+    lkt_quads_add_quad(&e, lkt_t_mul(lkt_quads_layer_matrix(b60, center, p3, turn), to_root), b60, yellow);
     {
-        const quad *q = &e.quads[1];
+        const lkt_quad *q = &e.quads[1];
         LKT_CHECK(q->x[0] > 190 && q->x[1] < 170,
                   "S6.1 (the test's own projection) the flipped layer's left half lands on the right",
                   "sublayer corners at x %.2f and %.2f", q->x[0], q->x[1]);
     }
     px = lkt_render_and_read(d, name);
     if (px) {
-        check_pixels(name, "s6_1_double_sided", px, W, H, &e);
+        lkt_check_quads(name, "s6_1_double_sided", px, W, H, &e);
         free(px);
     }
     lk_release(root);
@@ -307,7 +198,7 @@ static void check_no_shared_depth(void)
     lk_display *d = lkt_open_display(W, H, name);
     lk_layer *root;
     uint8_t *px;
-    expectation e;
+    lkt_expectation e;
 
     if (!d) return;
     root = root_layer(W, H, grey, sub);
@@ -315,13 +206,13 @@ static void check_no_shared_depth(void)
     layer(root, cb, cp, tb, blue);
     lk_display_set_root_layer(d, root);
     memset(&e, 0, sizeof e);
-    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
-    to_root = lkt_t_mul(sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub), root_matrix(W, H));
-    add_quad(&e, lkt_t_mul(layer_matrix(cb, center, cp, ta), to_root), cb, red);
-    add_quad(&e, lkt_t_mul(layer_matrix(cb, center, cp, tb), to_root), cb, blue);
+    e.background[0] = e.background[1] = e.background[2] = lkt_quads_to8(0.1);
+    to_root = lkt_t_mul(lkt_quads_sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub), root_matrix(W, H));
+    lkt_quads_add_quad(&e, lkt_t_mul(lkt_quads_layer_matrix(cb, center, cp, ta), to_root), cb, red);
+    lkt_quads_add_quad(&e, lkt_t_mul(lkt_quads_layer_matrix(cb, center, cp, tb), to_root), cb, blue);
     px = lkt_render_and_read(d, name);
     if (px) {
-        check_pixels(name, "s6_3_no_shared_depth", px, W, H, &e);
+        lkt_check_quads(name, "s6_3_no_shared_depth", px, W, H, &e);
         free(px);
     }
     lk_release(root);
@@ -343,7 +234,7 @@ static void check_z_position(void)
     lk_display *d = lkt_open_display(W, H, name);
     lk_layer *root, *near_layer;
     uint8_t *px;
-    expectation e;
+    lkt_expectation e;
 
     if (!d) return;
     root = root_layer(W, H, grey, sub);
@@ -352,22 +243,22 @@ static void check_z_position(void)
     layer(root, b2, cp, lkt_t_identity(), blue);
     lk_display_set_root_layer(d, root);
     memset(&e, 0, sizeof e);
-    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
-    to_root = lkt_t_mul(sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub), root_matrix(W, H));
-    add_quad(&e, lkt_t_mul(layer_matrix(b2, center, cp, lkt_t_identity()), to_root), b2, blue);
-    add_quad(&e, lkt_t_mul(lkt_t_mul(layer_matrix(b1, center, cp, lkt_t_identity()),
+    e.background[0] = e.background[1] = e.background[2] = lkt_quads_to8(0.1);
+    to_root = lkt_t_mul(lkt_quads_sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub), root_matrix(W, H));
+    lkt_quads_add_quad(&e, lkt_t_mul(lkt_quads_layer_matrix(b2, center, cp, lkt_t_identity()), to_root), b2, blue);
+    lkt_quads_add_quad(&e, lkt_t_mul(lkt_t_mul(lkt_quads_layer_matrix(b1, center, cp, lkt_t_identity()),
                                      lkt_t_translation(0, 0, 100)),
                            to_root),
              b1, red);
     {
-        const quad *q = &e.quads[1];
+        const lkt_quad *q = &e.quads[1];
         LKT_CHECK(fabs(q->x[1] - q->x[0] - 100) < 1e-6,
                   "S6.3 (the test's own projection) zPosition 100 at d = 500 scales 1.25",
                   "projected width %.4f", q->x[1] - q->x[0]);
     }
     px = lkt_render_and_read(d, name);
     if (px) {
-        check_pixels(name, "s6_3_z_position", px, W, H, &e);
+        lkt_check_quads(name, "s6_3_z_position", px, W, H, &e);
         free(px);
     }
     lk_release(root);

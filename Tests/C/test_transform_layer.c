@@ -9,121 +9,12 @@
  * edge are not checked.
  */
 #include "lktest.h"
+#include "lkt_quads.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct quad {
-    double x[4], y[4];
-    int rgb[3];
-} quad;
-
-#define MAX_QUADS 16
-
-typedef struct expectation {
-    int background[3];
-    int count;
-    quad quads[MAX_QUADS]; /* in drawing order */
-} expectation;
-
-static int to8(double c) { return (int)floor(c * 255 + 0.5); }
-
-/* The matrix taking a layer's bounds coordinates into its superlayer's,
-   before the superlayer's sublayerTransform. */
-static lk_transform3d layer_matrix(lk_rect bounds, lk_point anchor, lk_point position,
-                                   lk_transform3d transform)
-{
-    lk_transform3d m = lkt_t_translation(-bounds.origin.x - anchor.x * bounds.size.width,
-                                         -bounds.origin.y - anchor.y * bounds.size.height, 0);
-    m = lkt_t_mul(m, transform);
-    return lkt_t_mul(m, lkt_t_translation(position.x, position.y, 0));
-}
-
-/* A superlayer's sublayerTransform about its anchor point. */
-static lk_transform3d sublayer_matrix(lk_rect bounds, lk_point anchor, lk_transform3d sub)
-{
-    double ax = bounds.origin.x + anchor.x * bounds.size.width;
-    double ay = bounds.origin.y + anchor.y * bounds.size.height;
-    lk_transform3d m = lkt_t_mul(lkt_t_translation(-ax, -ay, 0), sub);
-    return lkt_t_mul(m, lkt_t_translation(ax, ay, 0));
-}
-
-static void add_quad(expectation *e, lk_transform3d m, lk_rect b, lk_color c)
-{
-    quad *q = &e->quads[e->count++];
-    double xs[4] = {b.origin.x, b.origin.x + b.size.width, b.origin.x + b.size.width, b.origin.x};
-    double ys[4] = {b.origin.y, b.origin.y, b.origin.y + b.size.height, b.origin.y + b.size.height};
-    int i;
-    for (i = 0; i < 4; i++) lkt_t_apply(m, xs[i], ys[i], 0, &q->x[i], &q->y[i], NULL);
-    q->rgb[0] = to8(c.r);
-    q->rgb[1] = to8(c.g);
-    q->rgb[2] = to8(c.b);
-}
-
-/* Signed distance of (px, py) inside the convex quad (negative outside). */
-static double inside_margin(const quad *q, double px, double py)
-{
-    double area = 0, margin = 1e300;
-    int i;
-    for (i = 0; i < 4; i++) {
-        int j = (i + 1) % 4;
-        area += q->x[i] * q->y[j] - q->x[j] * q->y[i];
-    }
-    for (i = 0; i < 4; i++) {
-        int j = (i + 1) % 4;
-        double ex = q->x[j] - q->x[i], ey = q->y[j] - q->y[i];
-        double len = sqrt(ex * ex + ey * ey);
-        double d = (ex * (py - q->y[i]) - ey * (px - q->x[i])) / len;
-        if (area < 0) d = -d;
-        if (d < margin) margin = d;
-    }
-    return margin;
-}
-
-/* Checks every pixel that is clearly inside or outside; one check. */
-static void check_pixels(const char *name, const char *file_stem, const uint8_t *px, uint32_t w,
-                         uint32_t h, const expectation *e)
-{
-    uint32_t x, y;
-    long checked = 0, wrong = 0;
-    char first[256] = "";
-    for (y = 0; y < h; y++) {
-        for (x = 0; x < w; x++) {
-            const int *want = e->background;
-            int ambiguous = 0, i, c, bad = 0;
-            const uint8_t *p = px + ((size_t)y * w + x) * 4;
-            for (i = 0; i < e->count; i++) {
-                double m = inside_margin(&e->quads[i], x + 0.5, y + 0.5);
-                if (m > 1.5) want = e->quads[i].rgb;
-                else if (m > -1.5) ambiguous = 1;
-            }
-            if (ambiguous) continue;
-            checked++;
-            for (c = 0; c < 3; c++)
-                if (abs((int)p[c] - want[c]) > 3) bad = 1;
-            if (p[3] != 255) bad = 1;
-            if (bad) {
-                if (!wrong)
-                    snprintf(first, sizeof first, "first at (%u,%u): %u,%u,%u,%u, expected %d,%d,%d,255",
-                             (unsigned)x, (unsigned)y, p[0], p[1], p[2], p[3], want[0], want[1],
-                             want[2]);
-                wrong++;
-            }
-        }
-    }
-    if (wrong) {
-        char path[1024], file[256];
-        snprintf(file, sizeof file, "%s.actual.png", file_stem);
-        lkt_output_path(path, sizeof path, file);
-        lkt_png_write(path, px, w, h, (size_t)w * 4);
-        LKT_CHECK(0, name, "%ld of %ld checked pixels wrong; %s; actual image in %s", wrong,
-                  checked, first, path);
-    } else {
-        LKT_CHECK(checked > (long)(w * h) / 2, name, "only %ld pixels could be checked", checked);
-    }
-}
 
 static lk_layer *layer_in(lk_layer *parent, lk_layer *l, lk_rect bounds, lk_point position, lk_transform3d t)
 {
@@ -148,12 +39,12 @@ static lk_layer *root_layer(uint32_t w, uint32_t h, lk_color bg, lk_transform3d 
 
 static lk_transform3d root_matrix(uint32_t w, uint32_t h)
 {
-    return layer_matrix(lk_rect_make(0, 0, w, h), lk_point_make(0.5, 0.5),
+    return lkt_quads_layer_matrix(lk_rect_make(0, 0, w, h), lk_point_make(0.5, 0.5),
                         lk_point_make(w / 2.0, h / 2.0), lkt_t_identity());
 }
 
 /* Signed area of a projected quad: its sign says which way it faces. */
-static double quad_area(const quad *q)
+static double quad_area(const lkt_quad *q)
 {
     double a = 0;
     int i;
@@ -224,23 +115,23 @@ static lk_layer *cube_scene(lk_layer **cube_out, lk_transform3d turn, lk_transfo
    sublayerTransform about its centre and the cube's matrix, all in 3D,
    then the root's perspective: nothing is flattened on the way. Returns
    how many faces are visible. */
-static int cube_expectation(expectation *e, lk_transform3d turn, lk_transform3d tilt)
+static int cube_expectation(lkt_expectation *e, lk_transform3d turn, lk_transform3d tilt)
 {
     lk_rect b = lk_rect_make(0, 0, SIDE, SIDE);
     lk_point center = lk_point_make(0.5, 0.5);
-    lk_transform3d to_root = lkt_t_mul(sublayer_matrix(lk_rect_make(0, 0, CW, CH), center, lkt_t_perspective(CUBE_D)),
+    lk_transform3d to_root = lkt_t_mul(lkt_quads_sublayer_matrix(lk_rect_make(0, 0, CW, CH), center, lkt_t_perspective(CUBE_D)),
                                        root_matrix(CW, CH));
-    lk_transform3d cube = lkt_t_mul(lkt_t_mul(sublayer_matrix(b, center, tilt),
-                                              layer_matrix(b, center, lk_point_make(CW / 2.0, CH / 2.0), turn)),
+    lk_transform3d cube = lkt_t_mul(lkt_t_mul(lkt_quads_sublayer_matrix(b, center, tilt),
+                                              lkt_quads_layer_matrix(b, center, lk_point_make(CW / 2.0, CH / 2.0), turn)),
                                     to_root);
     int i, visible = 0;
     memset(e, 0, sizeof *e);
-    e->background[0] = e->background[1] = e->background[2] = to8(0.1);
+    e->background[0] = e->background[1] = e->background[2] = lkt_quads_to8(0.1);
     for (i = 0; i < 6; i++) {
-        lk_transform3d m = lkt_t_mul(layer_matrix(b, center, lk_point_make(SIDE / 2, SIDE / 2), face_transform(i)),
+        lk_transform3d m = lkt_t_mul(lkt_quads_layer_matrix(b, center, lk_point_make(SIDE / 2, SIDE / 2), face_transform(i)),
                                      cube);
-        add_quad(e, m, b, face_color(i));
-        /* an unturned layer's quad has positive area (y down); a face
+        lkt_quads_add_quad(e, m, b, face_color(i));
+        /* an unturned layer's lkt_quad has positive area (y down); a face
            turned away has negative, and a face seen edge-on none */
         if (quad_area(&e->quads[e->count - 1]) > 1) visible++;
         else e->count--;
@@ -264,7 +155,7 @@ static void check_cube_turns(void)
         lk_display *d;
         lk_layer *root;
         uint8_t *px;
-        expectation e;
+        lkt_expectation e;
         int visible = cube_expectation(&e, turn, lkt_t_identity());
         snprintf(name, sizeof name, "S7.6 cube turned %g about y then %g about x shows its %d front faces in place",
                  turns[k][0], turns[k][1], visible);
@@ -277,7 +168,7 @@ static void check_cube_turns(void)
         lk_display_set_root_layer(d, root);
         px = lkt_render_and_read(d, name);
         if (px) {
-            check_pixels(name, stem, px, CW, CH, &e);
+            lkt_check_quads(name, stem, px, CW, CH, &e);
             free(px);
         }
         lk_release(root);
@@ -293,7 +184,7 @@ static void check_cube_culled_and_tilted(void)
     const char *name = "S6.1 S7.6 cube of single-sided faces, tilted by the sublayerTransform, shows its front faces";
     lk_transform3d turn = lkt_t_rotation_y(-35 * LKT_PI / 180);
     lk_transform3d tilt = lkt_t_rotation_x(25 * LKT_PI / 180);
-    expectation e;
+    lkt_expectation e;
     lk_display *d = lkt_open_display(CW, CH, name);
     lk_layer *root;
     uint8_t *px;
@@ -303,7 +194,7 @@ static void check_cube_culled_and_tilted(void)
     lk_display_set_root_layer(d, root);
     px = lkt_render_and_read(d, name);
     if (px) {
-        check_pixels(name, "s7_6_cube_culled", px, CW, CH, &e);
+        lkt_check_quads(name, "s7_6_cube_culled", px, CW, CH, &e);
         free(px);
     }
     lk_release(root);
@@ -321,19 +212,19 @@ static void check_cube_translucent_culled(void)
     lk_display *d = lkt_open_display(CW, CH, name);
     lk_layer *root, *cube;
     uint8_t *px;
-    expectation e;
+    lkt_expectation e;
     size_t i, k;
     if (!d) return;
     cube_expectation(&e, turn, lkt_t_identity());
     for (k = 0; k < (size_t)e.count; k++)
-        for (i = 0; i < 3; i++) e.quads[k].rgb[i] = (int)floor((e.quads[k].rgb[i] + to8(0.1)) / 2.0 + 0.5);
+        for (i = 0; i < 3; i++) e.quads[k].rgb[i] = (int)floor((e.quads[k].rgb[i] + lkt_quads_to8(0.1)) / 2.0 + 0.5);
     root = cube_scene(&cube, turn, lkt_t_identity(), false);
     for (k = 0; k < lk_layer_get_sublayer_count(cube); k++)
         lk_layer_set_opacity(lk_layer_get_sublayer(cube, k), 0.5);
     lk_display_set_root_layer(d, root);
     px = lkt_render_and_read(d, name);
     if (px) {
-        check_pixels(name, "s7_6_cube_translucent_culled", px, CW, CH, &e);
+        lkt_check_quads(name, "s7_6_cube_translucent_culled", px, CW, CH, &e);
         free(px);
     }
     lk_release(root);
@@ -368,13 +259,13 @@ static void check_cube_rotating(void)
     lk_release(spin);
     for (k = 0; k < sizeof times / sizeof times[0]; k++) {
         char stem[64];
-        expectation e;
+        lkt_expectation e;
         uint8_t *px = (uint8_t *)malloc((size_t)CW * CH * 4);
         cube_expectation(&e, lkt_t_rotation_y(2 * LKT_PI * times[k] / 4), tilt);
         snprintf(stem, sizeof stem, "s7_6_cube_rotating_%d", (int)k);
         if (lk_display_render_frame_at(d, t0 + times[k]) == LK_OK &&
             lk_display_read_pixels(d, px, (size_t)CW * 4) == LK_OK) {
-            check_pixels(name, stem, px, CW, CH, &e);
+            lkt_check_quads(name, stem, px, CW, CH, &e);
         } else {
             LKT_CHECK(0, name, "rendering failed: %s", lk_last_error());
         }
@@ -410,7 +301,7 @@ static void check_shared_versus_flattened(int shared)
     lk_display *d = lkt_open_display(SW, SH, name);
     lk_layer *root, *c, *a, *b, *card;
     uint8_t *px;
-    expectation e;
+    lkt_expectation e;
     if (!d) return;
     lk_transaction_begin();
     lk_transaction_set_disable_actions(true);
@@ -428,18 +319,18 @@ static void check_shared_versus_flattened(int shared)
     lk_display_set_root_layer(d, root);
 
     memset(&e, 0, sizeof e);
-    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
+    e.background[0] = e.background[1] = e.background[2] = lkt_quads_to8(0.1);
     {
-        lk_transform3d to_root = lkt_t_mul(sublayer_matrix(lk_rect_make(0, 0, SW, SH), center, lkt_t_perspective(400)),
+        lk_transform3d to_root = lkt_t_mul(lkt_quads_sublayer_matrix(lk_rect_make(0, 0, SW, SH), center, lkt_t_perspective(400)),
                                            root_matrix(SW, SH));
-        lk_transform3d group = lkt_t_mul(layer_matrix(gb, center, sub_center, lkt_t_identity()),
-                                         layer_matrix(gb, center, gp, lkt_t_identity()));
-        lk_transform3d red_m = lkt_t_mul(layer_matrix(cb, center, ra, lkt_t_translation(0, 0, shared ? 100 : 0)), group);
-        lk_transform3d blue_m = lkt_t_mul(lkt_t_mul(layer_matrix(cb, center, rb, lkt_t_identity()),
+        lk_transform3d group = lkt_t_mul(lkt_quads_layer_matrix(gb, center, sub_center, lkt_t_identity()),
+                                         lkt_quads_layer_matrix(gb, center, gp, lkt_t_identity()));
+        lk_transform3d red_m = lkt_t_mul(lkt_quads_layer_matrix(cb, center, ra, lkt_t_translation(0, 0, shared ? 100 : 0)), group);
+        lk_transform3d blue_m = lkt_t_mul(lkt_t_mul(lkt_quads_layer_matrix(cb, center, rb, lkt_t_identity()),
                                                     lkt_t_translation(0, 0, shared ? 10 : 0)), group);
         if (shared) {
-            add_quad(&e, lkt_t_mul(blue_m, to_root), cb, blue);
-            add_quad(&e, lkt_t_mul(red_m, to_root), cb, red);
+            lkt_quads_add_quad(&e, lkt_t_mul(blue_m, to_root), cb, blue);
+            lkt_quads_add_quad(&e, lkt_t_mul(red_m, to_root), cb, red);
             LKT_CHECK(e.quads[1].x[1] - e.quads[1].x[0] > 100,
                       "S6.3 (the test's own projection) the nearer card is enlarged", "width %.2f",
                       e.quads[1].x[1] - e.quads[1].x[0]);
@@ -448,13 +339,13 @@ static void check_shared_versus_flattened(int shared)
                orders it); C lies in the root's plane, so the perspective
                changes nothing: red, then blue over it, both 80 x 80 */
             (void)blue_m;
-            add_quad(&e, lkt_t_mul(lkt_t_mul(layer_matrix(cb, center, ra, lkt_t_identity()), group), to_root), cb, red);
-            add_quad(&e, lkt_t_mul(lkt_t_mul(layer_matrix(cb, center, rb, lkt_t_identity()), group), to_root), cb, blue);
+            lkt_quads_add_quad(&e, lkt_t_mul(lkt_t_mul(lkt_quads_layer_matrix(cb, center, ra, lkt_t_identity()), group), to_root), cb, red);
+            lkt_quads_add_quad(&e, lkt_t_mul(lkt_t_mul(lkt_quads_layer_matrix(cb, center, rb, lkt_t_identity()), group), to_root), cb, blue);
         }
     }
     px = lkt_render_and_read(d, name);
     if (px) {
-        check_pixels(name, shared ? "s6_3_shared_space" : "s6_3_flattened_space", px, SW, SH, &e);
+        lkt_check_quads(name, shared ? "s6_3_shared_space" : "s6_3_flattened_space", px, SW, SH, &e);
         free(px);
     }
     lk_release(root);
@@ -470,7 +361,7 @@ static void check_draws_nothing_itself(void)
     lk_display *d = lkt_open_display(120, 100, name);
     lk_layer *root, *t;
     uint8_t *px;
-    expectation e;
+    lkt_expectation e;
     lk_value v;
     if (!d) return;
     root = root_layer(120, 100, lk_color_make(0.1, 0.1, 0.1, 1), lkt_t_identity());
@@ -481,10 +372,10 @@ static void check_draws_nothing_itself(void)
     lk_layer_set_shadow_opacity(t, 1);
     lk_display_set_root_layer(d, root);
     memset(&e, 0, sizeof e);
-    e.background[0] = e.background[1] = e.background[2] = to8(0.1);
+    e.background[0] = e.background[1] = e.background[2] = lkt_quads_to8(0.1);
     px = lkt_render_and_read(d, name);
     if (px) {
-        check_pixels(name, "s7_6_draws_nothing", px, 120, 100, &e);
+        lkt_check_quads(name, "s7_6_draws_nothing", px, 120, 100, &e);
         free(px);
     }
     lkt_error_mark();
