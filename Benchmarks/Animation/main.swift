@@ -269,11 +269,15 @@ if runs("damage") {
     _ = try committedLayers(2_000, root: scene)
     let spinner = Layer()
     try locked {
+        // No built-in "sublayers" fade (S3.3) on the committed scene: it would
+        // still be running when the idle window opens.
+        Transaction.begin()
+        Transaction.disableActions = true
         try spinner.setFrame(Rect(x: 928, y: 508, width: 64, height: 64))
         try spinner.set(LayerProperties.backgroundColor, Color(r: 1, g: 1, b: 1, a: 1))
         try scene.addSublayer(spinner)
         try display.setRoot(scene)
-        Transaction.flush()
+        try Transaction.commit()
     }
     pump(0.2)
     // idle: nothing animates
