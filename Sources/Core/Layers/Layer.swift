@@ -5,7 +5,17 @@ import Synchronization
 /// validates by the property table and ignores changes to the same value.
 public class Layer: Object, @unchecked Sendable {
     public final internal(set) var state = LayerState()
-    public final internal(set) var sublayers: [Layer] = []
+    public final internal(set) var sublayers: [Layer] = [] {
+        didSet { sublayersVersion &+= 1 }
+    }
+    /// Bumped when `sublayers` changes: a commit rebuilds the render node's
+    /// children only then.
+    final var sublayersVersion: UInt64 = 0
+    /// The transaction list this layer is on (Transaction.recordChange).
+    final var transactionMark: UInt64 = 0
+    /// The render side's node for this layer; read and written only under
+    /// the render tree's lock.
+    final var renderNode: RenderNode?
     /// The superlayer retains this layer, so while it is set it is alive; it
     /// clears the reference when it lets go. Unowned-unsafe avoids a weak
     /// reference's side allocation on every layer.

@@ -116,6 +116,16 @@ public struct DisplayListBuilder: ~Copyable {
             // Fields are read in place: copying the whole LayerState would
             // retain and release its object references for every layer.
             visit(node, node.statePointer, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
+        } else if node.tracksWriteFieldsOnly && node.transition == nil {
+            // The common case (basic and spring animations of whole
+            // properties): evaluated in place into the node's kept presented
+            // state, from its inline tracks, with no copy of the state.
+            let s = node.presentedForTracks()
+            let running = node.tracks.withUnsafeMutableBufferPointer { tracks in
+                AnimationEvaluator.apply(tracks: tracks, to: s, layerTime: time, model: node.statePointer, events: events)
+            }
+            if running { animating = true }
+            visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
         } else {
             // Animations apply once per frame; geometry and appearance both use the result.
             var presented = node.state

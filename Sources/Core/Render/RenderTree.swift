@@ -12,8 +12,23 @@ final class RenderNode: @unchecked Sendable {
         unsafeMutableAddress { statePointer }
     }
     var children: [RenderNode] = []
+    /// The layer's sublayersVersion these children were built from.
+    var syncedSublayersVersion = UInt64.max
+    /// RenderTree.sync's mark for the children it keeps.
+    var childStamp: UInt64 = 0
     weak var parent: RenderNode?
-    var animations: [AnimationRecord] = []
+    var animations: [AnimationRecord] = [] {
+        didSet { rebuildTracks() }
+    }
+    /// The animations as each frame reads them (NodeTrack.swift).
+    var tracks: [NodeTrack] = []
+    /// Every track writes only its own field: a frame evaluates into
+    /// `presentedPointer` in place of a whole copy of the state.
+    private(set) var tracksWriteFieldsOnly = false
+    /// The presented state of the last frame, kept between frames: equal to
+    /// the model in every field no track writes. Stale after a commit.
+    private var presentedPointer: UnsafeMutablePointer<LayerState>?
+    private var presentedStale = true
     /// An animation changes zPosition: the drawing order follows it.
     var animatesZPosition = false
     /// The committed node of the layer's mask (S6.1), drawn in this node's
@@ -40,6 +55,49 @@ final class RenderNode: @unchecked Sendable {
     deinit {
         statePointer.deinitialize(count: 1)
         statePointer.deallocate()
+        dropPresented()
+    }
+
+    private func rebuildTracks() {
+        tracks = animations.map(NodeTrack.init)
+        tracksWriteFieldsOnly = !tracks.isEmpty && tracks.allSatisfy { $0.kind != .general }
+        presentedStale = true
+        if !tracksWriteFieldsOnly { dropPresented() }
+    }
+
+    private func dropPresented() {
+        guard let p = presentedPointer else { return }
+        p.deinitialize(count: 1)
+        p.deallocate()
+        presentedPointer = nil
+    }
+
+    /// The committed state changed: the kept presented state must be copied again.
+    func stateChanged() { presentedStale = true }
+
+    /// The state to evaluate this frame's tracks into (tracksWriteFieldsOnly):
+    /// the kept presented state with every tracked field reset to the model.
+    func presentedForTracks() -> UnsafeMutablePointer<LayerState> {
+        let p: UnsafeMutablePointer<LayerState>
+        if let kept = presentedPointer {
+            p = kept
+            if presentedStale { p.pointee = statePointer.pointee }
+        } else {
+            p = .allocate(capacity: 1)
+            p.initialize(to: statePointer.pointee)
+            presentedPointer = p
+        }
+        if !presentedStale {
+            // The tracks' fields hold last frame's values: back to the model
+            // (plain doubles, copied as bytes).
+            let to = UnsafeMutableRawPointer(p), from = UnsafeRawPointer(statePointer)
+            for track in tracks {
+                to.advanced(by: track.offset).copyMemory(from: from.advanced(by: track.offset),
+                                                        byteCount: track.lanes * MemoryLayout<Double>.stride)
+            }
+        }
+        presentedStale = false
+        return p
     }
 
     /// Model objects other than immutable images and paths stay on the
@@ -100,7 +158,7 @@ public final class RenderTree: @unchecked Sendable {
 
     func node(_ id: UInt64) -> RenderNode? { nodes[id] }
 
-    public func isCommitted(_ layer: Layer) -> Bool { withLock { nodes[layer.id] != nil } }
+    public func isCommitted(_ layer: Layer) -> Bool { withLock { layer.renderNode != nil } }
 
     /// Publishes the state of `layers` (model lock held, on the committing thread).
     func commit(_ layers: [Layer], at time: Double) {
@@ -112,13 +170,13 @@ public final class RenderTree: @unchecked Sendable {
                 guard let record = layer.animationRecords.last(where: {
                     !$0.beginResolved && $0.animation.animationKind == .transition
                 }) else { continue }
-                befores.append((layer, record, nodes[layer.id].map { frozenCopy(of: $0, at: time) }))
+                befores.append((layer, record, layer.renderNode.map { frozenCopy(of: $0, at: time) }))
             }
             for layer in layers where !layer.isPresentationCopy {
                 sync(ensureNode(layer, time), with: layer, commitTime: time)
             }
             for (layer, record, before) in befores {
-                guard let node = nodes[layer.id] else { continue }
+                guard let node = layer.renderNode else { continue }
                 node.transition = record
                 // A layer that was not there before appears from nothing.
                 node.transitionBefore = before ?? RenderNode(id: layer.id, state: LayerState.hiddenPlaceholder)
@@ -129,28 +187,42 @@ public final class RenderTree: @unchecked Sendable {
     }
 
     private func ensureNode(_ layer: Layer, _ time: Double) -> RenderNode {
-        if let node = nodes[layer.id] { return node }
+        if let node = layer.renderNode { return node }
         let node = RenderNode(id: layer.id, state: layer.state)
         nodes[layer.id] = node
+        layer.renderNode = node
         sync(node, with: layer, commitTime: time)
         return node
     }
 
+    /// Stamps the children kept by one sync, to find those it dropped in one pass.
+    private var childStamp: UInt64 = 0
+
     private func sync(_ node: RenderNode, with layer: Layer, commitTime time: Double) {
-        node.state = RenderNode.renderable(layer.state)
-        let children = layer.sublayers.map { child -> RenderNode in
-            let c = ensureNode(child, time)
-            c.parent = node
-            return c
+        node.statePointer.pointee = layer.state
+        node.statePointer.pointee.mask = nil  // RenderNode.renderable
+        node.stateChanged()
+        if node.syncedSublayersVersion != layer.sublayersVersion {
+            node.syncedSublayersVersion = layer.sublayersVersion
+            childStamp &+= 1
+            let stamp = childStamp
+            let children = layer.sublayers.map { child -> RenderNode in
+                let c = ensureNode(child, time)
+                c.parent = node
+                c.childStamp = stamp
+                return c
+            }
+            for old in node.children where old.parent === node && old.childStamp != stamp {
+                old.parent = nil
+            }
+            node.children = children
         }
-        for old in node.children where old.parent === node && !children.contains(where: { $0 === old }) {
-            old.parent = nil
-        }
-        node.children = children
-        node.mask = layer.state.mask.map { mask in
+        if let mask = layer.state.mask {
             let m = ensureNode(mask, time)
             m.parent = node
-            return m
+            node.mask = m
+        } else {
+            node.mask = nil
         }
         for record in layer.animationRecords where !record.beginResolved {
             // S4.3: beginTime 0 means the commit time, in the layer's own time.
@@ -199,6 +271,9 @@ public final class RenderTree: @unchecked Sendable {
         withLock { _ = nodes.removeValue(forKey: id) }
     }
 
+    /// The layer's node, under the lock (the layer's own reference, no lookup).
+    func node(of layer: Layer) -> RenderNode? { layer.renderNode }
+
     /// The node's local time at media time `time` (S4.2), through its ancestors.
     static func localTime(of node: RenderNode, at time: Double) -> Double {
         let parentTime = node.parent.map { localTime(of: $0, at: time) } ?? time
@@ -208,7 +283,7 @@ public final class RenderTree: @unchecked Sendable {
     /// S5.1: the layer's presentation state at `time`, nil if never committed.
     func presentationState(of layer: Layer, at time: Double) -> LayerState? {
         withLock {
-            guard let node = nodes[layer.id] else { return nil }
+            guard let node = layer.renderNode else { return nil }
             var state = node.state
             let local = RenderTree.localTime(of: node, at: time)
             withUnsafeMutablePointer(to: &state) { presented in
@@ -226,7 +301,7 @@ public final class RenderTree: @unchecked Sendable {
     func presentationValue(of layer: Layer, property: AnyProperty, subpath: [Substring], keyPath: String,
                            at time: Double) -> Value? {
         withLock {
-            guard let node = nodes[layer.id] else { return nil }
+            guard let node = layer.renderNode else { return nil }
             let model = UnsafePointer(node.statePointer)
             let relevant: (AnimationRecord) -> Bool = {
                 $0.animates(property.key) || (property.key == LayerProperties.transform.key && $0.turnsLayer)

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Transactions (S2): a per-thread stack of nested transactions. A change
 /// with none open opens an implicit one, committed at the next run loop
@@ -18,12 +19,16 @@ public enum Transaction {
     final class ThreadState {
         var frames: [Frame] = []
         /// Layers changed since the last outermost commit, in order, once
-        /// each. Held weakly: a layer the program lets go of before the
-        /// commit has nothing left to show.
-        var changed: [WeakLayer] = []
-        var changedIDs: Set<UInt64> = []
-        /// Layers marked with setNeedsLayout, laid out before the outermost commit.
-        var needsLayout: [WeakLayer] = []
+        /// each (a layer's `transactionMark` says it is listed). Held
+        /// strongly, no weak references: those give every layer a side
+        /// table and slow each retain and release of it. A layer the program
+        /// let go of before the commit is held only here and is skipped.
+        var changed: [Layer] = []
+        /// Names this thread's current list; a new one after each commit.
+        var mark = Transaction.newMark()
+        /// Layers marked with setNeedsLayout, laid out before the outermost
+        /// commit (those only held here are skipped).
+        var needsLayout: [Layer] = []
         /// Completion groups of transactions already closed, sealed at the outermost commit.
         var closedGroups: [CompletionGroup] = []
         /// Objects handed out at +0 with nothing else holding them, kept
@@ -37,6 +42,9 @@ public enum Transaction {
     }
 
     private static let perThread = ThreadLocal { ThreadState() }
+
+    private static let marks = Atomic<UInt64>(1)
+    static func newMark() -> UInt64 { marks.wrappingAdd(1, ordering: .relaxed).oldValue }
 
     static var current: ThreadState { perThread.value }
 
@@ -84,17 +92,24 @@ public enum Transaction {
         // commit publishes them (drawing may change more layers).
         var drawn = 0
         while drawn < state.changed.count {
-            let layer = state.changed[drawn].layer
+            let layer = state.changed[drawn]
             drawn += 1
-            if let layer, layer.needsDisplay { layer.display() }
+            if layer.needsDisplay { layer.display() }
         }
-        let changed = state.changed
+        var changed = state.changed
         state.changed = []
-        state.changedIDs = []
+        state.mark = newMark()
         let groups = state.closedGroups
         state.closedGroups = []
         defer { state.autoreleased.removeAll() }
-        RenderTree.shared.commit(changed.compactMap(\.layer), at: mediaTime())
+        // Only this list holds a layer the program let go of: nothing shows it.
+        var kept = 0
+        for i in changed.indices where !isKnownUniquelyReferenced(&changed[i]) {
+            changed.swapAt(kept, i)
+            kept += 1
+        }
+        changed.removeLast(changed.count - kept)
+        RenderTree.shared.commit(changed, at: mediaTime())
         let runLoop = RunLoop.current
         for group in groups { group.seal(on: runLoop) }
     }
@@ -105,14 +120,19 @@ public enum Transaction {
     static func recordChange(_ layer: Layer) {
         let state = current
         if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
-        if state.changedIDs.insert(layer.id).inserted { state.changed.append(WeakLayer(layer)) }
+        // Under the model lock. Two threads changing one layer may each list
+        // it more than once; publishing a layer twice is harmless.
+        if layer.transactionMark != state.mark {
+            layer.transactionMark = state.mark
+            state.changed.append(layer)
+        }
     }
 
     /// Marks a layer for the layout pass of this thread's next commit.
     static func recordNeedsLayout(_ layer: Layer) {
         let state = current
         if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
-        state.needsLayout.append(WeakLayer(layer))
+        state.needsLayout.append(layer)
     }
 
     /// Every open transaction with a completion waits for this animation.
@@ -172,9 +192,4 @@ public enum Transaction {
 
     public static func value(forKey key: String) -> Value? { lookup { $0.values[key] } }
     public static func setValue(_ value: Value, forKey key: String) { modifyTop { $0.values[key] = value } }
-}
-
-final class WeakLayer {
-    weak var layer: Layer?
-    init(_ layer: Layer) { self.layer = layer }
 }
