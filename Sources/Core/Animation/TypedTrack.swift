@@ -230,6 +230,33 @@ enum FieldSlot {
         }
     }
 
+    var offset: Int {
+        switch self {
+        case .number(let o), .point(let o), .size(let o), .rect(let o), .transform(let o): o
+        }
+    }
+
+    /// The field's size in doubles.
+    var lanes: Int {
+        switch self {
+        case .number: 1
+        case .point, .size: 2
+        case .rect: 4
+        case .transform: 16
+        }
+    }
+
+    /// The value of a field of up to four doubles, from its lanes.
+    func value(lanes v: SIMD4<Double>) -> Value {
+        switch self {
+        case .number: .number(v[0])
+        case .point: .point(Point(x: v[0], y: v[1]))
+        case .size: .size(Size(width: v[0], height: v[1]))
+        case .rect: .rect(Rect(x: v[0], y: v[1], width: v[2], height: v[3]))
+        case .transform: .none
+        }
+    }
+
     func read(_ state: UnsafePointer<LayerState>) -> Value {
         let raw = UnsafeRawPointer(state)
         switch self {

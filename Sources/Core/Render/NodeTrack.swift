@@ -66,8 +66,15 @@ struct NodeTrack {
     @inline(__always)
     func applyInline(progress: Double, iteration: Int, to state: UnsafeMutableRawPointer,
                      model: UnsafeRawPointer) {
-        let field = state.advanced(by: offset).assumingMemoryBound(to: Double.self)
-        let modelField = model.advanced(by: offset).assumingMemoryBound(to: Double.self)
+        applyInline(progress: progress, iteration: iteration,
+                    field: state.advanced(by: offset).assumingMemoryBound(to: Double.self),
+                    modelField: model.advanced(by: offset).assumingMemoryBound(to: Double.self))
+    }
+
+    /// The same on the field alone (`lanes` doubles), wherever it is.
+    @inline(__always)
+    func applyInline(progress: Double, iteration: Int, field: UnsafeMutablePointer<Double>,
+                     modelField: UnsafePointer<Double>) {
         let base = load(UnsafePointer(field)), start = present & 8 != 0 ? previous : base
         let zero = SIMD4<Double>()
         let ends: (SIMD4<Double>, SIMD4<Double>)
@@ -93,6 +100,16 @@ struct NodeTrack {
         var v = SIMD4<Double>()
         for i in 0..<lanes { v[i] = p[i] }
         return v
+    }
+}
+
+extension NodeTrack {
+    /// Where its animation shows at the layer's local time, without events:
+    /// nil when it has no effect (S4.4, S4.5).
+    func presentedProgress(layerTime: Double) -> (progress: Double, iteration: Int)? {
+        let evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
+        if evaluation.phase == .after && removedOnCompletion && (seenStopped || record.stopped) { return nil }
+        return evaluation.progress.map { ($0, evaluation.iteration) }
     }
 }
 

@@ -266,6 +266,31 @@ public final class RenderTree: @unchecked Sendable {
         return copy
     }
 
+    /// The presentation value of a whole number, point, size or rect
+    /// property whose animations are all inline tracks, computed on the
+    /// field alone (re-triggering thousands of implicit animations asks this
+    /// for each); nil when another path must answer.
+    private static func inlinePresentedValue(of node: RenderNode, property: AnyProperty, at time: Double) -> Value? {
+        guard node.tracksWriteFieldsOnly || node.animations.isEmpty,
+              let slot = FieldSlot.make(key: property.key, subpath: []), slot.lanes <= 4 else { return nil }
+        let offset = slot.offset
+        if node.tracks.contains(where: { $0.offset == offset && $0.kind != .inline }) { return nil }
+        let model = UnsafeRawPointer(node.statePointer).advanced(by: offset).assumingMemoryBound(to: Double.self)
+        var field = SIMD4<Double>()
+        for i in 0..<slot.lanes { field[i] = model[i] }
+        if node.tracks.contains(where: { $0.offset == offset }) {
+            let local = localTime(of: node, at: time)
+            withUnsafeMutableBytes(of: &field) { bytes in
+                let f = bytes.baseAddress!.assumingMemoryBound(to: Double.self)
+                for track in node.tracks where track.offset == offset {
+                    guard let (progress, iteration) = track.presentedProgress(layerTime: local) else { continue }
+                    track.applyInline(progress: progress, iteration: iteration, field: f, modelField: model)
+                }
+            }
+        }
+        return slot.value(lanes: field)
+    }
+
     /// A layer died: forget its node (its superlayer's next commit drops it too).
     func layerDied(_ id: UInt64) {
         withLock { _ = nodes.removeValue(forKey: id) }
@@ -303,6 +328,9 @@ public final class RenderTree: @unchecked Sendable {
         withLock {
             guard let node = layer.renderNode else { return nil }
             let model = UnsafePointer(node.statePointer)
+            if subpath.isEmpty, let value = RenderTree.inlinePresentedValue(of: node, property: property, at: time) {
+                return value
+            }
             let relevant: (AnimationRecord) -> Bool = {
                 $0.animates(property.key) || (property.key == LayerProperties.transform.key && $0.turnsLayer)
             }
