@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 /* Ops sit op_size bytes apart, which need not keep doubles aligned; copy each
@@ -211,13 +212,36 @@ static sw_box damage_box(const lk_backend_instance *inst, lk_dl_box d)
     return sw_box_intersect(b, output);
 }
 
+/* The list's first op paints every pixel of the damage box opaquely (the
+   root layer's background, most often): an axis-aligned, square-cornered,
+   opaque FILL over the whole box. Clearing first would then write each of
+   those pixels twice, a whole extra pass over the buffer on a full frame. */
+static bool first_op_covers(const lk_display_list *list, sw_box damage)
+{
+    if (list->op_count == 0) return false;
+    lk_dl_op op;
+    load_op(list, 0, &op);
+    const double *m = op.transform;
+    if (op.kind != LK_DL_OP_FILL || (op.flags & LK_DL_FLAG_BLEND_ADD) || op.corner_radius > 0.0 ||
+        sw_to_byte(sw_unit(op.opacity) * op.color.a) != 255u)
+        return false;
+    /* Scale and translation only, no perspective. */
+    if (m[1] != 0.0 || m[2] != 0.0 || m[3] != 0.0 || m[4] != 0.0 || m[6] != 0.0 || m[7] != 0.0 ||
+        m[11] != 0.0 || m[15] != 1.0)
+        return false;
+    double xa = op.rect.x * m[0] + m[12], xb = (op.rect.x + op.rect.width) * m[0] + m[12];
+    double ya = op.rect.y * m[5] + m[13], yb = (op.rect.y + op.rect.height) * m[5] + m[13];
+    return fmin(xa, xb) <= damage.x0 && fmax(xa, xb) >= damage.x1 &&
+           fmin(ya, yb) <= damage.y0 && fmax(ya, yb) >= damage.y1;
+}
+
 bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
                char *error, size_t error_size)
 {
     if (!validate(inst, list, error, error_size)) return false;
 
     sw_box damage = damage_box(inst, list->damage);
-    if (!sw_box_empty(damage)) {
+    if (!sw_box_empty(damage) && !first_op_covers(list, damage)) {
         pixman_color_t clear = sw_pixman_color(list->clear_color);
         pixman_box32_t box = { damage.x0, damage.y0, damage.x1, damage.y1 };
         pixman_image_fill_boxes(PIXMAN_OP_SRC, inst->framebuffer, &clear, 1, &box);

@@ -45,19 +45,13 @@ enum LayoutPass {
         var rounds = 0
         while true {
             var pending: [Layer] = []
-            var kept: [Layer] = []
-            var marked = state.needsLayout
-            state.needsLayout = []
-            for i in marked.indices {
-                // Held only by the list: the program let go of it.
-                guard !isKnownUniquelyReferenced(&marked[i]) else { continue }
-                let layer = marked[i]
-                guard layer.needsLayout else { continue }
-                if let root, layer !== root, !layer.isInside(root) { kept.append(layer); continue }
+            var kept: [WeakLayer] = []
+            for entry in state.needsLayout {
+                guard let layer = entry.layer, layer.needsLayout else { continue }
+                if let root, layer !== root, !layer.isInside(root) { kept.append(entry); continue }
                 pending.append(layer)
             }
-            marked = []
-            state.needsLayout = kept + state.needsLayout
+            state.needsLayout = kept
             if pending.isEmpty { return }
             rounds += 1
             if rounds > maxRounds {

@@ -20,15 +20,13 @@ public enum Transaction {
         var frames: [Frame] = []
         /// Layers changed since the last outermost commit, in order, once
         /// each (a layer's `transactionMark` says it is listed). Held
-        /// strongly, no weak references: those give every layer a side
-        /// table and slow each retain and release of it. A layer the program
-        /// let go of before the commit is held only here and is skipped.
-        var changed: [Layer] = []
+        /// weakly: a layer the program lets go of before the commit has
+        /// nothing left to show, and goes at once (its sublayers are freed).
+        var changed: [WeakLayer] = []
         /// Names this thread's current list; a new one after each commit.
         var mark = Transaction.newMark()
-        /// Layers marked with setNeedsLayout, laid out before the outermost
-        /// commit (those only held here are skipped).
-        var needsLayout: [Layer] = []
+        /// Layers marked with setNeedsLayout, laid out before the outermost commit.
+        var needsLayout: [WeakLayer] = []
         /// Completion groups of transactions already closed, sealed at the outermost commit.
         var closedGroups: [CompletionGroup] = []
         /// Objects handed out at +0 with nothing else holding them, kept
@@ -92,24 +90,17 @@ public enum Transaction {
         // commit publishes them (drawing may change more layers).
         var drawn = 0
         while drawn < state.changed.count {
-            let layer = state.changed[drawn]
+            let layer = state.changed[drawn].layer
             drawn += 1
-            if layer.needsDisplay { layer.display() }
+            if let layer, layer.needsDisplay { layer.display() }
         }
-        var changed = state.changed
+        let changed = state.changed
         state.changed = []
         state.mark = newMark()
         let groups = state.closedGroups
         state.closedGroups = []
         defer { state.autoreleased.removeAll() }
-        // Only this list holds a layer the program let go of: nothing shows it.
-        var kept = 0
-        for i in changed.indices where !isKnownUniquelyReferenced(&changed[i]) {
-            changed.swapAt(kept, i)
-            kept += 1
-        }
-        changed.removeLast(changed.count - kept)
-        RenderTree.shared.commit(changed, at: mediaTime())
+        RenderTree.shared.commit(changed.compactMap(\.layer), at: mediaTime())
         let runLoop = RunLoop.current
         for group in groups { group.seal(on: runLoop) }
     }
@@ -124,7 +115,7 @@ public enum Transaction {
         // it more than once; publishing a layer twice is harmless.
         if layer.transactionMark != state.mark {
             layer.transactionMark = state.mark
-            state.changed.append(layer)
+            state.changed.append(WeakLayer(layer))
         }
     }
 
@@ -132,7 +123,7 @@ public enum Transaction {
     static func recordNeedsLayout(_ layer: Layer) {
         let state = current
         if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
-        state.needsLayout.append(layer)
+        state.needsLayout.append(WeakLayer(layer))
     }
 
     /// Every open transaction with a completion waits for this animation.
@@ -192,4 +183,10 @@ public enum Transaction {
 
     public static func value(forKey key: String) -> Value? { lookup { $0.values[key] } }
     public static func setValue(_ value: Value, forKey key: String) { modifyTop { $0.values[key] = value } }
+}
+
+/// A weak reference stored inline in an array (no allocation per entry).
+struct WeakLayer {
+    weak var layer: Layer?
+    init(_ layer: Layer) { self.layer = layer }
 }
