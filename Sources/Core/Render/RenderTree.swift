@@ -270,7 +270,7 @@ public final class RenderTree: @unchecked Sendable {
     /// property whose animations are all inline tracks, computed on the
     /// field alone (re-triggering thousands of implicit animations asks this
     /// for each); nil when another path must answer.
-    private static func inlinePresentedValue(of node: RenderNode, property: AnyProperty, at time: Double) -> Value? {
+    static func inlinePresentedValue(of node: RenderNode, property: AnyProperty, at time: Double) -> Value? {
         guard node.tracksWriteFieldsOnly || node.animations.isEmpty,
               let slot = FieldSlot.make(key: property.key, subpath: []), slot.lanes <= 4 else { return nil }
         let offset = slot.offset
