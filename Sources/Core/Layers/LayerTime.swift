@@ -11,7 +11,10 @@ extension Layer {
 
     /// Media time to this layer's local time.
     public func localTime(forMediaTime t: Double) -> Double {
-        timingChain.reduce(t) { TimingModel.localTime($0, $1.state.timing) }
+        // Recursion from the root down, without building the chain (a
+        // commit asks this for every animation it publishes).
+        guard let parent = superlayer ?? maskOwner else { return TimingModel.localTime(t, state.timing) }
+        return TimingModel.localTime(parent.localTime(forMediaTime: t), state.timing)
     }
 
     /// This layer's local time to media time; nil when a speed of 0 on the

@@ -59,8 +59,14 @@ final class RenderNode: @unchecked Sendable {
     }
 
     private func rebuildTracks() {
-        tracks = animations.map(NodeTrack.init)
-        tracksWriteFieldsOnly = !tracks.isEmpty && tracks.allSatisfy { $0.kind != .general }
+        var fieldsOnly = !animations.isEmpty
+        tracks = []
+        tracks.reserveCapacity(animations.count)
+        for record in animations {
+            tracks.append(NodeTrack(record))
+            if tracks[tracks.count - 1].kind == .general { fieldsOnly = false }
+        }
+        tracksWriteFieldsOnly = fieldsOnly
         presentedStale = true
         if !tracksWriteFieldsOnly { dropPresented() }
     }
@@ -89,11 +95,15 @@ final class RenderNode: @unchecked Sendable {
         }
         if !presentedStale {
             // The tracks' fields hold last frame's values: back to the model
-            // (plain doubles, copied as bytes).
+            // (plain doubles, copied as bytes). Tracks are read in place:
+            // each is a few hundred bytes.
             let to = UnsafeMutableRawPointer(p), from = UnsafeRawPointer(statePointer)
-            for track in tracks {
-                to.advanced(by: track.offset).copyMemory(from: from.advanced(by: track.offset),
-                                                        byteCount: track.lanes * MemoryLayout<Double>.stride)
+            tracks.withUnsafeBufferPointer { tracks in
+                for i in tracks.indices {
+                    let offset = tracks[i].offset
+                    to.advanced(by: offset).copyMemory(from: from.advanced(by: offset),
+                                                       byteCount: tracks[i].lanes * MemoryLayout<Double>.stride)
+                }
             }
         }
         presentedStale = false
@@ -224,10 +234,13 @@ public final class RenderTree: @unchecked Sendable {
         } else {
             node.mask = nil
         }
+        var commitLocalTime: Double?
         for record in layer.animationRecords where !record.beginResolved {
             // S4.3: beginTime 0 means the commit time, in the layer's own time.
             if record.animation.timing.beginTime == 0 {
-                record.animation.timing.beginTime = layer.localTime(forMediaTime: time)
+                let local = commitLocalTime ?? layer.localTime(forMediaTime: time)
+                commitLocalTime = local
+                record.animation.timing.beginTime = local
             }
             record.beginResolved = true
         }
@@ -274,21 +287,28 @@ public final class RenderTree: @unchecked Sendable {
         guard node.tracksWriteFieldsOnly || node.animations.isEmpty,
               let slot = FieldSlot.make(key: property.key, subpath: []), slot.lanes <= 4 else { return nil }
         let offset = slot.offset
-        if node.tracks.contains(where: { $0.offset == offset && $0.kind != .inline }) { return nil }
         let model = UnsafeRawPointer(node.statePointer).advanced(by: offset).assumingMemoryBound(to: Double.self)
         var field = SIMD4<Double>()
         for i in 0..<slot.lanes { field[i] = model[i] }
-        if node.tracks.contains(where: { $0.offset == offset }) {
+        // Tracks are read in place: each is a few hundred bytes.
+        let answered: Bool = node.tracks.withUnsafeBufferPointer { tracks in
+            var animated = false
+            for i in tracks.indices where tracks[i].offset == offset {
+                if tracks[i].kind != .inline { return false }
+                animated = true
+            }
+            guard animated else { return true }
             let local = localTime(of: node, at: time)
             withUnsafeMutableBytes(of: &field) { bytes in
                 let f = bytes.baseAddress!.assumingMemoryBound(to: Double.self)
-                for track in node.tracks where track.offset == offset {
-                    guard let (progress, iteration) = track.presentedProgress(layerTime: local) else { continue }
-                    track.applyInline(progress: progress, iteration: iteration, field: f, modelField: model)
+                for i in tracks.indices where tracks[i].offset == offset {
+                    guard let (progress, iteration) = tracks[i].presentedProgress(layerTime: local) else { continue }
+                    tracks[i].applyInline(progress: progress, iteration: iteration, field: f, modelField: model)
                 }
             }
+            return true
         }
-        return slot.value(lanes: field)
+        return answered ? slot.value(lanes: field) : nil
     }
 
     /// A layer died: forget its node (its superlayer's next commit drops it too).
