@@ -140,4 +140,64 @@ import Testing
             #expect(RenderTree.inlinePresentedValue(of: node, property: property, at: time) == want, "at \(time)")
         }
     }
+
+    /// transform.rotation.z and the other parts of a transform evaluate
+    /// unboxed, over a cached decomposition, exactly as through Values (S4.9).
+    @Test func transformPartsAgreeWithTheValuePathS4_9() throws {
+        var model = LayerState()
+        model.transform = Transform3D.rotation(0.3, 0, 0, 1).concatenating(.scale(2, 1.5, 1))
+            .concatenating(.translation(10, -4, 3))
+        let numberEnds: [(Value?, Value?, Value?)] = [
+            (.number(0.5), .number(2), nil), (nil, .number(2), nil), (nil, nil, .number(-1)),
+            (.number(0.5), nil, nil), (.number(0.5), nil, .number(3)), (nil, .number(2), .number(1)),
+        ]
+        var checked = 0
+        for subpath in ["rotation.z", "rotation.x", "rotation", "scale", "scale.y", "translation.x", "translation.z"] {
+            for (from, to, by) in numberEnds {
+                for (additive, cumulative) in [(false, false), (true, false), (false, true)] {
+                    let a = Animation(kind: .basic, keyPath: "transform." + subpath)
+                    (a.fromValue, a.toValue, a.byValue) = (from, to, by)
+                    a.additive = additive
+                    a.cumulative = cumulative
+                    let (property, parts) = try resolve("transform." + subpath)
+                    let record = AnimationRecord(key: "k", animation: a, previousValue: .number(0.25),
+                                                 runLoop: RunLoop.current, groups: [], property: property, subpath: parts)
+                    guard case .transformPart? = record.fastTrack else {
+                        Issue.record("transform.\(subpath): no typed track"); continue
+                    }
+                    for (progress, iteration) in [(0.0, 0), (0.3, 0), (0.3, 2), (1.0, 1)] {
+                        var typed = model
+                        withUnsafeMutablePointer(to: &typed) { s in
+                            withUnsafePointer(to: model) { m in
+                                record.fastTrack!.apply(a, progress: progress, iteration: iteration, to: s, model: m)
+                            }
+                        }
+                        let base = try TransformKeyPath.value(of: model.transform, path: parts, keyPath: a.keyPath!)
+                        guard let value = AnimationEvaluator.value(of: record, progress: progress, iteration: iteration,
+                                                                   base: base, model: { base }) else {
+                            Issue.record("no value"); continue
+                        }
+                        let general = try TransformKeyPath.setting(value, in: model.transform, path: parts,
+                                                                   keyPath: a.keyPath!)
+                        #expect(typed.transform == general, "transform.\(subpath) from \(String(describing: from)) to \(String(describing: to)) by \(String(describing: by)) additive \(additive) cumulative \(cumulative) at \(progress)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        // translation as a whole is a size.
+        let a = Animation(kind: .basic, keyPath: "transform.translation")
+        (a.fromValue, a.toValue) = (.size(Size(width: 0, height: 0)), .size(Size(width: 30, height: -8)))
+        let (property, parts) = try resolve("transform.translation")
+        let record = AnimationRecord(key: "t", animation: a, previousValue: nil, runLoop: RunLoop.current, groups: [],
+                                     property: property, subpath: parts)
+        var typed = model
+        withUnsafeMutablePointer(to: &typed) { s in
+            withUnsafePointer(to: model) { m in record.fastTrack?.apply(a, progress: 0.5, iteration: 0, to: s, model: m) }
+        }
+        let general = try TransformKeyPath.setting(.size(Size(width: 15, height: -4)), in: model.transform,
+                                                   path: parts, keyPath: "transform.translation")
+        #expect(typed.transform == general)
+        #expect(checked == 7 * 6 * 3 * 4)
+    }
 }

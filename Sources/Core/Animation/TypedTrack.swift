@@ -50,8 +50,13 @@ final class TypedTrack<T: AnimatableValue> {
     let from: T?, to: T?, by: T?
     let previous: T?
 
-    init?(_ keyPath: WritableKeyPath<LayerState, T>, _ a: Animation, previous: Value?) {
+    convenience init?(_ keyPath: WritableKeyPath<LayerState, T>, _ a: Animation, previous: Value?) {
         guard let offset = MemoryLayout<LayerState>.offset(of: keyPath) else { return nil }
+        self.init(offset: offset, a, previous: previous)
+    }
+
+    /// `offset`: where the field lives (unused by `value(...)`, which works on values alone).
+    init?(offset: Int, _ a: Animation, previous: Value?) {
         func unbox(_ v: Value?) -> T?? {
             guard let v else { return .some(nil) }
             guard let typed = T.from(v) else { return nil }
@@ -71,14 +76,21 @@ final class TypedTrack<T: AnimatableValue> {
     /// S4.8, as AnimationEvaluator.value(of:) does it for Values.
     func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
                model: UnsafePointer<LayerState>) {
-        let base = field(state).pointee
+        field(state).pointee = value(a, progress: progress, iteration: iteration, base: field(state).pointee,
+                                     model: { field(model).pointee })
+    }
+
+    /// The value at `progress` over `base` (the value before this animation
+    /// applies); `model` is read only by "from only" animations.
+    @inline(__always)
+    func value(_ a: Animation, progress: Double, iteration: Int, base: T, model: () -> T) -> T {
         let start = previous ?? base
         let ends: (T, T)
         switch (from, to, by) {
         case let (f?, t?, _): ends = (f, t)
         case let (f?, nil, b?): ends = (f, T.add(f, b))
         case let (nil, t?, b?): ends = (T.subtract(t, b), t)
-        case let (f?, nil, nil): ends = (f, field(model).pointee)
+        case let (f?, nil, nil): ends = (f, model())
         case let (nil, t?, nil): ends = (a.additive ? T.zero : start, t)
         case let (nil, nil, b?): ends = a.additive ? (T.zero, b) : (start, T.add(start, b))
         case (nil, nil, nil): ends = (start, base)
@@ -87,7 +99,69 @@ final class TypedTrack<T: AnimatableValue> {
         var v = T.lerp(ends.0, ends.1, eased)
         if a.cumulative && iteration > 0 { v = T.add(v, T.scale(T.subtract(ends.1, ends.0), Double(iteration))) }
         if a.additive { v = T.add(base, v) }
-        field(state).pointee = v
+        return v
+    }
+}
+
+/// A basic or spring animation of one part of a transform
+/// (`transform.rotation.z`, `transform.scale.x`, `transform.translation`,
+/// ... S4.9): its values unboxed when added, and the decomposition of the
+/// transform it applies over kept while that transform stays the same (the
+/// model's, usually), so a frame costs one composition, not two
+/// decompositions and a key path parse as through Values. Used only under
+/// the render tree's lock, which guards the cache.
+final class TransformPartTrack {
+    let offset: Int
+    let part: TransformKeyPath.Part
+    private let number: TypedTrack<Double>?
+    private let size: TypedTrack<Size>?
+    private var cache: (transform: Transform3D, decomposed: DecomposedTransform)?
+    private var modelCache: (transform: Transform3D, decomposed: DecomposedTransform)?
+
+    init?(offset: Int, subpath: [Substring], _ a: Animation, previous: Value?) {
+        guard let part = try? TransformKeyPath.part(subpath, keyPath: a.keyPath ?? "") else { return nil }
+        self.offset = offset
+        self.part = part
+        if case .translation(nil) = part {
+            guard let track = TypedTrack<Size>(offset: offset, a, previous: previous) else { return nil }
+            (size, number) = (track, nil)
+        } else {
+            guard let track = TypedTrack<Double>(offset: offset, a, previous: previous) else { return nil }
+            (size, number) = (nil, track)
+        }
+    }
+
+    private func decomposed(_ t: Transform3D, model: Bool) -> DecomposedTransform {
+        if model, let c = modelCache, c.transform == t { return c.decomposed }
+        if !model, let c = cache, c.transform == t { return c.decomposed }
+        let d = TransformKeyPath.decompose(t)
+        if model { modelCache = (t, d) } else { cache = (t, d) }
+        return d
+    }
+
+    func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
+               model: UnsafePointer<LayerState>) {
+        let field = UnsafeMutableRawPointer(state).advanced(by: offset).assumingMemoryBound(to: Transform3D.self)
+        let modelField = UnsafeRawPointer(model).advanced(by: offset).assumingMemoryBound(to: Transform3D.self)
+        let d = decomposed(field.pointee, model: false)
+        let base = TransformKeyPath.component(part, of: d)
+        let value: Value
+        if let number, case .number(let b) = base {
+            value = .number(number.value(a, progress: progress, iteration: iteration, base: b, model: {
+                guard case .number(let m) = TransformKeyPath.component(part, of: decomposed(modelField.pointee, model: true))
+                else { return b }
+                return m
+            }))
+        } else if let size, case .size(let b) = base {
+            value = .size(size.value(a, progress: progress, iteration: iteration, base: b, model: {
+                guard case .size(let m) = TransformKeyPath.component(part, of: decomposed(modelField.pointee, model: true))
+                else { return b }
+                return m
+            }))
+        } else {
+            return
+        }
+        if let t = TransformKeyPath.setting(value, part, in: d) { field.pointee = t }
     }
 }
 
@@ -98,10 +172,21 @@ enum FastTrack {
     case size(TypedTrack<Size>)
     case rect(TypedTrack<Rect>)
     case transform(TransformTrack)
+    case transformPart(TransformPartTrack)
 
     static func make(key: String, subpath: [Substring], animation a: Animation, previous: Value?) -> FastTrack? {
-        guard subpath.isEmpty else { return nil }
         typealias P = LayerProperties
+        if !subpath.isEmpty {
+            // transform.rotation.z and the other parts of a transform (S4.9).
+            let keyPath: WritableKeyPath<LayerState, Transform3D>
+            switch key {
+            case P.transform.key: keyPath = P.transform.keyPath
+            case P.sublayerTransform.key: keyPath = P.sublayerTransform.keyPath
+            default: return nil
+            }
+            guard let offset = MemoryLayout<LayerState>.offset(of: keyPath) else { return nil }
+            return TransformPartTrack(offset: offset, subpath: subpath, a, previous: previous).map(FastTrack.transformPart)
+        }
         switch key {
         case P.opacity.key: return TypedTrack(P.opacity.keyPath, a, previous: previous).map(FastTrack.number)
         case P.zPosition.key: return TypedTrack(P.zPosition.keyPath, a, previous: previous).map(FastTrack.number)
@@ -131,6 +216,7 @@ enum FastTrack {
         case .size(let t): t
         case .rect(let t): t
         case .transform(let t): t
+        case .transformPart(let t): t
         }
     }
 
@@ -142,6 +228,7 @@ enum FastTrack {
         case .size(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
         case .rect(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
         case .transform(let t): t.apply(a, progress: progress, to: state, model: model)
+        case .transformPart(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
         }
     }
 }

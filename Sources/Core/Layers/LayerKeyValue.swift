@@ -141,17 +141,24 @@ enum KeyPathParts {
 /// (a size) and translation.x/y/z. Reading decomposes the transform; writing
 /// replaces that part and recomposes (S1.6).
 enum TransformKeyPath {
-    private enum Part { case rotation(Int), scale(Int?), translation(Int?) }
+    enum Part: Equatable { case rotation(Int), scale(Int?), translation(Int?) }
 
-    private static func part(_ path: [Substring], keyPath: String) throws(LayerKitError) -> Part {
-        let axis: [Substring: Int] = ["x": 0, "y": 1, "z": 2]
+    static func part(_ path: [Substring], keyPath: String) throws(LayerKitError) -> Part {
+        func axis(_ name: Substring) -> Int? {
+            switch name {
+            case "x": 0
+            case "y": 1
+            case "z": 2
+            default: nil
+            }
+        }
         switch (path.first, path.count) {
         case ("rotation", 1): return .rotation(2)
-        case ("rotation", 2): if let a = axis[path[1]] { return .rotation(a) }
+        case ("rotation", 2): if let a = axis(path[1]) { return .rotation(a) }
         case ("scale", 1): return .scale(nil)
-        case ("scale", 2): if let a = axis[path[1]] { return .scale(a) }
+        case ("scale", 2): if let a = axis(path[1]) { return .scale(a) }
         case ("translation", 1): return .translation(nil)
-        case ("translation", 2): if let a = axis[path[1]] { return .translation(a) }
+        case ("translation", 2): if let a = axis(path[1]) { return .translation(a) }
         default: break
         }
         throw KeyPathParts.unknown(keyPath)
@@ -159,7 +166,7 @@ enum TransformKeyPath {
 
     /// Decomposes t; a singular transform (a zero scale) keeps its
     /// translation and row lengths as scale, with no rotation.
-    private static func decompose(_ t: Transform3D) -> DecomposedTransform {
+    static func decompose(_ t: Transform3D) -> DecomposedTransform {
         if let d = DecomposedTransform(t) { return d }
         var d = DecomposedTransform()
         d.translation = (t.m41, t.m42, t.m43)
@@ -169,8 +176,12 @@ enum TransformKeyPath {
     }
 
     static func value(of t: Transform3D, path: [Substring], keyPath: String) throws(LayerKitError) -> Value {
-        let d = decompose(t)
-        switch try part(path, keyPath: keyPath) {
+        component(try part(path, keyPath: keyPath), of: decompose(t))
+    }
+
+    /// The part's value in a decomposed transform.
+    static func component(_ part: Part, of d: DecomposedTransform) -> Value {
+        switch part {
         case .rotation(let axis):
             let e = d.eulerAngles
             return .number([e.x, e.y, e.z][axis])
@@ -183,19 +194,29 @@ enum TransformKeyPath {
 
     static func setting(_ value: Value, in t: Transform3D, path: [Substring], keyPath: String) throws(LayerKitError) -> Transform3D {
         let which = try part(path, keyPath: keyPath)
-        var d = decompose(t)
         if case .translation(nil) = which {
             guard case .size(let s) = value else {
                 throw LayerKitError(.typeMismatch, "\(keyPath): expected a size value, got \(describe(value))")
             }
             guard s.isFinite else { throw .invalid("\(keyPath): \(describe(value)) is not finite") }
+        } else {
+            guard case .number(let n) = value else {
+                throw LayerKitError(.typeMismatch, "\(keyPath): expected a number value, got \(describe(value))")
+            }
+            guard n.isFinite else { throw .invalid("\(keyPath): \(describe(value)) is not finite") }
+        }
+        return setting(value, which, in: decompose(t)) ?? t
+    }
+
+    /// The transform with the part set to a finite value of its type; nil otherwise.
+    static func setting(_ value: Value, _ which: Part, in decomposed: DecomposedTransform) -> Transform3D? {
+        var d = decomposed
+        if case .translation(nil) = which {
+            guard case .size(let s) = value, s.isFinite else { return nil }
             d.translation.x = s.width; d.translation.y = s.height
             return d.transform
         }
-        guard case .number(let n) = value else {
-            throw LayerKitError(.typeMismatch, "\(keyPath): expected a number value, got \(describe(value))")
-        }
-        guard n.isFinite else { throw .invalid("\(keyPath): \(describe(value)) is not finite") }
+        guard case .number(let n) = value, n.isFinite else { return nil }
         switch which {
         case .rotation(let axis):
             var e = d.eulerAngles

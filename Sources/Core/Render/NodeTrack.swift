@@ -122,6 +122,7 @@ extension FastTrack {
         case .size(let t): t.offset
         case .rect(let t): t.offset
         case .transform(let t): t.offset
+        case .transformPart(let t): t.offset
         }
     }
 
@@ -130,7 +131,7 @@ extension FastTrack {
         case .number: 1
         case .point, .size: 2
         case .rect: 4
-        case .transform: 16
+        case .transform, .transformPart: 16
         }
     }
 
@@ -154,7 +155,7 @@ extension FastTrack {
         case .point(let t): return pack(t) { SIMD4($0.x, $0.y, 0, 0) }
         case .size(let t): return pack(t) { SIMD4($0.width, $0.height, 0, 0) }
         case .rect(let t): return pack(t) { SIMD4($0.origin.x, $0.origin.y, $0.size.width, $0.size.height) }
-        case .transform: return nil
+        case .transform, .transformPart: return nil
         }
     }
 }
