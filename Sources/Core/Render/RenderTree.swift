@@ -205,6 +205,12 @@ public final class RenderTree: @unchecked Sendable {
         return node
     }
 
+    private static func same(_ a: [AnimationRecord], _ b: [AnimationRecord]) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in a.indices where a[i] !== b[i] { return false }
+        return true
+    }
+
     /// Stamps the children kept by one sync, to find those it dropped in one pass.
     private var childStamp: UInt64 = 0
 
@@ -249,7 +255,8 @@ public final class RenderTree: @unchecked Sendable {
             node.emitter = emitter
             emitter.commit(cells: layer.state.emitter.cells, at: layer.localTime(forMediaTime: time))
         }
-        node.animations = layer.animationRecords
+        // The same records (a change of anything else): the tracks stand.
+        if !RenderTree.same(node.animations, layer.animationRecords) { node.animations = layer.animationRecords }
         node.animatesZPosition = node.animations.contains { $0.animates(LayerProperties.zPosition.key) }
         if let running = node.transition, !node.animations.contains(where: { $0 === running }) {
             node.transition = nil

@@ -90,17 +90,23 @@ public enum Transaction {
         // commit publishes them (drawing may change more layers).
         var drawn = 0
         while drawn < state.changed.count {
-            let layer = state.changed[drawn].layer
+            // (display() may append to the list: indices, not an iterator)
+            let layer = state.changed.withUnsafeBufferPointer { $0[drawn].layer }
             drawn += 1
             if let layer, layer.needsDisplay { layer.display() }
         }
-        let changed = state.changed
+        var layers: [Layer] = []
+        layers.reserveCapacity(state.changed.count)
+        state.changed.withUnsafeBufferPointer { entries in
+            // Read in place: copying a weak entry costs as much as loading it.
+            for i in entries.indices { if let layer = entries[i].layer { layers.append(layer) } }
+        }
         state.changed = []
         state.mark = newMark()
         let groups = state.closedGroups
         state.closedGroups = []
         defer { state.autoreleased.removeAll() }
-        RenderTree.shared.commit(changed.compactMap(\.layer), at: mediaTime())
+        RenderTree.shared.commit(layers, at: mediaTime())
         let runLoop = RunLoop.current
         for group in groups { group.seal(on: runLoop) }
     }
