@@ -137,7 +137,7 @@ typedef struct sw_sprite {
        output space, distance = base + X nx + Y ny, with half a pixel's
        extent along each pair's normal */
     sw_rect         rect;
-    double          nx[4], ny[4], base[4], reach[2];
+    double          nx[4], ny[4], inv_nx[4], base[4], reach[2];
 } sw_sprite;
 
 /* ------------------------------------------------------------------------ */

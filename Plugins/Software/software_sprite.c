@@ -348,9 +348,9 @@ static void row_interval(const sw_sprite *e, int32_t y, const double t[4], doubl
     for (int i = 0; i < 4; i++) {
         double at0 = e->base[i] + 0.5 * e->nx[i] + (y + 0.5) * e->ny[i];   /* distance at x = 0 */
         if (e->nx[i] > 1e-12) {
-            *lo = fmax(*lo, (t[i] - at0) / e->nx[i]);
+            *lo = fmax(*lo, (t[i] - at0) * e->inv_nx[i]);
         } else if (e->nx[i] < -1e-12) {
-            *hi = fmin(*hi, (t[i] - at0) / e->nx[i]);
+            *hi = fmin(*hi, (t[i] - at0) * e->inv_nx[i]);
         } else if (at0 < t[i]) {
             *lo = HUGE_VAL;
         }
@@ -548,6 +548,7 @@ sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_
     s->nx[1] = -s->nx[0]; s->ny[1] = -s->ny[0]; s->base[1] = (r->x1 - c) / gx;
     s->nx[2] = d / gy; s->ny[2] = e / gy; s->base[2] = (f - r->y0) / gy;
     s->nx[3] = -s->nx[2]; s->ny[3] = -s->ny[2]; s->base[3] = (r->y1 - f) / gy;
+    for (int i = 0; i < 4; i++) s->inv_nx[i] = s->nx[i] != 0.0 ? 1.0 / s->nx[i] : 0.0;
     s->reach[0] = 0.5 * (fabs(s->nx[0]) + fabs(s->ny[0]));
     s->reach[1] = 0.5 * (fabs(s->nx[2]) + fabs(s->ny[2]));
     return SW_SPRITE_READY;
@@ -626,9 +627,13 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
                         y0 + (int32_t)(b + 1) * SW_SPRITE_BAND };
         if (band.y1 > y1) band.y1 = y1;
         if (fill) sw_pending_fill(inst, band);
-        for (uint32_t k = b ? start[b - 1] : 0; k < start[b]; k++) {
-            const sw_sprite *s = &sprites[index[k]];
-            draw_sprite(s, &t, band);
+        uint32_t end = start[b];
+        for (uint32_t k = b ? start[b - 1] : 0; k < end; k++) {
+#if defined(__GNUC__)
+            /* the run's sprites are visited in band order: fetch the next early */
+            if (k + 2 < end) __builtin_prefetch(&sprites[index[k + 2]]);
+#endif
+            draw_sprite(&sprites[index[k]], &t, band);
         }
     }
     if (fill) inst->pending.active = false;
