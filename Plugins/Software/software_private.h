@@ -138,6 +138,8 @@ typedef struct sw_sprite {
        extent along each pair's normal */
     sw_rect         rect;
     double          nx[4], ny[4], inv_nx[4], base[4], reach[2];
+    /* per pair of edges, for their coverage (software_sprite.c, edge_coverage) */
+    double          linear[2], b[2], inv_a[2], inv_2ab[2];
 } sw_sprite;
 
 /* ------------------------------------------------------------------------ */
@@ -207,10 +209,16 @@ typedef struct sw_group {
    op); LAYERKIT_SOFTWARE_SPRITES=1|scalar|0, read when an instance opens. */
 typedef enum sw_sprite_mode { SW_SPRITES_ON, SW_SPRITES_SCALAR, SW_SPRITES_OFF } sw_sprite_mode;
 
-/* Sprites have at most this many pixels per side of their device bounding
-   box; larger images go to pixman (see software_sprite.c for the rule). */
+/* The sprite path's size limits, per side of the device bounding box (see
+   software_sprite.c for the rule): rotated or skewed images up to
+   SW_SPRITE_MAX_SIDE; axis-aligned ones only when tinted, up to
+   SW_SPRITE_AXIS_MAX_SIDE (beyond, and untinted, pixman's blits and scaled
+   fast paths are faster: measured, docs/rendering.md). */
 #ifndef SW_SPRITE_MAX_SIDE
-#define SW_SPRITE_MAX_SIDE 64
+#define SW_SPRITE_MAX_SIDE 256
+#endif
+#ifndef SW_SPRITE_AXIS_MAX_SIDE
+#define SW_SPRITE_AXIS_MAX_SIDE 24
 #endif
 
 struct lk_backend_instance {

@@ -6,14 +6,16 @@
  * coverage mask, a tinted copy), which a frame of 10,000 particles pays
  * 10,000 times.
  *
- * The rule (sw_sprite_qualifies; docs/rendering.md): an IMAGE op takes this
- * path when its transform is affine in output space (no perspective), its
- * device bounding box is at most SW_SPRITE_MAX_SIDE pixels on each side,
- * it is anti-aliased or stays axis-aligned (an aliased rotated image keeps
- * the polygon rasterizer's pixel-centre rule, in pixman), its image
- * coordinates stay within 16.16 fixed point, and the target is 32 bits a
- * pixel. Everything else, and every op when LAYERKIT_SOFTWARE_SPRITES=0,
- * goes to pixman as before.
+ * The rule (sw_sprite_prepare; docs/rendering.md): an IMAGE op takes this
+ * path when its transform is affine in output space (no perspective) and
+ * either turns or skews it, anti-aliased, with a device bounding box of at
+ * most SW_SPRITE_MAX_SIDE pixels a side (pixman's path for these is an A8
+ * mask and its general bilinear fetcher: slower at every size measured),
+ * or keeps it axis-aligned, tinted, at most SW_SPRITE_AXIS_MAX_SIDE pixels
+ * a side (untinted or larger, pixman's blits and scaled fast paths win);
+ * its image coordinates must stay within 16.16 fixed point and the target
+ * be 32 bits a pixel. Everything else, and every op when
+ * LAYERKIT_SOFTWARE_SPRITES=0, goes to pixman as before.
  *
  * What it computes is what the pixman path computes:
  *  - coverage: axis-aligned sprites split into the same constant-coverage
@@ -249,19 +251,20 @@ static void draw_span(const sw_sprite *s, const sw_sprite_target *t, int32_t x0,
 /* ------------------------------------------------------------------------ */
 /* Coverage of rotated sprites                                               */
 
-/* The area of the unit pixel square inside one line (the pixel centre at
-   distance d, unit normal n): linear while the line crosses two opposite
-   sides, quadratic where it cuts a corner. */
-static inline double edge_coverage(double d, double nx, double ny)
+/* The area of the unit pixel square inside one line of the pair edge
+   (the pixel centre at distance d): linear while the line crosses two
+   opposite sides of the pixel, quadratic where it cuts a corner. With unit
+   normal n, a = max(|n.x|, |n.y|), b = min: the pixel spans h = (a + b) / 2
+   either side along n, the linear part (a - b) / 2. */
+static inline double edge_coverage(const sw_sprite *s, int pair, double d)
 {
-    double a = fabs(nx), b = fabs(ny);
-    if (b > a) { double t = a; a = b; b = t; }
-    double h = 0.5 * (a + b);
+    double h = s->reach[pair];
     if (d >= h) return 1.0;
     if (d <= -h) return 0.0;
-    if (fabs(d) <= 0.5 * (a - b)) return 0.5 + d / a;
-    double e = fmin(h - fabs(d), b);
-    double corner = e * e / (2.0 * a * b);
+    double ad = fabs(d);
+    if (ad <= s->linear[pair]) return 0.5 + d * s->inv_a[pair];
+    double e = fmin(h - ad, s->b[pair]);
+    double corner = e * e * s->inv_2ab[pair];
     return d > 0.0 ? 1.0 - corner : corner;
 }
 
@@ -289,7 +292,7 @@ static inline double piece(double ax, double ay, double dx, double dy, double t0
     return px * qy - py * qx;
 }
 
-static double exact_area(const sw_line lines[4])
+static double exact_area(const sw_line *lines, int n)
 {
     static const double corner[5][2] = { { -0.5, -0.5 }, { 0.5, -0.5 }, { 0.5, 0.5 }, { -0.5, 0.5 }, { -0.5, -0.5 } };
     static const sw_line square[4] = { { 1, 0, 0.5 }, { -1, 0, 0.5 }, { 0, 1, 0.5 }, { 0, -1, 0.5 } };
@@ -297,14 +300,14 @@ static double exact_area(const sw_line lines[4])
     for (int i = 0; i < 4; i++) {
         double ax = corner[i][0], ay = corner[i][1];
         double dx = corner[i + 1][0] - ax, dy = corner[i + 1][1] - ay, t0 = 0.0, t1 = 1.0;
-        for (int j = 0; j < 4; j++) clip_param(&lines[j], ax, ay, dx, dy, &t0, &t1);
+        for (int j = 0; j < n; j++) clip_param(&lines[j], ax, ay, dx, dy, &t0, &t1);
         sum += piece(ax, ay, dx, dy, t0, t1);
     }
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < n; i++) {
         const sw_line *l = &lines[i];
         double ax = -l->d * l->nx, ay = -l->d * l->ny, dx = l->ny, dy = -l->nx, t0 = -4.0, t1 = 4.0;
         for (int j = 0; j < 4; j++) clip_param(&square[j], ax, ay, dx, dy, &t0, &t1);
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < n; j++)
             if (j != i) clip_param(&lines[j], ax, ay, dx, dy, &t0, &t1);
         sum += piece(ax, ay, dx, dy, t0, t1);
     }
@@ -324,18 +327,22 @@ static double pixel_coverage(const sw_sprite *e, const double d[4])
     }
     if (!partial[0] && !partial[1]) return 1.0;
     if (partial[0] && partial[1]) {
+        /* Only the lines crossing the pixel bound it there. */
         sw_line l[4];
+        int n = 0;
         for (int i = 0; i < 4; i++) {
-            l[i].nx = e->nx[i];
-            l[i].ny = e->ny[i];
-            l[i].d = d[i];
+            if (d[i] >= e->reach[i / 2]) continue;
+            l[n].nx = e->nx[i];
+            l[n].ny = e->ny[i];
+            l[n].d = d[i];
+            n++;
         }
-        return exact_area(l);
+        return exact_area(l, n);
     }
     /* Edges of one direction only: they are parallel, their outsides
        disjoint, so the areas add. */
     int i = partial[0] ? 0 : 2;
-    double c = edge_coverage(d[i], e->nx[i], e->ny[i]) + edge_coverage(d[i + 1], e->nx[i + 1], e->ny[i + 1]) - 1.0;
+    double c = edge_coverage(e, i / 2, d[i]) + edge_coverage(e, i / 2, d[i + 1]) - 1.0;
     return c > 0.0 ? c : 0.0;
 }
 
@@ -478,6 +485,9 @@ sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_
     double sx, sy, tx, ty;
     bool axis_aligned = sw_homography_axis_aligned(&shape->h, &sx, &sy, &tx, &ty);
     if (!antialias && !axis_aligned) return SW_SPRITE_DECLINE;
+    if (axis_aligned && (!(op->flags & LK_DL_FLAG_TINT) || bx1 - bx0 > SW_SPRITE_AXIS_MAX_SIDE ||
+                         by1 - by0 > SW_SPRITE_AXIS_MAX_SIDE))
+        return SW_SPRITE_DECLINE;
 
     /* output -> image coordinates, within fixed point near the sprite */
     sw_homography inverse;
@@ -549,8 +559,15 @@ sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_
     s->nx[2] = d / gy; s->ny[2] = e / gy; s->base[2] = (f - r->y0) / gy;
     s->nx[3] = -s->nx[2]; s->ny[3] = -s->ny[2]; s->base[3] = (r->y1 - f) / gy;
     for (int i = 0; i < 4; i++) s->inv_nx[i] = s->nx[i] != 0.0 ? 1.0 / s->nx[i] : 0.0;
-    s->reach[0] = 0.5 * (fabs(s->nx[0]) + fabs(s->ny[0]));
-    s->reach[1] = 0.5 * (fabs(s->nx[2]) + fabs(s->ny[2]));
+    for (int pair = 0; pair < 2; pair++) {
+        double nx = fabs(s->nx[2 * pair]), ny = fabs(s->ny[2 * pair]);
+        double big = fmax(nx, ny), small = fmin(nx, ny);
+        s->reach[pair] = 0.5 * (big + small);
+        s->linear[pair] = 0.5 * (big - small);
+        s->b[pair] = small;
+        s->inv_a[pair] = 1.0 / big;   /* big >= 1 / sqrt(2) for a unit normal */
+        s->inv_2ab[pair] = small > 0.0 ? 1.0 / (2.0 * big * small) : 0.0;
+    }
     return SW_SPRITE_READY;
 }
 

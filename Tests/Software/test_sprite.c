@@ -2,7 +2,8 @@
  * The sprite path for small affine IMAGE ops (software_sprite.c; particles,
  * replicator instances): rotations, scales, subpixel positions, tints,
  * opacity, additive blending, nearest filtering, clips (box and mask),
- * groups, sprites cut by the output's edges and by the damage box.
+ * groups, sprites cut by the output's edges and by the damage box; sprites
+ * 3 to 120 pixels across.
  *
  * Every scene is checked two ways:
  *  - against a reference computed here, independently of any backend: the
@@ -120,6 +121,7 @@ static void scene_random(scene *s, const char *name, uint32_t flags, int tinted,
         const lkt_image *img = (i % 3 == 2) ? &img_tile : &img_particle;
         double x = -10 + rnd() * (W + 20), y = -10 + rnd() * (H + 20);
         double scale = 0.4 + rnd() * (i % 7 == 0 ? 2.6 : 1.2);
+        if (i == 29) scale = 7.5;   /* one large: 90 x 75 pixels before turning */
         lk_dl_op op = sprite(img, whole(img), x, y, scale, rnd() * 2 * LKT_PI);
         op.flags |= flags;
         if (tinted && i % 4 != 3) {
@@ -159,8 +161,14 @@ static void build_scenes(scene *scenes, int *count)
     aliased.flags = 0;
     add(s, aliased);
     aliased = sprite(&img_tile, lkt_rect(2, 2, 6, 5), 60, 105, 2.0, 0);
-    aliased.flags = 0;
+    aliased.flags = LK_DL_FLAG_TINT;
+    aliased.tint = lkt_color(0.5f, 0.6f, 0.7f, 0.8f);
     add(s, aliased);
+    /* tinted, axis-aligned, a fraction off the pixel grid */
+    lk_dl_op tinted = sprite(&img_tile, whole(&img_tile), 125.3, 100.7, 1.5, 0);
+    tinted.flags |= LK_DL_FLAG_TINT;
+    tinted.tint = lkt_color(0.1f, 0.7f, 0.4f, 0.75f);
+    add(s, tinted);
     /* flipped by a negative scale */
     lk_dl_op flipped = sprite(&img_tile, whole(&img_tile), 100.5, 105.25, 1.0, 0.3);
     lkt_set_transform(&flipped, lkt_mat_mul(lkt_mat_mul(lkt_scale_mat(-1, 1), lkt_rotate_z(0.3)),
