@@ -425,27 +425,46 @@ bool sw_paint_border(lk_backend_instance *inst, const lk_dl_op *op, const sw_cli
                       (op->flags & LK_DL_FLAG_ANTIALIAS) != 0, clip);
 }
 
-bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip)
+bool sw_image_geometry(const lk_dl_op *op, sw_shape *shape, sw_box *texels, sw_homography *image_to_output)
 {
     const lk_dl_image *img = op->image;
     const lk_dl_rect src = op->source;
-    sw_shape shape;
-    float opacity = sw_unit(op->opacity);
-    if (sw_box_empty(clip->box) || img->width == 0 || img->height == 0 || sw_to_byte(opacity) == 0 ||
-        !op_shape(op, &shape) || !isfinite(src.x) || !isfinite(src.y) ||
+    if (img->width == 0 || img->height == 0 || sw_to_byte(sw_unit(op->opacity)) == 0 ||
+        !op_shape(op, shape) || !isfinite(src.x) || !isfinite(src.y) ||
         !isfinite(src.width) || !isfinite(src.height) || src.width == 0.0 || src.height == 0.0)
-        return skip(inst);
-    shape.radius = 0.0;   /* rounded contents come as a clip */
+        return false;
+    shape->radius = 0.0;   /* rounded contents come as a clip */
 
     /* Sample only the pixels under the source rect (rounded out to whole
        pixels): with PAD repeat, bilinear filtering at its edge then repeats
        the edge instead of bleeding in the neighbouring slice of the image. */
     double sx0 = fmin(src.x, src.x + src.width), sx1 = fmax(src.x, src.x + src.width);
     double sy0 = fmin(src.y, src.y + src.height), sy1 = fmax(src.y, src.y + src.height);
-    int32_t ix0 = clamp_int(floor(sx0), img->width), ix1 = clamp_int(ceil(sx1), img->width);
-    int32_t iy0 = clamp_int(floor(sy0), img->height), iy1 = clamp_int(ceil(sy1), img->height);
-    if (ix1 <= ix0 || iy1 <= iy0) return skip(inst);
+    texels->x0 = clamp_int(floor(sx0), img->width);
+    texels->x1 = clamp_int(ceil(sx1), img->width);
+    texels->y0 = clamp_int(floor(sy0), img->height);
+    texels->y1 = clamp_int(ceil(sy1), img->height);
+    if (sw_box_empty(*texels)) return false;
+    /* Image pixel (u, v) lies at local rect.origin + (u - source.origin) * rect.size / source.size. */
+    double ax = op->rect.width / src.width, ay = op->rect.height / src.height;
+    sw_homography image_to_local = { { { ax, 0, op->rect.x - src.x * ax },
+                                       { 0, ay, op->rect.y - src.y * ay },
+                                       { 0, 0, 1 } } };
+    *image_to_output = sw_homography_multiply(&shape->h, &image_to_local);
+    return true;
+}
 
+bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip)
+{
+    const lk_dl_image *img = op->image;
+    const lk_dl_rect src = op->source;
+    sw_shape shape;
+    sw_box texels;
+    sw_homography image_to_output;
+    float opacity = sw_unit(op->opacity);
+    if (sw_box_empty(clip->box) || !sw_image_geometry(op, &shape, &texels, &image_to_output))
+        return skip(inst);
+    int32_t ix0 = texels.x0, ix1 = texels.x1, iy0 = texels.y0, iy1 = texels.y1;
     pixman_image_t *image = sw_image_lookup(inst, img), *sub = NULL;
     if (!image) return false;
     if (ix0 != 0 || iy0 != 0 || ix1 != (int32_t)img->width || iy1 != (int32_t)img->height) {

@@ -9,6 +9,7 @@
  * software_gradient.c GRADIENT ops: pixman's gradients as the op's source
  * software_raster.c   geometry: homographies, homogeneous clipping, outlines,
  *                     rasterizing convex polygons into A8 masks
+ * software_sprite.c   small affine IMAGE ops (particles) drawn without pixman
  */
 #ifndef LAYERKIT_SOFTWARE_PRIVATE_H
 #define LAYERKIT_SOFTWARE_PRIVATE_H
@@ -121,6 +122,26 @@ typedef struct sw_piece { sw_box box; double coverage; } sw_piece;
    otherwise. Returns the number of pieces. */
 int sw_rect_pieces(sw_rect r, bool antialias, sw_box limit, sw_piece out[9]);
 
+/* One IMAGE op ready for the sprite loop: where it samples, how output
+   maps to image coordinates, its coverage geometry and colour factors. */
+enum { SW_SPRITE_NEAREST = 1, SW_SPRITE_ADD = 2, SW_SPRITE_AXIS = 4, SW_SPRITE_ANTIALIAS = 8 };
+typedef struct sw_sprite {
+    const uint32_t *pixels;
+    uint32_t        stride;               /* in pixels */
+    uint32_t        flags;                /* SW_SPRITE_* */
+    int32_t         x_min, y_min, x_max, y_max;   /* texels sampled; the edge repeats */
+    double          ux, uy, u0, vx, vy, v0;       /* image coordinate at output point (X, Y) */
+    sw_box          box;                  /* the output pixels it may touch, clipped */
+    float           factor[4];            /* tint x opacity per channel (a, r, g, b), 256 = 1 */
+    /* axis-aligned: the device rect; rotated: the rect's edges as lines of
+       output space, distance = base + X nx + Y ny, with half a pixel's
+       extent along each pair's normal */
+    sw_rect         rect;
+    double          nx[4], ny[4], inv_nx[4], base[4], reach[2];
+    /* per pair of edges, for their coverage (software_sprite.c, edge_coverage) */
+    double          linear[2], b[2], inv_a[2], inv_2ab[2];
+} sw_sprite;
+
 /* ------------------------------------------------------------------------ */
 /* Instance                                                                  */
 
@@ -160,6 +181,7 @@ typedef struct sw_stats {
     uint64_t rect_ops;      /* drawn by one composite per constant-coverage box */
     uint64_t mask_ops;      /* drawn through an A8 coverage mask */
     uint64_t skipped_ops;   /* invisible, clipped out or not finite */
+    uint64_t sprite_ops;    /* IMAGE ops drawn by the sprite path */
     uint64_t rect_clips;
     uint64_t mask_clips;
     uint64_t groups;        /* offscreen groups composited */
@@ -182,8 +204,26 @@ typedef struct sw_group {
     int32_t         parent_x, parent_y;
 } sw_group;
 
+/* The sprite path (software_sprite.c): on (SIMD where the compiler offers
+   SSE2), on with the portable per-pixel code, or off (pixman draws every
+   op); LAYERKIT_SOFTWARE_SPRITES=1|scalar|0, read when an instance opens. */
+typedef enum sw_sprite_mode { SW_SPRITES_ON, SW_SPRITES_SCALAR, SW_SPRITES_OFF } sw_sprite_mode;
+
+/* The sprite path's size limits, per side of the device bounding box (see
+   software_sprite.c for the rule): rotated or skewed images up to
+   SW_SPRITE_MAX_SIDE; axis-aligned ones only when tinted, up to
+   SW_SPRITE_AXIS_MAX_SIDE (beyond, and untinted, pixman's blits and scaled
+   fast paths are faster: measured, docs/rendering.md). */
+#ifndef SW_SPRITE_MAX_SIDE
+#define SW_SPRITE_MAX_SIDE 256
+#endif
+#ifndef SW_SPRITE_AXIS_MAX_SIDE
+#define SW_SPRITE_AXIS_MAX_SIDE 24
+#endif
+
 struct lk_backend_instance {
     lk_backend_host    host;          /* zeroed fields the host did not provide */
+    sw_sprite_mode     sprites;
     uint32_t           width, height;
     pixman_image_t    *framebuffer;   /* a8r8g8b8, premultiplied */
     bool               has_frame;
@@ -214,6 +254,16 @@ struct lk_backend_instance {
     /* the shadow blur's rows (floats), grown on demand */
     float             *blur;
     size_t             blur_capacity;
+    /* The frame's clear, or the opaque fill of the whole damage box that
+       replaced it, not yet written: sprite runs write it band by band just
+       before they draw there (the band is then in cache); anything else
+       that draws writes it all first (software_render.c). */
+    struct { bool active; uint32_t argb; sw_box box; } pending;
+    /* a run of sprites and their binning into bands, grown on demand */
+    sw_sprite         *sprites_run;
+    size_t             sprites_capacity;
+    uint32_t          *band_index, *band_start;
+    size_t             band_index_capacity, band_start_capacity;
     /* one GRADIENT op's stops as pixman's, grown on demand */
     pixman_gradient_stop_t *gradient_stops;
     uint32_t           gradient_capacity;
@@ -234,6 +284,10 @@ void sw_image_forget(lk_backend_instance *inst, uint64_t id);
 void sw_image_cache_free(lk_backend_instance *inst);
 
 /* software_render.c */
+/* Writes the pending fill (see sw_pending) into area of the framebuffer. */
+void sw_pending_fill(lk_backend_instance *inst, sw_box area);
+/* Writes all of the pending fill now, and ends it. */
+void sw_pending_flush(lk_backend_instance *inst);
 bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
                char *error, size_t error_size);
 void sw_clip_stack_free(lk_backend_instance *inst);
@@ -243,6 +297,10 @@ void sw_clip_stack_free(lk_backend_instance *inst);
 bool sw_paint_fill(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip);
 bool sw_paint_border(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip);
 bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip);
+/* An IMAGE op's shape, the texels it samples (its source rect rounded out)
+   and the map from image pixel coordinates to output; false when it shows
+   nothing or cannot be drawn. */
+bool sw_image_geometry(const lk_dl_op *op, sw_shape *shape, sw_box *texels, sw_homography *image_to_output);
 /* The clip level op pushes on top of parent; false only when memory runs out. */
 bool sw_paint_clip(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *parent,
                    sw_clip *out);
@@ -262,6 +320,24 @@ void sw_solid_cache_free(lk_backend_instance *inst);
    false only when memory runs out. */
 bool sw_paint_source(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip,
                      pixman_image_t *source, const sw_homography *source_to_local, lk_dl_color color);
+
+/* software_sprite.c */
+typedef enum sw_sprite_result { SW_SPRITE_DECLINE, SW_SPRITE_SKIP, SW_SPRITE_READY } sw_sprite_result;
+
+/* Whether op (geometry from sw_image_geometry) takes the sprite path under
+   clip: READY (out filled), SKIP (nothing of it is visible) or DECLINE
+   (pixman draws it). */
+sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
+                                   const sw_clip *clip, const sw_shape *shape,
+                                   const sw_homography *image_to_output, sw_box texels,
+                                   sw_sprite *out);
+/* Draws prepared sprites, in order, into the current target under clip,
+   band by band (writing the pending fill into each band first when the
+   target is the framebuffer); false only when memory runs out. */
+bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, size_t count,
+                          const sw_clip *clip);
+sw_sprite_mode sw_sprite_mode_from_env(void);
+void sw_sprite_scratch_free(lk_backend_instance *inst);
 
 /* software_gradient.c */
 /* false, with error naming the op and why, for a GRADIENT op that cannot be drawn */

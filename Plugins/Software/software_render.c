@@ -8,9 +8,9 @@
  */
 #include "software_private.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
 /* Ops sit op_size bytes apart, which need not keep doubles aligned; copy each
@@ -212,40 +212,122 @@ static sw_box damage_box(const lk_backend_instance *inst, lk_dl_box d)
     return sw_box_intersect(b, output);
 }
 
-/* The list's first op paints every pixel of the damage box opaquely (the
-   root layer's background, most often): an axis-aligned, square-cornered,
-   opaque FILL over the whole box. Clearing first would then write each of
-   those pixels twice, a whole extra pass over the buffer on a full frame. */
-static bool first_op_covers(const lk_display_list *list, sw_box damage)
+/* ------------------------------------------------------------------------ */
+/* The pending fill                                                          */
+
+static uint32_t argb_of(pixman_color_t c)
 {
-    if (list->op_count == 0) return false;
-    lk_dl_op op;
-    load_op(list, 0, &op);
-    const double *m = op.transform;
-    if (op.kind != LK_DL_OP_FILL || (op.flags & LK_DL_FLAG_BLEND_ADD) || op.corner_radius > 0.0 ||
-        sw_to_byte(sw_unit(op.opacity) * op.color.a) != 255u)
-        return false;
-    /* Scale and translation only, no perspective. */
-    if (m[1] != 0.0 || m[2] != 0.0 || m[3] != 0.0 || m[4] != 0.0 || m[6] != 0.0 || m[7] != 0.0 ||
-        m[11] != 0.0 || m[15] != 1.0)
-        return false;
-    double xa = op.rect.x * m[0] + m[12], xb = (op.rect.x + op.rect.width) * m[0] + m[12];
-    double ya = op.rect.y * m[5] + m[13], yb = (op.rect.y + op.rect.height) * m[5] + m[13];
-    return fmin(xa, xb) <= damage.x0 && fmax(xa, xb) >= damage.x1 &&
-           fmin(ya, yb) <= damage.y0 && fmax(ya, yb) >= damage.y1;
+    return (uint32_t)(c.alpha >> 8) << 24 | (uint32_t)(c.red >> 8) << 16 |
+           (uint32_t)(c.green >> 8) << 8 | (uint32_t)(c.blue >> 8);
 }
+
+void sw_pending_fill(lk_backend_instance *inst, sw_box area)
+{
+    if (!inst->pending.active) return;
+    area = sw_box_intersect(area, inst->pending.box);
+    if (sw_box_empty(area)) return;
+    uint32_t *bits = pixman_image_get_data(inst->framebuffer);
+    size_t stride = (size_t)pixman_image_get_stride(inst->framebuffer) / 4;
+    uint32_t argb = inst->pending.argb;
+    for (int32_t y = area.y0; y < area.y1; y++) {
+        uint32_t *row = bits + (size_t)y * stride;
+        for (int32_t x = area.x0; x < area.x1; x++) row[x] = argb;
+    }
+}
+
+void sw_pending_flush(lk_backend_instance *inst)
+{
+    if (!inst->pending.active) return;
+    sw_box b = inst->pending.box;
+    uint32_t argb = inst->pending.argb;
+    pixman_color_t c = { (uint16_t)(((argb >> 16) & 255) * 257), (uint16_t)(((argb >> 8) & 255) * 257),
+                         (uint16_t)((argb & 255) * 257), (uint16_t)((argb >> 24) * 257) };
+    pixman_box32_t box = { b.x0, b.y0, b.x1, b.y1 };
+    pixman_image_fill_boxes(PIXMAN_OP_SRC, inst->framebuffer, &c, 1, &box);
+    inst->pending.active = false;
+}
+
+/* An opaque FILL over all of the pending fill's box, drawn on the
+   framebuffer with no clip but the damage: OVER an opaque colour is that
+   colour, so it only changes the pending fill's colour. */
+static bool replaces_pending(const lk_backend_instance *inst, const lk_dl_op *op, uint32_t *argb)
+{
+    if (!inst->pending.active || op->kind != LK_DL_OP_FILL || (op->flags & LK_DL_FLAG_BLEND_ADD) ||
+        inst->clip_count != 1 || inst->group_count != 0 || inst->target != inst->framebuffer ||
+        op->corner_radius > 0.0)
+        return false;
+    sw_homography h;
+    double sx, sy, tx, ty;
+    if (!sw_homography_from_transform(op->transform, &h) || !sw_homography_axis_aligned(&h, &sx, &sy, &tx, &ty))
+        return false;
+    double ax = sx * op->rect.x + tx, bx = sx * (op->rect.x + op->rect.width) + tx;
+    double ay = sy * op->rect.y + ty, by = sy * (op->rect.y + op->rect.height) + ty;
+    sw_box b = inst->pending.box;
+    if (!(fmin(ax, bx) <= b.x0 && fmax(ax, bx) >= b.x1 && fmin(ay, by) <= b.y0 && fmax(ay, by) >= b.y1))
+        return false;
+    float opacity = sw_unit(op->opacity);
+    lk_dl_color c = { op->color.r * opacity, op->color.g * opacity, op->color.b * opacity, op->color.a * opacity };
+    pixman_color_t quantised = sw_pixman_color(c);
+    if (quantised.alpha != 0xffff) return false;
+    *argb = argb_of(quantised);
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sprite runs                                                               */
+
+/* From op first on, the IMAGE ops the sprite path takes (and those that
+   show nothing), drawn as one run; returns how many ops it consumed (0:
+   op first is not for the sprite path). ok false when memory runs out. */
+static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *list, uint32_t first,
+                           const sw_clip *clip, bool *ok)
+{
+    if (inst->sprites == SW_SPRITES_OFF) return 0;
+    uint32_t consumed = 0;
+    size_t count = 0, skipped = 0;
+    for (uint32_t i = first; i < list->op_count; i++) {
+        lk_dl_op op;
+        load_op(list, i, &op);
+        if (op.kind != LK_DL_OP_IMAGE) break;
+        if (count == inst->sprites_capacity) {
+            size_t capacity = inst->sprites_capacity ? inst->sprites_capacity * 2 : 256;
+            sw_sprite *grown = realloc(inst->sprites_run, capacity * sizeof *grown);
+            if (!grown) { *ok = false; return consumed ? consumed : 1; }
+            inst->sprites_run = grown;
+            inst->sprites_capacity = capacity;
+        }
+        sw_shape shape;
+        sw_box texels;
+        sw_homography image_to_output;
+        sw_sprite_result r = SW_SPRITE_SKIP;
+        if (!sw_box_empty(clip->box) && sw_image_geometry(&op, &shape, &texels, &image_to_output))
+            r = sw_sprite_prepare(inst, &op, clip, &shape, &image_to_output, texels, &inst->sprites_run[count]);
+        if (r == SW_SPRITE_DECLINE) break;
+        if (r == SW_SPRITE_READY) count++;
+        else skipped++;
+        consumed++;
+    }
+    /* A lone op that shows nothing goes the usual way. */
+    if (count == 0) return 0;
+    inst->stats.skipped_ops += skipped;
+    inst->stats.ops += consumed - 1;
+    *ok = sw_sprite_draw_batch(inst, inst->sprites_run, count, clip);
+    return consumed;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The frame                                                                 */
 
 bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
                char *error, size_t error_size)
 {
     if (!validate(inst, list, error, error_size)) return false;
 
+    /* The clear is written when something draws (see sw_pending). */
     sw_box damage = damage_box(inst, list->damage);
-    if (!sw_box_empty(damage) && !first_op_covers(list, damage)) {
-        pixman_color_t clear = sw_pixman_color(list->clear_color);
-        pixman_box32_t box = { damage.x0, damage.y0, damage.x1, damage.y1 };
-        pixman_image_fill_boxes(PIXMAN_OP_SRC, inst->framebuffer, &clear, 1, &box);
-    }
+    inst->pending.active = !sw_box_empty(damage);
+    inst->pending.box = damage;
+    inst->pending.argb = argb_of(sw_pixman_color(list->clear_color));
 
     sw_clip_stack_free(inst);
     sw_group_stack_free(inst);   /* also points the target at the framebuffer */
@@ -259,7 +341,17 @@ bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
         const sw_clip *clip = &inst->clips[inst->clip_count - 1];
         bool ok = true;
         inst->stats.ops++;
-        switch (op.kind) {
+        if (op.kind == LK_DL_OP_IMAGE) {
+            uint32_t run = sprite_run(inst, list, i, clip, &ok);
+            if (run > 0) {
+                i += run - 1;
+                if (ok) continue;
+            }
+        } else if (replaces_pending(inst, &op, &inst->pending.argb)) {
+            continue;
+        }
+        if (ok && op.kind != LK_DL_OP_PUSH_CLIP && op.kind != LK_DL_OP_POP_CLIP) sw_pending_flush(inst);
+        if (ok) switch (op.kind) {
         case LK_DL_OP_FILL: ok = sw_paint_fill(inst, &op, clip); break;
         case LK_DL_OP_BORDER: ok = sw_paint_border(inst, &op, clip); break;
         case LK_DL_OP_IMAGE: ok = sw_paint_image(inst, &op, clip); break;
@@ -278,6 +370,7 @@ bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
             return false;
         }
     }
+    sw_pending_flush(inst);
     /* Groups left open at the end are composited as if closed there; clips
        left open simply end with the frame. */
     bool ok = true;

@@ -1,0 +1,678 @@
+/*
+ * The sprite path: small IMAGE ops under an affine transform (particles,
+ * replicator instances, icons) drawn by a loop of our own instead of a
+ * pixman composite each. A particle is 16x16 pixels; pixman's cost for it
+ * is almost all per-call setup (the image's transform and filter, an A8
+ * coverage mask, a tinted copy), which a frame of 10,000 particles pays
+ * 10,000 times.
+ *
+ * The rule (sw_sprite_prepare; docs/rendering.md): an IMAGE op takes this
+ * path when its transform is affine in output space (no perspective) and
+ * either turns or skews it, anti-aliased, with a device bounding box of at
+ * most SW_SPRITE_MAX_SIDE pixels a side (pixman's path for these is an A8
+ * mask and its general bilinear fetcher: slower at every size measured),
+ * or keeps it axis-aligned, tinted, at most SW_SPRITE_AXIS_MAX_SIDE pixels
+ * a side (untinted or larger, pixman's blits and scaled fast paths win);
+ * its image coordinates must stay within 16.16 fixed point and the target
+ * be 32 bits a pixel. Everything else, and every op when
+ * LAYERKIT_SOFTWARE_SPRITES=0, goes to pixman as before.
+ *
+ * What it computes is what the pixman path computes:
+ *  - coverage: axis-aligned sprites split into the same constant-coverage
+ *    pieces as the rect path (sw_rect_pieces); rotated ones get the exact
+ *    area of each edge pixel inside the rect: closed form where only one
+ *    edge, or two parallel edges, cross the pixel, the area by Green's
+ *    theorem where edges of both directions do (a corner);
+ *  - sampling: pixman's bilinear filter bit for bit (16.16 coordinates,
+ *    7-bit weights, the source rect's edge texels repeated) or its nearest;
+ *  - colour: the sample times tint x opacity x coverage (x the clip mask),
+ *    with 8 bits of precision for the factor, then premultiplied OVER or
+ *    saturating ADD with pixman's rounding.
+ * The per-pixel blend has an SSE2 version and a portable one that compute
+ * the same integers; LAYERKIT_SOFTWARE_SPRITES=scalar forces the portable
+ * one (the tests compare all three ways).
+ */
+#include "software_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define SW_SPRITE_SSE2 1
+#else
+#define SW_SPRITE_SSE2 0
+#endif
+
+/* Image coordinates at any pixel the sprite touches stay below this, so
+   they fit 16.16 fixed point with room for the per-pixel steps. */
+#define SW_SPRITE_MAX_COORD 30000.0
+/* Sprite runs are drawn in bands of this many output rows: a band of a
+   1920-pixel output (120 KB) stays in the L2 cache while every sprite of
+   the run that reaches it draws there. */
+#define SW_SPRITE_BAND 16
+
+/* A line of output space relative to a pixel centre: n . p + d >= 0 on the
+   inside, n a unit normal, so d is the centre's distance in pixels. */
+typedef struct sw_line { double nx, ny, d; } sw_line;
+
+/* Where a run draws: output pixel (x, y) is target[(y - ty) * tstride + x - tx],
+   its clip mask value mask[(y - my) * mstride + x - mx]. */
+typedef struct sw_sprite_target {
+    uint32_t      *target;
+    size_t         tstride;
+    int32_t        tx, ty;
+    const uint8_t *mask;
+    size_t         mstride;
+    int32_t        mx, my;
+    bool           scalar;
+} sw_sprite_target;
+
+/* ------------------------------------------------------------------------ */
+/* Sampling and blending one pixel                                           */
+
+static inline int32_t clamp_i(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+/* 16.16 image coordinates of a pixel, already moved by -0.5 (texel centres). */
+typedef struct sw_texel_pos { int32_t u, v; } sw_texel_pos;
+
+/* The four texels around (u, v) and pixman's 7-bit weights; false when all
+   four are transparent (nothing to draw). */
+typedef struct sw_quad { uint32_t tl, tr, bl, br; uint32_t wx, wy; } sw_quad;
+
+static inline bool fetch(const sw_sprite *s, sw_texel_pos p, sw_quad *q)
+{
+    if (s->flags & SW_SPRITE_NEAREST) {
+        /* pixman: the texel holding the sample point, ties to the left/top */
+        int32_t x = clamp_i((p.u + 0x8000 - 1) >> 16, s->x_min, s->x_max);
+        int32_t y = clamp_i((p.v + 0x8000 - 1) >> 16, s->y_min, s->y_max);
+        q->tl = q->tr = q->bl = q->br = s->pixels[(size_t)y * s->stride + (size_t)x];
+        q->wx = q->wy = 0;
+        return q->tl != 0;
+    }
+    /* Arithmetic shifts floor negative coordinates, as in pixman. */
+    int32_t x = p.u >> 16, y = p.v >> 16;
+    int32_t x0 = clamp_i(x, s->x_min, s->x_max), x1 = clamp_i(x + 1, s->x_min, s->x_max);
+    int32_t y0 = clamp_i(y, s->y_min, s->y_max), y1 = clamp_i(y + 1, s->y_min, s->y_max);
+    const uint32_t *r0 = s->pixels + (size_t)y0 * s->stride, *r1 = s->pixels + (size_t)y1 * s->stride;
+    q->tl = r0[x0]; q->tr = r0[x1]; q->bl = r1[x0]; q->br = r1[x1];
+    q->wx = (uint32_t)(p.u >> 9) & 0x7f;
+    q->wy = (uint32_t)(p.v >> 9) & 0x7f;
+    return (q->tl | q->tr | q->bl | q->br) != 0;
+}
+
+/* fetch() for a bilinear sample whose four texels are all inside the
+   sampled texels (no clamping). */
+static inline bool fetch_inside(const sw_sprite *s, sw_texel_pos p, sw_quad *q)
+{
+    const uint32_t *r0 = s->pixels + (size_t)(p.v >> 16) * s->stride + (p.u >> 16);
+    const uint32_t *r1 = r0 + s->stride;
+    q->tl = r0[0]; q->tr = r0[1]; q->bl = r1[0]; q->br = r1[1];
+    q->wx = (uint32_t)(p.u >> 9) & 0x7f;
+    q->wy = (uint32_t)(p.v >> 9) & 0x7f;
+    return (q->tl | q->tr | q->bl | q->br) != 0;
+}
+
+/* Portable: bilinear (pixman's sum of texel x weight products over 2^14,
+   truncated), times k (256 = 1, rounded), OVER or ADD onto *dst. */
+static inline void blend_scalar(uint32_t *dst, const sw_quad *q, const uint32_t k[4], bool add)
+{
+    uint32_t out = 0, d = *dst, s[4];
+    uint32_t wx = q->wx, wy = q->wy;
+    for (int c = 0; c < 4; c++) {
+        int shift = 24 - 8 * c;   /* a, r, g, b */
+        uint32_t tl = (q->tl >> shift) & 255, tr = (q->tr >> shift) & 255;
+        uint32_t bl = (q->bl >> shift) & 255, br = (q->br >> shift) & 255;
+        uint32_t left = tl * (128 - wy) + bl * wy, right = tr * (128 - wy) + br * wy;
+        uint32_t v = (left * (128 - wx) + right * wx) >> 14;
+        s[c] = (v * k[c] + 128) >> 8;
+    }
+    for (int c = 0; c < 4; c++) {
+        int shift = 24 - 8 * c;
+        uint32_t dc = (d >> shift) & 255, r;
+        if (add) {
+            r = dc + s[c];
+        } else {
+            uint32_t t = dc * (255 - s[0]) + 128;
+            r = s[c] + ((t + (t >> 8)) >> 8);
+        }
+        out |= (r > 255 ? 255 : r) << shift;
+    }
+    *dst = out;
+}
+
+#if SW_SPRITE_SSE2
+/* The same integers four channels at a time. k holds the factors as 16-bit
+   lanes (b, g, r, a) in its low half. */
+static inline void blend_sse2(uint32_t *dst, const sw_quad *q, __m128i k, bool add)
+{
+    const __m128i zero = _mm_setzero_si128();
+    __m128i top = _mm_unpacklo_epi8(_mm_unpacklo_epi32(_mm_cvtsi32_si128((int)q->tl),
+                                                       _mm_cvtsi32_si128((int)q->tr)), zero);
+    __m128i bottom = _mm_unpacklo_epi8(_mm_unpacklo_epi32(_mm_cvtsi32_si128((int)q->bl),
+                                                          _mm_cvtsi32_si128((int)q->br)), zero);
+    /* vertical: left texel's channels in lanes 0-3, right's in 4-7 (<= 32640) */
+    __m128i vert = _mm_add_epi16(_mm_mullo_epi16(top, _mm_set1_epi16((short)(128 - q->wy))),
+                                 _mm_mullo_epi16(bottom, _mm_set1_epi16((short)q->wy)));
+    /* horizontal: pairs (left, right) per channel, summed by madd */
+    __m128i pairs = _mm_unpacklo_epi16(vert, _mm_srli_si128(vert, 8));
+    __m128i w = _mm_set1_epi32((int)((q->wx << 16) | (128 - q->wx)));
+    __m128i v = _mm_srli_epi32(_mm_madd_epi16(pairs, w), 14);
+    v = _mm_packs_epi32(v, v);                                   /* 16-bit b g r a */
+    __m128i s = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(v, k), _mm_set1_epi16(128)), 8);
+    __m128i d = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)*dst), zero);
+    __m128i r;
+    if (add) {
+        r = _mm_adds_epu16(d, s);
+    } else {
+        __m128i ia = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflelo_epi16(s, 0xff));
+        __m128i t = _mm_add_epi16(_mm_mullo_epi16(d, ia), _mm_set1_epi16(128));
+        t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
+        r = _mm_add_epi16(s, t);
+    }
+    *dst = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(r, r));
+}
+
+static inline __m128i factors_sse2(const uint32_t k[4])
+{
+    return _mm_set_epi16(0, 0, 0, 0, (short)k[0], (short)k[1], (short)k[2], (short)k[3]);
+}
+#endif
+
+/* v in 16.16 fixed point, rounded (|v| < 2^15: no libm call per pixel). */
+static inline int32_t to_fixed(double v)
+{
+    return (int32_t)((int64_t)(v * 65536.0 + 4294967296.5) - 4294967296LL);
+}
+
+/* The 16.16 texel position of output pixel (x, y)'s centre. */
+static inline sw_texel_pos texel_pos(const sw_sprite *s, int32_t x, int32_t y)
+{
+    double X = x + 0.5, Y = y + 0.5;
+    sw_texel_pos p;
+    p.u = to_fixed(s->ux * X + s->uy * Y + s->u0 - 0.5);
+    p.v = to_fixed(s->vx * X + s->vy * Y + s->v0 - 0.5);
+    return p;
+}
+
+/* Per-channel factors (256 = 1) for coverage alpha (0..1) x the clip mask at
+   output pixel (x, y); false when they are all 0. */
+static inline bool factors(const sw_sprite *s, const sw_sprite_target *t, double alpha, int32_t x,
+                           int32_t y, uint32_t k[4])
+{
+    float a = (float)alpha;
+    if (t->mask) a *= t->mask[(size_t)(y - t->my) * t->mstride + (size_t)(x - t->mx)] * (1.0f / 255.0f);
+    for (int c = 0; c < 4; c++) k[c] = (uint32_t)(s->factor[c] * a + 0.5f);
+    return (k[0] | k[1] | k[2] | k[3]) != 0;
+}
+
+/* Pixels [x0, x1) of row y, each covered by alpha (0..1); p is the texel
+   position of pixel x0. */
+static void draw_span(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y,
+                      double alpha, sw_texel_pos p)
+{
+    if (x1 <= x0) return;
+    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+    int32_t du = to_fixed(s->ux), dv = to_fixed(s->vx);
+    bool add = (s->flags & SW_SPRITE_ADD) != 0;
+    uint32_t k[4];
+    bool constant = !t->mask;
+    if (constant && !factors(s, t, alpha, x0, y, k)) return;
+#if SW_SPRITE_SSE2
+    __m128i kv = factors_sse2(k);
+#endif
+    /* Bilinear samples whose texels all lie inside, at both ends of the
+       span, lie inside all along it (positions are linear in x). */
+    int32_t n = x1 - 1 - x0;
+    int32_t ue = p.u + n * du, ve = p.v + n * dv;
+    bool inside = !(s->flags & SW_SPRITE_NEAREST) &&
+                  (p.u >> 16) >= s->x_min && (p.u >> 16) < s->x_max && (ue >> 16) >= s->x_min && (ue >> 16) < s->x_max &&
+                  (p.v >> 16) >= s->y_min && (p.v >> 16) < s->y_max && (ve >> 16) >= s->y_min && (ve >> 16) < s->y_max;
+    for (int32_t x = x0; x < x1; x++, p.u += du, p.v += dv) {
+        sw_quad q;
+        if (!(inside ? fetch_inside(s, p, &q) : fetch(s, p, &q))) continue;
+        if (!constant) {
+            if (!factors(s, t, alpha, x, y, k)) continue;
+#if SW_SPRITE_SSE2
+            kv = factors_sse2(k);
+#endif
+        }
+#if SW_SPRITE_SSE2
+        if (!t->scalar) {
+            blend_sse2(&dst[x], &q, kv, add);
+            continue;
+        }
+#endif
+        blend_scalar(&dst[x], &q, k, add);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Coverage of rotated sprites                                               */
+
+/* The area of the unit pixel square inside one line of the pair edge
+   (the pixel centre at distance d): linear while the line crosses two
+   opposite sides of the pixel, quadratic where it cuts a corner. With unit
+   normal n, a = max(|n.x|, |n.y|), b = min: the pixel spans h = (a + b) / 2
+   either side along n, the linear part (a - b) / 2. */
+static inline double edge_coverage(const sw_sprite *s, int pair, double d)
+{
+    double h = s->reach[pair];
+    if (d >= h) return 1.0;
+    if (d <= -h) return 0.0;
+    double ad = fabs(d);
+    if (ad <= s->linear[pair]) return 0.5 + d * s->inv_a[pair];
+    double e = fmin(h - ad, s->b[pair]);
+    double corner = e * e * s->inv_2ab[pair];
+    return d > 0.0 ? 1.0 - corner : corner;
+}
+
+/* Green's theorem over the boundary of (square inside all lines): the part
+   of each square side inside every line and the part of each line inside
+   the square and the other lines; each clipped in closed form (an interval
+   of its parameter). Lines relative to the pixel centre. */
+static inline void clip_param(const sw_line *l, double ax, double ay, double dx, double dy,
+                              double *t0, double *t1)
+{
+    double fa = l->nx * ax + l->ny * ay + l->d, fd = l->nx * dx + l->ny * dy;
+    if (fabs(fd) < 1e-12) {
+        if (fa < 0.0) { *t0 = 1.0; *t1 = 0.0; }
+        return;
+    }
+    double r = -fa / fd;
+    if (fd > 0.0) { if (r > *t0) *t0 = r; }
+    else if (r < *t1) { *t1 = r; }
+}
+
+static inline double piece(double ax, double ay, double dx, double dy, double t0, double t1)
+{
+    if (t1 <= t0) return 0.0;
+    double px = ax + t0 * dx, py = ay + t0 * dy, qx = ax + t1 * dx, qy = ay + t1 * dy;
+    return px * qy - py * qx;
+}
+
+static double exact_area(const sw_line *lines, int n)
+{
+    static const double corner[5][2] = { { -0.5, -0.5 }, { 0.5, -0.5 }, { 0.5, 0.5 }, { -0.5, 0.5 }, { -0.5, -0.5 } };
+    static const sw_line square[4] = { { 1, 0, 0.5 }, { -1, 0, 0.5 }, { 0, 1, 0.5 }, { 0, -1, 0.5 } };
+    double sum = 0.0;
+    for (int i = 0; i < 4; i++) {
+        double ax = corner[i][0], ay = corner[i][1];
+        double dx = corner[i + 1][0] - ax, dy = corner[i + 1][1] - ay, t0 = 0.0, t1 = 1.0;
+        for (int j = 0; j < n; j++) clip_param(&lines[j], ax, ay, dx, dy, &t0, &t1);
+        sum += piece(ax, ay, dx, dy, t0, t1);
+    }
+    for (int i = 0; i < n; i++) {
+        const sw_line *l = &lines[i];
+        double ax = -l->d * l->nx, ay = -l->d * l->ny, dx = l->ny, dy = -l->nx, t0 = -4.0, t1 = 4.0;
+        for (int j = 0; j < 4; j++) clip_param(&square[j], ax, ay, dx, dy, &t0, &t1);
+        for (int j = 0; j < n; j++)
+            if (j != i) clip_param(&lines[j], ax, ay, dx, dy, &t0, &t1);
+        sum += piece(ax, ay, dx, dy, t0, t1);
+    }
+    double area = 0.5 * sum;
+    return area < 0.0 ? 0.0 : (area > 1.0 ? 1.0 : area);
+}
+
+/* The exact area of a pixel inside the sprite's rect, from its centre's
+   distances d to the four edges. */
+static double pixel_coverage(const sw_sprite *e, const double d[4])
+{
+    bool partial[2] = { false, false };
+    for (int i = 0; i < 4; i++) {
+        double reach = e->reach[i / 2];
+        if (d[i] <= -reach) return 0.0;
+        if (d[i] < reach) partial[i / 2] = true;
+    }
+    if (!partial[0] && !partial[1]) return 1.0;
+    if (partial[0] && partial[1]) {
+        /* Only the lines crossing the pixel bound it there. */
+        sw_line l[4];
+        int n = 0;
+        for (int i = 0; i < 4; i++) {
+            if (d[i] >= e->reach[i / 2]) continue;
+            l[n].nx = e->nx[i];
+            l[n].ny = e->ny[i];
+            l[n].d = d[i];
+            n++;
+        }
+        return exact_area(l, n);
+    }
+    /* Edges of one direction only: they are parallel, their outsides
+       disjoint, so the areas add. */
+    int i = partial[0] ? 0 : 2;
+    double c = edge_coverage(e, i / 2, d[i]) + edge_coverage(e, i / 2, d[i + 1]) - 1.0;
+    return c > 0.0 ? c : 0.0;
+}
+
+/* The pixels x of row y whose centre is at least t[i] from every edge i,
+   as the real interval [lo, hi] of x. */
+static void row_interval(const sw_sprite *e, int32_t y, const double t[4], double *lo, double *hi)
+{
+    *lo = -HUGE_VAL;
+    *hi = HUGE_VAL;
+    for (int i = 0; i < 4; i++) {
+        double at0 = e->base[i] + 0.5 * e->nx[i] + (y + 0.5) * e->ny[i];   /* distance at x = 0 */
+        if (e->nx[i] > 1e-12) {
+            *lo = fmax(*lo, (t[i] - at0) * e->inv_nx[i]);
+        } else if (e->nx[i] < -1e-12) {
+            *hi = fmin(*hi, (t[i] - at0) * e->inv_nx[i]);
+        } else if (at0 < t[i]) {
+            *lo = HUGE_VAL;
+        }
+    }
+}
+
+/* Pixels [x0, x1) of row y at the edge, the first at texel position p and
+   edge distances d: each sampled first, so that transparent texels (the
+   corners of a round particle) cost no coverage. */
+static void draw_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y,
+                             sw_texel_pos p, const double d0[4])
+{
+    int32_t du = to_fixed(s->ux), dv = to_fixed(s->vx);
+    bool add = (s->flags & SW_SPRITE_ADD) != 0;
+    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+    for (int32_t x = x0; x < x1; x++, p.u += du, p.v += dv) {
+        sw_quad q;
+        if (!fetch(s, p, &q)) continue;
+        double d[4];
+        for (int i = 0; i < 4; i++) d[i] = d0[i] + (x - x0) * s->nx[i];
+        double c = pixel_coverage(s, d);
+        uint32_t k[4];
+        if (!(c > 0.0) || !factors(s, t, c, x, y, k)) continue;
+#if SW_SPRITE_SSE2
+        if (!t->scalar) {
+            blend_sse2(&dst[x], &q, factors_sse2(k), add);
+            continue;
+        }
+#endif
+        blend_scalar(&dst[x], &q, k, add);
+    }
+}
+
+/* The texel position and edge distances of pixel (x, y). */
+static void pixel_start(const sw_sprite *s, int32_t x, int32_t y, sw_texel_pos *p, double d[4])
+{
+    *p = texel_pos(s, x, y);
+    for (int i = 0; i < 4; i++) d[i] = s->base[i] + (x + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i];
+}
+
+static void draw_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
+{
+    double inner[4], outer[4];
+    for (int i = 0; i < 4; i++) {
+        inner[i] = s->reach[i / 2];
+        outer[i] = -s->reach[i / 2];
+    }
+    for (int32_t y = box.y0; y < box.y1; y++) {
+        double tlo, thi, ilo, ihi;
+        row_interval(s, y, outer, &tlo, &thi);
+        if (!(thi >= tlo)) continue;
+        /* touched: x in (lo, hi) (edge pixels then get their exact coverage) */
+        int32_t t0 = tlo < box.x0 ? box.x0 : (int32_t)fmin(floor(tlo) + 1.0, (double)box.x1);
+        int32_t t1 = thi > box.x1 ? box.x1 : (int32_t)fmax(ceil(thi), (double)box.x0);
+        if (t1 <= t0) continue;
+        row_interval(s, y, inner, &ilo, &ihi);
+        /* inside: only pixels surely whole */
+        int32_t i0 = t1, i1 = t1;
+        if (ihi >= ilo) {
+            double a = ceil(ilo + 1e-7), b = floor(ihi - 1e-7) + 1.0;
+            i0 = a <= t0 ? t0 : (a >= t1 ? t1 : (int32_t)a);
+            i1 = b <= i0 ? i0 : (b >= t1 ? t1 : (int32_t)b);
+        }
+        sw_texel_pos p;
+        double d[4];
+        pixel_start(s, t0, y, &p, d);
+        draw_edge_pixels(s, t, t0, i0, y, p, d);
+        if (i1 > i0) draw_span(s, t, i0, i1, y, 1.0, texel_pos(s, i0, y));
+        if (t1 > i1) {
+            pixel_start(s, i1, y, &p, d);
+            draw_edge_pixels(s, t, i1, t1, y, p, d);
+        }
+    }
+}
+
+/* Draws sprite s within limit (its opacity and tint are in its factors). */
+static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box limit)
+{
+    sw_box box = sw_box_intersect(s->box, limit);
+    if (sw_box_empty(box)) return;
+    if (!(s->flags & SW_SPRITE_AXIS)) {
+        draw_rotated(s, t, box);
+        return;
+    }
+    /* the rect path's pieces of constant coverage */
+    sw_piece pieces[9];
+    int n = sw_rect_pieces(s->rect, (s->flags & SW_SPRITE_ANTIALIAS) != 0, box, pieces);
+    for (int i = 0; i < n; i++)
+        for (int32_t y = pieces[i].box.y0; y < pieces[i].box.y1; y++)
+            draw_span(s, t, pieces[i].box.x0, pieces[i].box.x1, y, pieces[i].coverage,
+                      texel_pos(s, pieces[i].box.x0, y));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The rule, and runs                                                        */
+
+/* v limited to just beyond the largest output, so that it converts to int */
+static double clamp_coord(double v) { return fmin(fmax(v, -2.0), SW_MAX_SIZE + 2.0); }
+
+sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
+                                   const sw_clip *clip, const sw_shape *shape,
+                                   const sw_homography *image_to_output, sw_box texels,
+                                   sw_sprite *s)
+{
+    if (inst->sprites == SW_SPRITES_OFF) return SW_SPRITE_DECLINE;
+    const double (*h)[3] = shape->h.m;
+    if (!sw_homography_is_affine(&shape->h) || !(h[2][2] > 0.0)) return SW_SPRITE_DECLINE;
+    pixman_format_code_t format = pixman_image_get_format(inst->target);
+    if (format != PIXMAN_a8r8g8b8 && format != PIXMAN_x8r8g8b8) return SW_SPRITE_DECLINE;
+
+    /* device bounds of the rect */
+    double w = h[2][2];
+    double m[6] = { h[0][0] / w, h[0][1] / w, h[0][2] / w, h[1][0] / w, h[1][1] / w, h[1][2] / w };
+    const sw_rect *r = &shape->rect;
+    double cx[4] = { r->x0, r->x1, r->x1, r->x0 }, cy[4] = { r->y0, r->y0, r->y1, r->y1 };
+    double bx0 = HUGE_VAL, by0 = HUGE_VAL, bx1 = -HUGE_VAL, by1 = -HUGE_VAL;
+    for (int i = 0; i < 4; i++) {
+        double X = m[0] * cx[i] + m[1] * cy[i] + m[2], Y = m[3] * cx[i] + m[4] * cy[i] + m[5];
+        bx0 = fmin(bx0, X); bx1 = fmax(bx1, X);
+        by0 = fmin(by0, Y); by1 = fmax(by1, Y);
+    }
+    /* (NaN fails these too) */
+    if (!(bx1 - bx0 <= SW_SPRITE_MAX_SIDE) || !(by1 - by0 <= SW_SPRITE_MAX_SIDE)) return SW_SPRITE_DECLINE;
+    bool antialias = (op->flags & LK_DL_FLAG_ANTIALIAS) != 0;
+    double sx, sy, tx, ty;
+    bool axis_aligned = sw_homography_axis_aligned(&shape->h, &sx, &sy, &tx, &ty);
+    if (!antialias && !axis_aligned) return SW_SPRITE_DECLINE;
+    if (axis_aligned && (!(op->flags & LK_DL_FLAG_TINT) || bx1 - bx0 > SW_SPRITE_AXIS_MAX_SIDE ||
+                         by1 - by0 > SW_SPRITE_AXIS_MAX_SIDE))
+        return SW_SPRITE_DECLINE;
+
+    /* output -> image coordinates, within fixed point near the sprite */
+    sw_homography inverse;
+    if (!sw_homography_invert(image_to_output, &inverse) || !sw_homography_is_affine(&inverse))
+        return SW_SPRITE_SKIP;   /* degenerate: shows nothing, as in pixman's path */
+    memset(s, 0, sizeof *s);
+    double iw = inverse.m[2][2];
+    s->ux = inverse.m[0][0] / iw; s->uy = inverse.m[0][1] / iw; s->u0 = inverse.m[0][2] / iw;
+    s->vx = inverse.m[1][0] / iw; s->vy = inverse.m[1][1] / iw; s->v0 = inverse.m[1][2] / iw;
+    double around[4][2] = { { bx0 - 1, by0 - 1 }, { bx1 + 1, by0 - 1 }, { bx0 - 1, by1 + 1 }, { bx1 + 1, by1 + 1 } };
+    for (int i = 0; i < 4; i++) {
+        double u = s->ux * around[i][0] + s->uy * around[i][1] + s->u0;
+        double v = s->vx * around[i][0] + s->vy * around[i][1] + s->v0;
+        if (!(fabs(u) < SW_SPRITE_MAX_COORD) || !(fabs(v) < SW_SPRITE_MAX_COORD)) return SW_SPRITE_DECLINE;
+    }
+
+    /* The pixels it may touch: its bounds, the clip, the target, the clip mask. */
+    sw_box box = { (int32_t)floor(clamp_coord(bx0)), (int32_t)floor(clamp_coord(by0)),
+                   (int32_t)ceil(clamp_coord(bx1)), (int32_t)ceil(clamp_coord(by1)) };
+    box = sw_box_intersect(box, clip->box);
+    sw_box target = { inst->target_x, inst->target_y,
+                      inst->target_x + pixman_image_get_width(inst->target),
+                      inst->target_y + pixman_image_get_height(inst->target) };
+    box = sw_box_intersect(box, target);
+    if (clip->mask) {
+        sw_box mask = { clip->mask_x, clip->mask_y, clip->mask_x + pixman_image_get_width(clip->mask),
+                        clip->mask_y + pixman_image_get_height(clip->mask) };
+        box = sw_box_intersect(box, mask);
+    }
+    if (sw_box_empty(box)) return SW_SPRITE_SKIP;
+    s->box = box;
+
+    const lk_dl_image *img = op->image;
+    s->pixels = (const uint32_t *)img->pixels;
+    s->stride = img->stride / 4;
+    s->x_min = texels.x0; s->x_max = texels.x1 - 1;
+    s->y_min = texels.y0; s->y_max = texels.y1 - 1;
+    s->flags = ((op->flags & LK_DL_FLAG_FILTER_NEAREST) ? SW_SPRITE_NEAREST : 0) |
+               ((op->flags & LK_DL_FLAG_BLEND_ADD) ? SW_SPRITE_ADD : 0) |
+               (axis_aligned ? SW_SPRITE_AXIS : 0) | (antialias ? SW_SPRITE_ANTIALIAS : 0);
+    /* The tint quantised as pixman's path quantises it (8 bits a channel,
+       colour clamped to alpha), times the opacity, 256 = 1. */
+    float opacity = sw_unit(op->opacity);
+    uint32_t tint = 0xffffffffu;
+    if (op->flags & LK_DL_FLAG_TINT) {
+        pixman_color_t c = sw_pixman_color(op->tint);
+        tint = (uint32_t)(c.alpha >> 8) << 24 | (uint32_t)(c.red >> 8) << 16 |
+               (uint32_t)(c.green >> 8) << 8 | (uint32_t)(c.blue >> 8);
+    }
+    for (int c = 0; c < 4; c++)
+        s->factor[c] = (float)((tint >> (24 - 8 * c)) & 255) / 255.0f * 256.0f * opacity;
+    if (s->factor[0] == 0.0f && s->factor[1] == 0.0f && s->factor[2] == 0.0f && s->factor[3] == 0.0f)
+        return SW_SPRITE_SKIP;
+
+    if (axis_aligned) {
+        s->rect.x0 = bx0; s->rect.y0 = by0; s->rect.x1 = bx1; s->rect.y1 = by1;
+        return SW_SPRITE_READY;
+    }
+    /* local x = a X + b Y + c, local y = d X + e Y + f */
+    sw_homography local;
+    if (!sw_homography_invert(&shape->h, &local)) return SW_SPRITE_SKIP;
+    double lw = local.m[2][2];
+    double a = local.m[0][0] / lw, b = local.m[0][1] / lw, c = local.m[0][2] / lw;
+    double d = local.m[1][0] / lw, e = local.m[1][1] / lw, f = local.m[1][2] / lw;
+    double gx = hypot(a, b), gy = hypot(d, e);
+    if (!(gx > 0.0) || !(gy > 0.0) || !isfinite(gx) || !isfinite(gy)) return SW_SPRITE_SKIP;
+    s->nx[0] = a / gx; s->ny[0] = b / gx; s->base[0] = (c - r->x0) / gx;
+    s->nx[1] = -s->nx[0]; s->ny[1] = -s->ny[0]; s->base[1] = (r->x1 - c) / gx;
+    s->nx[2] = d / gy; s->ny[2] = e / gy; s->base[2] = (f - r->y0) / gy;
+    s->nx[3] = -s->nx[2]; s->ny[3] = -s->ny[2]; s->base[3] = (r->y1 - f) / gy;
+    for (int i = 0; i < 4; i++) s->inv_nx[i] = s->nx[i] != 0.0 ? 1.0 / s->nx[i] : 0.0;
+    for (int pair = 0; pair < 2; pair++) {
+        double nx = fabs(s->nx[2 * pair]), ny = fabs(s->ny[2 * pair]);
+        double big = fmax(nx, ny), small = fmin(nx, ny);
+        s->reach[pair] = 0.5 * (big + small);
+        s->linear[pair] = 0.5 * (big - small);
+        s->b[pair] = small;
+        s->inv_a[pair] = 1.0 / big;   /* big >= 1 / sqrt(2) for a unit normal */
+        s->inv_2ab[pair] = small > 0.0 ? 1.0 / (2.0 * big * small) : 0.0;
+    }
+    return SW_SPRITE_READY;
+}
+
+static bool reserve_u32(uint32_t **array, size_t *capacity, size_t count)
+{
+    if (count <= *capacity) return true;
+    size_t n = *capacity ? *capacity : 1024;
+    while (n < count) n *= 2;
+    uint32_t *grown = realloc(*array, n * sizeof **array);
+    if (!grown) return false;
+    *array = grown;
+    *capacity = n;
+    return true;
+}
+
+bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, size_t count,
+                          const sw_clip *clip)
+{
+    sw_sprite_target t;
+    memset(&t, 0, sizeof t);
+    t.target = (uint32_t *)pixman_image_get_data(inst->target);
+    t.tstride = (size_t)pixman_image_get_stride(inst->target) / 4;
+    t.tx = inst->target_x;
+    t.ty = inst->target_y;
+    t.scalar = inst->sprites == SW_SPRITES_SCALAR;
+    if (clip->mask) {
+        t.mask = (const uint8_t *)pixman_image_get_data(clip->mask);
+        t.mstride = (size_t)pixman_image_get_stride(clip->mask);
+        t.mx = clip->mask_x;
+        t.my = clip->mask_y;
+    }
+    bool fill = inst->pending.active && inst->target == inst->framebuffer;
+    if (!fill) sw_pending_flush(inst);
+
+    /* The rows to go through: every sprite's, and the pending fill's. */
+    int32_t y0 = INT32_MAX, y1 = INT32_MIN;
+    for (size_t i = 0; i < count; i++) {
+        if (sprites[i].box.y0 < y0) y0 = sprites[i].box.y0;
+        if (sprites[i].box.y1 > y1) y1 = sprites[i].box.y1;
+    }
+    if (fill) {
+        if (inst->pending.box.y0 < y0) y0 = inst->pending.box.y0;
+        if (inst->pending.box.y1 > y1) y1 = inst->pending.box.y1;
+    }
+    if (y1 <= y0) {
+        if (fill) inst->pending.active = false;
+        return true;
+    }
+
+    /* Bin the sprites by band, each band's in list order (a counting sort). */
+    size_t bands = (size_t)((int64_t)y1 - y0 + SW_SPRITE_BAND - 1) / SW_SPRITE_BAND;
+    size_t entries = 0;
+    for (size_t i = 0; i < count; i++)
+        entries += (size_t)((sprites[i].box.y1 - 1 - y0) / SW_SPRITE_BAND - (sprites[i].box.y0 - y0) / SW_SPRITE_BAND + 1);
+    if (entries > UINT32_MAX || count > UINT32_MAX ||
+        !reserve_u32(&inst->band_start, &inst->band_start_capacity, bands + 1) ||
+        !reserve_u32(&inst->band_index, &inst->band_index_capacity, entries)) {
+        if (fill) sw_pending_flush(inst);
+        return false;
+    }
+    uint32_t *start = inst->band_start, *index = inst->band_index;
+    memset(start, 0, (bands + 1) * sizeof *start);
+    for (size_t i = 0; i < count; i++)
+        for (int32_t b = (sprites[i].box.y0 - y0) / SW_SPRITE_BAND; b <= (sprites[i].box.y1 - 1 - y0) / SW_SPRITE_BAND; b++)
+            start[b + 1]++;
+    for (size_t b = 0; b < bands; b++) start[b + 1] += start[b];
+    for (size_t i = 0; i < count; i++)
+        for (int32_t b = (sprites[i].box.y0 - y0) / SW_SPRITE_BAND; b <= (sprites[i].box.y1 - 1 - y0) / SW_SPRITE_BAND; b++)
+            index[start[b]++] = (uint32_t)i;
+    /* start[b] is now the end of band b, the start of band b + 1 */
+
+    for (size_t b = 0; b < bands; b++) {
+        sw_box band = { INT32_MIN, y0 + (int32_t)b * SW_SPRITE_BAND, INT32_MAX,
+                        y0 + (int32_t)(b + 1) * SW_SPRITE_BAND };
+        if (band.y1 > y1) band.y1 = y1;
+        if (fill) sw_pending_fill(inst, band);
+        uint32_t end = start[b];
+        for (uint32_t k = b ? start[b - 1] : 0; k < end; k++) {
+#if defined(__GNUC__)
+            /* the run's sprites are visited in band order: fetch the next early */
+            if (k + 2 < end) __builtin_prefetch(&sprites[index[k + 2]]);
+#endif
+            draw_sprite(&sprites[index[k]], &t, band);
+        }
+    }
+    if (fill) inst->pending.active = false;
+    inst->stats.sprite_ops += count;
+    return true;
+}
+
+void sw_sprite_scratch_free(lk_backend_instance *inst)
+{
+    free(inst->sprites_run);
+    free(inst->band_index);
+    free(inst->band_start);
+    inst->sprites_run = NULL;
+    inst->band_index = inst->band_start = NULL;
+    inst->sprites_capacity = inst->band_index_capacity = inst->band_start_capacity = 0;
+}
+
+sw_sprite_mode sw_sprite_mode_from_env(void)
+{
+    const char *v = getenv("LAYERKIT_SOFTWARE_SPRITES");
+    if (!v || !*v) return SW_SPRITES_ON;
+    if (strcmp(v, "0") == 0 || strcmp(v, "off") == 0) return SW_SPRITES_OFF;
+    if (strcmp(v, "scalar") == 0) return SW_SPRITES_SCALAR;
+    return SW_SPRITES_ON;
+}
