@@ -12,7 +12,7 @@ public struct DisplayListBuilder: ~Copyable {
     private var capacity: Int
     public private(set) var count = 0
     /// Whether an animation in the last list may still change what is drawn.
-    public private(set) var animating = false
+    public internal(set) var animating = false
     /// Layers whose kind content was rasterized (not reused) since this builder began.
     public private(set) var rasterizations: UInt64 = 0
     /// Images named by the current list; kept alive until the next build.

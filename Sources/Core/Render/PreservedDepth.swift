@@ -17,6 +17,7 @@ extension DisplayListBuilder {
         let step = DisplayListBuilder.instanceStep(s)
         let sublayerTransform = s.pointee.sublayerTransformAboutAnchor
         var items: [SpaceItem] = []
+        var running = false
         var power = Transform3D.identity
         for n in 0..<Int(r.instanceCount) {
             let c = r.color(ofInstance: n)
@@ -25,10 +26,12 @@ extension DisplayListBuilder {
                                           space: n == 0 ? depth.map : power.concatenating(depth.map), base: depth.base,
                                           opacity: opacity, time: layer.time - Double(n) * r.instanceDelay,
                                           events: n == 0 ? layer.events : nil,
-                                          tint: DisplayListBuilder.multiply(instanceTint, c), into: &items)
+                                          tint: DisplayListBuilder.multiply(instanceTint, c), into: &items,
+                                          running: &running)
             }
             power = step.concatenating(power)
         }
+        if running { animating = true }
         drawSpace(&items, base: depth.base, clip: clip, events: layer.events)
     }
 

@@ -32,9 +32,11 @@ extension DisplayListBuilder {
         if !parent.isRoot, let st = parent.sublayerTransform { space = space.concatenating(st) }
         let base = parent.isRoot ? Transform3D.identity : parent.world
         var items: [SpaceItem] = []
+        var running = false
         DisplayListBuilder.gather(node.children, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, space: space,
                                   base: base, opacity: opacity, time: time, events: events, tint: instanceTint,
-                                  into: &items)
+                                  into: &items, running: &running)
+        if running { animating = true }
         drawSpace(&items, base: base, clip: parent.clip, events: events)
     }
 
@@ -56,11 +58,13 @@ extension DisplayListBuilder {
 
     /// Collects the layers of one 3D space: `space` maps the parent's
     /// coordinates into the superlayer's (unflattened); nested transform
-    /// layers add their sublayers to the same space.
+    /// layers add their sublayers to the same space. `running` is set when
+    /// an animation of a layer placed here runs (the layers drawn note
+    /// their own when visited; the transform layers here are not visited).
     static func gather(_ children: [RenderNode], sublayerTransform: Transform3D?, space: Transform3D,
                        base: Transform3D, opacity: Double, time: Double,
                        events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?, tint: Color?,
-                       into items: inout [SpaceItem]) {
+                       into items: inout [SpaceItem], running: inout Bool) {
         for child in children {
             let local = TimingModel.localTime(time, child.state.timing)
             var presented = child.state
@@ -68,10 +72,11 @@ extension DisplayListBuilder {
             if !child.animations.isEmpty {
                 // A transform layer is not visited, so its events are noted
                 // here; any other layer's are noted when it is drawn.
-                withUnsafeMutablePointer(to: &presented) { p in
-                    _ = AnimationEvaluator.apply(child.animations, to: p, layerTime: local, model: child.statePointer,
-                                                 events: isSpace ? events : nil)
+                let runs = withUnsafeMutablePointer(to: &presented) { p in
+                    AnimationEvaluator.apply(child.animations, to: p, layerTime: local, model: child.statePointer,
+                                             events: isSpace ? events : nil)
                 }
+                if runs { running = true }
             }
             guard !presented.hidden, presented.opacity > 0 else { continue }
             var m = presented.transformToSuperlayerPlane
@@ -79,7 +84,8 @@ extension DisplayListBuilder {
             m = m.concatenating(space)
             if isSpace {
                 gather(child.children, sublayerTransform: presented.sublayerTransformAboutAnchor, space: m, base: base,
-                       opacity: opacity * presented.opacity, time: local, events: events, tint: tint, into: &items)
+                       opacity: opacity * presented.opacity, time: local, events: events, tint: tint, into: &items,
+                       running: &running)
                 continue
             }
             let b = presented.bounds
