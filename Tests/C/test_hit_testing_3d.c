@@ -218,6 +218,30 @@ static void check_back_faces(int shared, int double_sided)
     lk_release(root);
 }
 
+/* S1.5, S6.1: a single-sided layer in a superlayer turned half a turn about
+   y faces away on screen, whatever its own transform: not hit, also when
+   hit testing starts at it (the point then in its superlayer's
+   coordinates); turned back with its superlayer it is hit. */
+static void check_back_face_through_superlayer(void)
+{
+    lk_layer *root, *turned, *card;
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    root = root_with(200, 200, lkt_t_identity());
+    turned = layer_in(root, lk_layer_create(), "turned", lk_rect_make(0, 0, 100, 100), lk_point_make(100, 100),
+                      lkt_t_rotation_y(LKT_PI));
+    card = layer_in(turned, lk_layer_create(), "card", lk_rect_make(0, 0, 40, 40), lk_point_make(50, 50),
+                    lkt_t_identity());
+    lk_layer_set_double_sided(card, false);
+    lk_transaction_commit();
+    expect_hit(root, 100, 100, turned, "S1.5 S6.1 a single-sided layer turned away with its superlayer is not hit");
+    expect_hit(card, 50, 50, NULL,
+               "S1.5 S6.1 nor when hit testing starts at it: its superlayer's plane is seen from behind");
+    lk_layer_set_transform(turned, lkt_t_identity());
+    expect_hit(card, 50, 50, card, "S1.5 S6.1 facing the viewer again, it is hit");
+    lk_release(root);
+}
+
 /* ---- depth and perspective ---------------------------------------------- */
 
 /* S1.5, S6.3: the scene of test_transform_layer.c's shared-versus-flattened
@@ -335,6 +359,7 @@ int main(void)
     check_back_faces(1, 1);
     check_back_faces(0, 0);
     check_back_faces(0, 1);
+    check_back_face_through_superlayer();
     check_nearer_card(0);
     check_nearer_card(1);
     check_crossing();

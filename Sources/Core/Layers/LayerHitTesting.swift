@@ -8,8 +8,12 @@
 extension Layer {
     /// S1.5: the deepest, front-most layer containing `p` (in this layer's
     /// superlayer coordinates), skipping hidden layers and honouring
-    /// masksToBounds.
-    public func hitTest(_ p: Point) -> Layer? { hitTest(p, flipped: false) }
+    /// masksToBounds. Whether the superlayer's plane is seen from behind
+    /// comes from the ancestors' maps (flattened, as S1.4 converts).
+    public func hitTest(_ p: Point) -> Layer? {
+        let flipped = superlayer.map { Homography($0.transformToRootSpace).determinant < 0 } ?? false
+        return hitTest(p, flipped: flipped)
+    }
 
     /// `flipped`: whether the superlayer's plane is seen from behind (its
     /// map to the root's space reverses orientation).
