@@ -497,7 +497,9 @@ public struct DisplayListBuilder: ~Copyable {
         let config = e.configuration
         let depth = config.preservesDepth ? layer.depth : nil
         var particles = simulation.particles(at: layer.time)
-        if let depth { particles = DisplayListBuilder.inDepth(particles, depth.map, sorted: config.renderMode == .backToFront) }
+        if let depth {
+            particles = DisplayListBuilder.inDepth(particles, depth.map, sorted: config.renderMode == .backToFront)
+        }
         if !particles.isEmpty || (config.birthRate > 0 && e.cells.contains { $0.attributes.enabled }) { animating = true }
         var flags = LK_DL_FLAG_ANTIALIAS.rawValue
         if config.renderMode == .additive { flags |= LK_DL_FLAG_BLEND_ADD.rawValue }
@@ -524,7 +526,8 @@ public struct DisplayListBuilder: ~Copyable {
             m.m41 = p.x; m.m42 = p.y
             if depth != nil { m.m43 = p.z }
             let white = p.color.r == 1 && p.color.g == 1 && p.color.b == 1 && p.color.a == 1
-            append(.image, depth.map { $0.world(m) } ?? m.concatenating(layer.world), Rect(x: -w / 2, y: -h / 2, width: w, height: h),
+            let world = depth.map { $0.world(m) } ?? m.concatenating(layer.world)
+            append(.image, world, Rect(x: -w / 2, y: -h / 2, width: w, height: h),
                    opacity: opacity, image: image, source: source, flags: flags, tint: white ? nil : p.color)
         }
     }
