@@ -64,3 +64,51 @@ import Testing
         #expect(try list(false) == [20, 10, 15])
     }
 }
+
+@Suite struct SpaceAnimationTests {
+    /// A transform layer (S7.6) turned by an animation, over a face that
+    /// has none: the frame is animating, so the render loop keeps drawing.
+    /// A transform layer inside another's space, or inside a preservesDepth
+    /// replicator (S7.5), is never visited: its animation is read where the
+    /// space is gathered, and must count there.
+    @Test func animatedTransformLayerKeepsTheFrameAnimatingS7_6() throws {
+        for container in ["root", "transform layer", "replicator"] {
+            let root = makeLayer(frame: Rect(x: 0, y: 0, width: 200, height: 200))
+            let space = Layer(layerKind: .transform)
+            try space.setFrame(Rect(x: 50, y: 50, width: 100, height: 100))
+            let face = makeLayer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+            try face.set(LayerProperties.backgroundColor, Color(r: 1, g: 0, b: 0, a: 1))
+            try space.addSublayer(face)
+            switch container {
+            case "transform layer":
+                let outer = Layer(layerKind: .transform)
+                try outer.setFrame(Rect(x: 0, y: 0, width: 200, height: 200))
+                try outer.addSublayer(space)
+                try root.addSublayer(outer)
+            case "replicator":
+                let replicator = Layer(layerKind: .replicator)
+                try replicator.setFrame(Rect(x: 0, y: 0, width: 200, height: 200))
+                try replicator.set(ReplicatorProperties.preservesDepth, true)
+                try replicator.addSublayer(space)
+                try root.addSublayer(replicator)
+            default:
+                try root.addSublayer(space)
+            }
+            let start = mediaTime() + 100
+            let turn = Animation(kind: .basic, keyPath: "transform.rotation.y")
+            (turn.fromValue, turn.toValue) = (.number(0), .number(3))
+            turn.timing.beginTime = start
+            turn.timing.duration = 10
+            try space.addAnimation(turn, forKey: "turn")
+            ModelLock.shared.withLock { Transaction.flush() }
+            var builder = DisplayListBuilder()
+            builder.buildCommitted(root: root, at: start + 1)
+            let (count, during) = (builder.count, builder.animating)
+            builder.buildCommitted(root: root, at: start + 20)
+            let after = builder.animating
+            #expect(count > 0, "in a \(container)")
+            #expect(during, "in a \(container)")
+            #expect(!after, "after the animation, in a \(container)")
+        }
+    }
+}

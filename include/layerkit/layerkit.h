@@ -354,7 +354,10 @@ lk_point  lk_layer_convert_point(const lk_layer *from, lk_point p, const lk_laye
 lk_rect   lk_layer_convert_rect(const lk_layer *from, lk_rect r, const lk_layer *to);
 bool      lk_layer_contains_point(const lk_layer *layer, lk_point p_in_layer);
 /* the deepest, front-most visible layer under p (given in root's superlayer
-   space), or NULL */
+   space), or NULL. Layers sharing 3D space (a transform layer's sublayers, a
+   preserves_depth replicator's) are hit by depth at the point; a transform
+   layer itself is never hit; a layer not double-sided and turned away is
+   not hit (docs/layers-3d.md). */
 lk_layer *lk_layer_hit_test(lk_layer *root, lk_point p_in_root_superlayer);
 
 /* ------------------------------------------------------------------------ */
@@ -965,7 +968,10 @@ lk_status lk_emitter_layer_set_spin(lk_layer *layer, double v);
 double    lk_emitter_layer_get_spin(const lk_layer *layer);
 lk_status lk_emitter_layer_set_seed(lk_layer *layer, uint32_t seed);            /* 0 */
 uint32_t  lk_emitter_layer_get_seed(const lk_layer *layer);
-lk_status lk_emitter_layer_set_preserves_depth(lk_layer *layer, bool preserves); /* false: particles flattened */
+/* false: particles flattened into the layer's plane; true: each keeps its z
+   in the superlayer's 3D space (perspective applies; back_to_front sorts by
+   depth there) */
+lk_status lk_emitter_layer_set_preserves_depth(lk_layer *layer, bool preserves);
 bool      lk_emitter_layer_get_preserves_depth(const lk_layer *layer);
 
 /* Replicator layer (S7.5, CAReplicatorLayer): its sublayers drawn
@@ -991,6 +997,8 @@ lk_status lk_replicator_layer_set_instance_blue_offset(lk_layer *layer, double v
 double    lk_replicator_layer_get_instance_blue_offset(const lk_layer *layer);
 lk_status lk_replicator_layer_set_instance_alpha_offset(lk_layer *layer, double v);
 double    lk_replicator_layer_get_instance_alpha_offset(const lk_layer *layer);
+/* false: instances flattened into the layer's plane; true: every instance's
+   sublayers share the superlayer's 3D space, drawn back to front by depth */
 lk_status lk_replicator_layer_set_preserves_depth(lk_layer *layer, bool preserves);
 bool      lk_replicator_layer_get_preserves_depth(const lk_layer *layer);
 

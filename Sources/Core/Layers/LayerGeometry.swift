@@ -123,23 +123,6 @@ extension Layer {
     /// CALayer.containsPoint: the point, in the layer's coordinates, is inside bounds.
     public func contains(_ p: Point) -> Bool { state.bounds.contains(p) }
 
-    /// S1.5: the deepest, front-most layer containing `p` (in this layer's
-    /// superlayer coordinates), skipping hidden layers and honouring
-    /// masksToBounds.
-    public func hitTest(_ p: Point) -> Layer? {
-        guard !state.hidden else { return nil }
-        let toSuperlayer = Homography(transformToSuperlayer)
-        guard let local = toSuperlayer.inverted?.map(p, inverse: true), toSuperlayer.map(local) != nil else {
-            return nil
-        }
-        let inside = state.bounds.contains(local)
-        if state.masksToBounds && !inside { return nil }
-        for sublayer in sublayersInDrawingOrder.reversed() {
-            if let hit = sublayer.hitTest(local) { return hit }
-        }
-        return inside ? self : nil
-    }
-
     /// Sublayers back to front (S1.3).
     public var sublayersInDrawingOrder: [Layer] { drawingOrder(sublayers) { $0.state.zPosition } }
 }

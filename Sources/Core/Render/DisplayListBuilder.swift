@@ -12,7 +12,7 @@ public struct DisplayListBuilder: ~Copyable {
     private var capacity: Int
     public private(set) var count = 0
     /// Whether an animation in the last list may still change what is drawn.
-    public private(set) var animating = false
+    public internal(set) var animating = false
     /// Layers whose kind content was rasterized (not reused) since this builder began.
     public private(set) var rasterizations: UInt64 = 0
     /// Images named by the current list; kept alive until the next build.
@@ -28,7 +28,7 @@ public struct DisplayListBuilder: ~Copyable {
     private var gradientOps: [(op: Int, first: Int)] = []
     /// The product of the enclosing replicator instances' colours (S7.5),
     /// nil outside any: it multiplies every op drawn.
-    private var instanceTint: Color?
+    var instanceTint: Color?
     /// The ops of each emitter's particles in the current list: their number
     /// changes frame to frame, so damage treats each run as one (S7.4).
     private(set) var particleRuns: [Range<Int>] = []
@@ -107,6 +107,39 @@ public struct DisplayListBuilder: ~Copyable {
         /// The node's own map to the output, worked out already (a sublayer
         /// of a transform layer, placed in its 3D space).
         var fixedWorld: Transform3D? = nil
+        /// With fixedWorld: the node's unflattened map into that space's
+        /// plane, and the plane's map to the output.
+        var fixedDepth: DepthSpace? = nil
+    }
+
+    /// Where a layer lies in 3D before it is flattened: its map into the
+    /// plane of the nearest superlayer that flattens (unflattened, with that
+    /// superlayer's sublayerTransform and so its perspective), and that
+    /// plane's map to the output. `map.flattened` then `base` is the
+    /// layer's world. Used where depth is kept inside a layer
+    /// (preservesDepth, S7.4, S7.5).
+    struct DepthSpace {
+        var map: Transform3D
+        var base: Transform3D
+
+        /// The flattened map to the output of a plane placed by `local` in this space.
+        func world(_ local: Transform3D) -> Transform3D { local.concatenating(map).flattened.concatenating(base) }
+    }
+
+    private static func depthSpace(of s: UnsafeMutablePointer<LayerState>, in parent: Placement) -> DepthSpace {
+        if let fixed = parent.fixedDepth { return fixed }
+        var map = s.pointee.transformToSuperlayerPlane
+        if !parent.isRoot, let st = parent.sublayerTransform { map = map.concatenating(st) }
+        return DepthSpace(map: map, base: parent.isRoot ? .identity : parent.world)
+    }
+
+    /// Whether a layer keeps depth among what it draws (S7.4, S7.5).
+    private static func preservesDepth(_ s: UnsafeMutablePointer<LayerState>) -> Bool {
+        switch s.pointee.layerKind {
+        case .replicator: s.pointee.replicator.preservesDepth
+        case .emitter: s.pointee.emitter.configuration.preservesDepth
+        default: false
+        }
     }
 
     mutating func visit(_ node: RenderNode, parent: Placement, parentOpacity: Double, parentTime: Double,
@@ -211,7 +244,14 @@ public struct DisplayListBuilder: ~Copyable {
         var world = DisplayListBuilder.world(of: s, in: parent)
         if shift.dx != 0 || shift.dy != 0 { world = world.preTranslated(shift.dx, shift.dy) }
         if !s.pointee.doubleSided && DisplayListBuilder.isBackFacing(world) { return }
-        let layer = LayerDraw(node: node, state: s, world: world, time: time, events: events, clip: parent.clip)
+        var depth: DepthSpace?
+        if DisplayListBuilder.preservesDepth(s) {
+            var space = DisplayListBuilder.depthSpace(of: s, in: parent)
+            if shift.dx != 0 || shift.dy != 0 { space.map = space.map.preTranslated(shift.dx, shift.dy) }
+            depth = space
+        }
+        let layer = LayerDraw(node: node, state: s, world: world, time: time, events: events, clip: parent.clip,
+                              depth: depth)
 
         let mask = node.mask
         let hasShadow = s.pointee.shadowOpacity > 0 && s.pointee.shadowColor.a > 0
@@ -243,7 +283,7 @@ public struct DisplayListBuilder: ~Copyable {
     }
 
     /// One layer being drawn, with what its sublayers need.
-    private struct LayerDraw {
+    struct LayerDraw {
         let node: RenderNode
         let state: UnsafeMutablePointer<LayerState>
         let world: Transform3D
@@ -251,6 +291,8 @@ public struct DisplayListBuilder: ~Copyable {
         let events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?
         /// The output box its ancestors leave visible.
         let clip: ScreenBox
+        /// Where it lies in 3D, for a layer that keeps depth (preservesDepth).
+        var depth: DepthSpace? = nil
     }
 
     /// The layer at `opacity`: as one group when it fades as a whole
@@ -454,13 +496,20 @@ public struct DisplayListBuilder: ~Copyable {
     /// and below its sublayers, in the render mode's order. Each is its
     /// cell's contents (contentsRect) centred on the particle, scaled and
     /// turned about its centre, multiplied by its colour (a TINT); additive
-    /// mode adds. Without preservesDepth particles lie in the layer's plane.
+    /// mode adds. Without preservesDepth particles lie in the layer's plane;
+    /// with it each keeps its z and is placed in the superlayer's 3D space
+    /// (its perspective included), back to front by depth there in the
+    /// backToFront mode.
     private mutating func drawParticles(_ layer: LayerDraw, opacity: Double) {
         guard let render = layer.node.emitter else { return }
         let e = layer.state.pointee.emitter
         guard let simulation = render.simulation(for: e, at: layer.time) else { return }
-        let particles = simulation.particles(at: layer.time)
         let config = e.configuration
+        let depth = config.preservesDepth ? layer.depth : nil
+        var particles = simulation.particles(at: layer.time)
+        if let depth {
+            particles = DisplayListBuilder.inDepth(particles, depth.map, sorted: config.renderMode == .backToFront)
+        }
         if !particles.isEmpty || (config.birthRate > 0 && e.cells.contains { $0.attributes.enabled }) { animating = true }
         var flags = LK_DL_FLAG_ANTIALIAS.rawValue
         if config.renderMode == .additive { flags |= LK_DL_FLAG_BLEND_ADD.rawValue }
@@ -485,9 +534,10 @@ public struct DisplayListBuilder: ~Copyable {
             var m = Transform3D.identity
             m.m11 = c; m.m12 = sn; m.m21 = -sn; m.m22 = c
             m.m41 = p.x; m.m42 = p.y
-            if config.preservesDepth { m.m43 = p.z }
+            if depth != nil { m.m43 = p.z }
             let white = p.color.r == 1 && p.color.g == 1 && p.color.b == 1 && p.color.a == 1
-            append(.image, m.concatenating(layer.world), Rect(x: -w / 2, y: -h / 2, width: w, height: h),
+            let world = depth.map { $0.world(m) } ?? m.concatenating(layer.world)
+            append(.image, world, Rect(x: -w / 2, y: -h / 2, width: w, height: h),
                    opacity: opacity, image: image, source: source, flags: flags, tint: white ? nil : p.color)
         }
     }
@@ -501,9 +551,11 @@ public struct DisplayListBuilder: ~Copyable {
         let r = s.pointee.replicator
         let count = Int(r.instanceCount)
         guard count > 0 else { return }
-        let a = s.pointee.anchorInBounds
-        let step = r.instanceTransform.isIdentity ? Transform3D.identity
-            : Transform3D.translation(-a.x, -a.y, 0).concatenating(r.instanceTransform).thenTranslating(a.x, a.y, 0)
+        if r.preservesDepth, let depth = layer.depth {
+            drawInstancesInDepth(layer, depth, opacity: opacity, clip: clip)
+            return
+        }
+        let step = DisplayListBuilder.instanceStep(s)
         let outerTint = instanceTint
         let sublayerTransform = s.pointee.sublayerTransformAboutAnchor
         var power = Transform3D.identity
@@ -526,8 +578,16 @@ public struct DisplayListBuilder: ~Copyable {
         instanceTint = outerTint
     }
 
+    /// instanceTransform about the replicator's anchor: one instance to the next.
+    static func instanceStep(_ s: UnsafeMutablePointer<LayerState>) -> Transform3D {
+        let t = s.pointee.replicator.instanceTransform
+        guard !t.isIdentity else { return .identity }
+        let a = s.pointee.anchorInBounds
+        return Transform3D.translation(-a.x, -a.y, 0).concatenating(t).thenTranslating(a.x, a.y, 0)
+    }
+
     /// Two multiplying colours; nil (white) when there is nothing to multiply.
-    private static func multiply(_ a: Color?, _ b: Color?) -> Color? {
+    static func multiply(_ a: Color?, _ b: Color?) -> Color? {
         guard let b, !(b.r == 1 && b.g == 1 && b.b == 1 && b.a == 1) else { return a }
         guard let a else { return b }
         return Color(r: a.r * b.r, g: a.g * b.g, b: a.b * b.b, a: a.a * b.a)
