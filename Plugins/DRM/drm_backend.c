@@ -55,6 +55,15 @@ void drm_output_event(drm_output *out, uint32_t event, const char *detail)
 
 static void drm_close(lk_backend_instance *instance);
 
+/* The scanout buffers: the mode's size where the renderer turns (or nothing
+   does), the program's where the plane turns. */
+static void set_buffer_size(drm_output *out)
+{
+    bool sideways = out->turn == 0 && (out->rotation == 90 || out->rotation == 270);
+    out->buffer_width = sideways ? out->mode.vdisplay : out->mode.hdisplay;
+    out->buffer_height = sideways ? out->mode.hdisplay : out->mode.vdisplay;
+}
+
 static lk_backend_instance *drm_open(const lk_backend_host *host,
                                      const lk_backend_open_options *options,
                                      char *error, size_t error_size)
@@ -95,6 +104,12 @@ static lk_backend_instance *drm_open(const lk_backend_host *host,
         out->host.output_changed = DRM_FIELD(host, lk_backend_host, output_changed);
     }
     out->rotation = o.rotation;
+    const char *how = getenv("LAYERKIT_DRM_ROTATION");
+    if (how && *how && strcmp(how, "auto") != 0 && strcmp(how, "renderer") != 0) {
+        drm_set_error(error, error_size, "drm backend: LAYERKIT_DRM_ROTATION=%s: expected auto or renderer", how);
+        drm_close((lk_backend_instance *)out);
+        return NULL;
+    }
     const char *buffers = getenv("LAYERKIT_DRM_BUFFERS");
     out->buffer_count = buffers && strcmp(buffers, "3") == 0 ? 3 : 2;
     if (buffers && *buffers && strcmp(buffers, "2") != 0 && strcmp(buffers, "3") != 0) {
@@ -107,11 +122,12 @@ static lk_backend_instance *drm_open(const lk_backend_host *host,
         drm_close((lk_backend_instance *)out);
         return NULL;
     }
-    out->buffer_width = out->mode.hdisplay;
-    out->buffer_height = out->mode.vdisplay;
     bool sideways = out->rotation == 90 || out->rotation == 270;
-    out->width = sideways ? out->buffer_height : out->buffer_width;
-    out->height = sideways ? out->buffer_width : out->buffer_height;
+    out->width = sideways ? out->mode.vdisplay : out->mode.hdisplay;
+    out->height = sideways ? out->mode.hdisplay : out->mode.vdisplay;
+    /* the plane turns where it can (a TEST_ONLY commit says), else the renderer */
+    drm_rotation_choose(out);
+    set_buffer_size(out);
 
     const char *forced = getenv("LAYERKIT_DRM_PATH");
     if (forced && !*forced) forced = NULL;
@@ -148,9 +164,10 @@ static lk_backend_instance *drm_open(const lk_backend_host *host,
         return NULL;
     }
     drm_log(out, LK_BACKEND_LOG_INFO,
-            "drm backend: %s, connector %s, %ux%u@%.2f Hz, %s modesetting, %s (%u), rotation %u",
+            "drm backend: %s, connector %s, %ux%u@%.2f Hz, %s modesetting, %s (%u), rotation %u %s",
             out->device, out->connector_name, out->mode.hdisplay, out->mode.vdisplay, out->refresh_rate,
-            out->atomic ? "atomic" : "legacy", out->path->name, out->buffer_count, out->rotation);
+            out->atomic ? "atomic" : "legacy", out->path->name, out->buffer_count, out->rotation,
+            out->rotation_how);
     return (lk_backend_instance *)out;
 }
 
@@ -205,8 +222,7 @@ static bool apply_pending_mode(drm_output *out, char *error, size_t error_size)
     drm_kms_wait_idle(out, ignored, sizeof ignored);
     out->path->stop(out);
     out->mode = mode;
-    out->buffer_width = mode.hdisplay;
-    out->buffer_height = mode.vdisplay;
+    set_buffer_size(out);
     if (out->atomic) {
         if (out->mode_blob) drmModeDestroyPropertyBlob(out->fd, out->mode_blob);
         out->mode_blob = 0;

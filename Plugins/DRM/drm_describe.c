@@ -44,9 +44,17 @@ static void describe_planes(text_sink *t, int fd)
         drm_property(fd, p->plane_id, DRM_MODE_OBJECT_PLANE, "type", &type);
         const char *type_name = type == DRM_PLANE_TYPE_PRIMARY ? "primary"
                               : type == DRM_PLANE_TYPE_CURSOR ? "cursor" : "overlay";
-        say(t, "    plane %u: %s, CRTC mask 0x%x%s, formats", p->plane_id, type_name, p->possible_crtcs,
-            drm_property(fd, p->plane_id, DRM_MODE_OBJECT_PLANE, "rotation", NULL) ? ", rotation property"
-                                                                                   : "");
+        /* what a rotated output on it would use (drm_rotation.c) */
+        char rotation[160] = "no rotation property: the renderer turns";
+        uint32_t rotation_id = drm_property(fd, p->plane_id, DRM_MODE_OBJECT_PLANE, "rotation", NULL);
+        drmModePropertyRes *property = rotation_id ? drmModeGetProperty(fd, rotation_id) : NULL;
+        if (property) {
+            char names[120];
+            drm_rotation_names(drm_rotation_supported(property), names, sizeof names);
+            snprintf(rotation, sizeof rotation, "rotation property: %s", names);
+            drmModeFreeProperty(property);
+        }
+        say(t, "    plane %u: %s, CRTC mask 0x%x, %s, formats", p->plane_id, type_name, p->possible_crtcs, rotation);
         for (uint32_t f = 0; f < p->count_formats; f++) {
             uint32_t code = p->formats[f];
             say(t, " %c%c%c%c", code & 0xff, (code >> 8) & 0xff, (code >> 16) & 0xff, (code >> 24) & 0xff);
@@ -129,9 +137,9 @@ bool drm_describe(const drm_output *out, char *text, size_t text_size)
     if (out) {
         say(&t, "output: %s, connector %s, %ux%u@%.2f Hz, CRTC %u, plane %u\n", out->device, out->connector_name,
             out->mode.hdisplay, out->mode.vdisplay, out->refresh_rate, out->crtc_id, out->plane_id);
-        say(&t, "output: %s modesetting, render path %s, %u buffers, rotation %u (by the renderer)\n",
+        say(&t, "output: %s modesetting, render path %s, %u buffers (%ux%u), rotation %u %s\n",
             out->atomic ? "atomic" : "legacy", out->path ? out->path->name : "none", out->buffer_count,
-            out->rotation);
+            out->buffer_width, out->buffer_height, out->rotation, out->rotation_how);
         say(&t, "output: %llu frames drawn, %llu pixels redrawn\n", (unsigned long long)out->frames_drawn,
             (unsigned long long)out->pixels_drawn);
         if (out->path_failures[0]) say(&t, "output: render paths not used: %s\n", out->path_failures);

@@ -98,15 +98,15 @@ void drm_dumb_destroy(int fd, drm_dumb_buffer *b)
 /* ------------------------------------------------------------------------ */
 /* Rotation                                                                  */
 
-void drm_unrotate_copy(const drm_output *out, const void *src, size_t src_stride,
-                       void *dst, size_t dst_stride)
+void drm_unrotate_copy(const drm_output *out, uint32_t rotation, uint32_t sw, uint32_t sh, const void *src,
+                       size_t src_stride, void *dst, size_t dst_stride)
 {
-    uint32_t bw = out->buffer_width, bh = out->buffer_height;
+    uint32_t bw = sw, bh = sh;
     for (uint32_t y = 0; y < out->height; y++) {
         uint32_t *row = (uint32_t *)((unsigned char *)dst + (size_t)y * dst_stride);
         for (uint32_t x = 0; x < out->width; x++) {
             uint32_t u, v;
-            switch (out->rotation) {
+            switch (rotation) {
             case 90: u = bw - 1 - y; v = x; break;
             case 180: u = bw - 1 - x; v = bh - 1 - y; break;
             case 270: u = y; v = bh - 1 - x; break;
@@ -178,7 +178,8 @@ static bool dumb_start(drm_output *out, char *error, size_t error_size)
         }
     }
     if (out->writeback) {
-        if (!drm_dumb_create(out->fd, out->buffer_width, out->buffer_height, &s->writeback, error,
+        /* the CRTC's composition: the mode's size */
+        if (!drm_dumb_create(out->fd, out->mode.hdisplay, out->mode.vdisplay, &s->writeback, error,
                              error_size)) {
             dumb_stop(out);
             return false;
@@ -273,7 +274,7 @@ static bool dumb_draw(drm_output *out, const lk_display_list *list, uint32_t *fb
     turned.damage.y = box.y0;
     turned.damage.width = box.x1 - box.x0;
     turned.damage.height = box.y1 - box.y0;
-    if (out->rotation && list->op_count) {
+    if (out->turn && list->op_count) {
         turned.ops = drm_turn_ops(out, false, list, &s->ops, &s->ops_capacity);
         if (!turned.ops) {
             drm_set_error(error, error_size, "drm backend: out of memory turning %u ops", list->op_count);
@@ -322,7 +323,10 @@ static bool dumb_read(drm_output *out, void *argb32, size_t stride, char *error,
     const drm_dumb_buffer *b = NULL;
     if (out->writeback) {
         if (!drm_kms_capture(out, error, error_size)) return false;
-        b = &s->writeback;
+        /* composed by the CRTC: turned by the plane or the renderer */
+        drm_unrotate_copy(out, out->rotation, s->writeback.width, s->writeback.height, s->writeback.map,
+                          s->writeback.pitch, argb32, stride);
+        return true;
     } else {
         for (unsigned i = 0; i < out->buffer_count; i++)
             if (s->slots[i].state == SLOT_FRONT) b = &s->slots[i].buffer;
@@ -331,7 +335,7 @@ static bool dumb_read(drm_output *out, void *argb32, size_t stride, char *error,
         drm_set_error(error, error_size, "drm backend: no frame is on screen");
         return false;
     }
-    drm_unrotate_copy(out, b->map, b->pitch, argb32, stride);
+    drm_unrotate_copy(out, out->turn, out->buffer_width, out->buffer_height, b->map, b->pitch, argb32, stride);
     return true;
 }
 

@@ -245,7 +245,8 @@ static bool gbm_path_start(drm_output *out, char *error, size_t error_size)
     }
     if (!(s->renderer = lkgl_renderer_create(GBM_LABEL, error, error_size))) goto fail;
     if (out->writeback) {
-        if (!drm_dumb_create(out->fd, out->buffer_width, out->buffer_height, &s->writeback, error, error_size))
+        /* the CRTC's composition: the mode's size */
+        if (!drm_dumb_create(out->fd, out->mode.hdisplay, out->mode.vdisplay, &s->writeback, error, error_size))
             goto fail;
         out->writeback_fb = s->writeback.fb_id;
     }
@@ -422,7 +423,9 @@ static bool gbm_path_read(drm_output *out, void *argb32, size_t stride, char *er
     gbm_state *s = out->path_state;
     if (out->writeback) {
         if (!drm_kms_capture(out, error, error_size)) return false;
-        drm_unrotate_copy(out, s->writeback.map, s->writeback.pitch, argb32, stride);
+        /* composed by the CRTC: turned by the plane or the renderer */
+        drm_unrotate_copy(out, out->rotation, s->writeback.width, s->writeback.height, s->writeback.map,
+                          s->writeback.pitch, argb32, stride);
         return true;
     }
     if (!s->front) {
@@ -438,7 +441,7 @@ static bool gbm_path_read(drm_output *out, void *argb32, size_t stride, char *er
                       strerror(errno));
         return false;
     }
-    drm_unrotate_copy(out, map, map_stride, argb32, stride);
+    drm_unrotate_copy(out, out->turn, out->buffer_width, out->buffer_height, map, map_stride, argb32, stride);
     gbm_bo_unmap(s->front, map_data);
     return true;
 }

@@ -236,8 +236,10 @@ static int atomic_commit(drm_output *out, uint32_t fb, bool modeset, bool captur
     add(req, out->plane_id, p->plane_src_h, (uint64_t)out->buffer_height << 16);
     add(req, out->plane_id, p->plane_crtc_x, 0);
     add(req, out->plane_id, p->plane_crtc_y, 0);
-    add(req, out->plane_id, p->plane_crtc_w, out->buffer_width);
-    add(req, out->plane_id, p->plane_crtc_h, out->buffer_height);
+    add(req, out->plane_id, p->plane_crtc_w, out->mode.hdisplay);
+    add(req, out->plane_id, p->plane_crtc_h, out->mode.vdisplay);
+    /* turned by the plane, or explicitly not (another program may have left it turned) */
+    add(req, out->plane_id, out->plane_rotation_prop, out->plane_rotation);
     if (capture) {
         /* the writeback connector writes this composed frame into its buffer */
         if (out->writeback_fence >= 0) close(out->writeback_fence);
@@ -474,6 +476,19 @@ bool drm_kms_capture(drm_output *out, char *error, size_t error_size)
 static void restore(drm_output *out)
 {
     drmModeCrtc *c = out->saved.crtc;
+    if (out->atomic && out->plane_rotation_prop && out->plane_rotation != out->saved_plane_rotation) {
+        /* the plane's rotation as it was (a console does not expect it
+           turned): set while the plane is off, which no size check refuses;
+           what was shown comes back below */
+        drmModeAtomicReq *req = drmModeAtomicAlloc();
+        add(req, out->plane_id, out->props.plane_fb_id, 0);
+        add(req, out->plane_id, out->props.plane_crtc_id, 0);
+        add(req, out->plane_id, out->plane_rotation_prop, out->saved_plane_rotation);
+        if (!req || drmModeAtomicCommit(out->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) != 0)
+            drm_log(out, LK_BACKEND_LOG_WARNING, "drm backend: putting back the rotation of plane %u failed: %s",
+                    out->plane_id, strerror(errno));
+        drmModeAtomicFree(req);
+    }
     if (c && c->mode_valid && c->buffer_id && out->saved.connector_count > 0) {
         if (drmModeSetCrtc(out->fd, out->crtc_id, c->buffer_id, c->x, c->y, out->saved.connectors,
                            out->saved.connector_count, &c->mode) != 0)

@@ -15,6 +15,9 @@
  *                 renderer, with a damage history per buffer
  * drm_turn.c      rotation (and the GL window's flipped rows) applied to the
  *                 display list, for both paths
+ * drm_rotation.c  who turns a rotated output: the plane's rotation property
+ *                 (checked with a TEST_ONLY commit) or the renderer
+ * drm_rotation_plan.c that decision from the property's data alone
  * drm_describe.c  describe(): devices, connectors, modes, CRTCs, planes
  * drm_software_*.c the software backend's renderer, compiled in (not forked)
  *
@@ -103,8 +106,13 @@ struct drm_output {
     drm_saved_crtc      saved;
 
     uint32_t            rotation;      /* 0, 90, 180, 270, clockwise */
+    uint32_t            turn;          /* what the renderer turns: rotation, or 0 when the plane does */
+    uint32_t            plane_rotation_prop;   /* the plane's "rotation" property (0: none) */
+    uint64_t            plane_rotation;        /* its value in our commits (DRM_MODE_ROTATE_*) */
+    uint64_t            saved_plane_rotation;  /* its value before open, put back on close */
+    char                rotation_how[160];     /* "by the plane (rotate-270)", "by the renderer (…)" */
     uint32_t            width, height; /* what the program sees: after rotation */
-    uint32_t            buffer_width, buffer_height; /* the mode's */
+    uint32_t            buffer_width, buffer_height; /* the scanout buffers': the mode turned by `turn` */
     double              refresh_rate;
 
     const drm_render_path *path;
@@ -189,16 +197,38 @@ typedef struct drm_dumb_buffer {
 bool drm_dumb_create(int fd, uint32_t width, uint32_t height, drm_dumb_buffer *b,
                      char *error, size_t error_size);
 void drm_dumb_destroy(int fd, drm_dumb_buffer *b);
-/* Copies a buffer-space XRGB image into the program's (rotated) space as
-   opaque ARGB32. */
-void drm_unrotate_copy(const drm_output *out, const void *src, size_t src_stride,
-                       void *dst, size_t dst_stride);
+/* Copies an XRGB image of sw x sh, turned clockwise by rotation from the
+   program's space, into the program's space as opaque ARGB32 (a scanout
+   buffer: rotation out->turn; a writeback capture, which the CRTC
+   composed: out->rotation). */
+void drm_unrotate_copy(const drm_output *out, uint32_t rotation, uint32_t sw, uint32_t sh, const void *src,
+                       size_t src_stride, void *dst, size_t dst_stride);
 
 /* drm_turn.c: the program's space into the buffer's (rotation, then the
    rows flipped when flip: an EGL window surface's bottom-up rows) */
 const void *drm_turn_ops(const drm_output *out, bool flip, const lk_display_list *list,
                          unsigned char **buffer, size_t *capacity);
 lk_dl_box drm_turn_damage(const drm_output *out, bool flip, lk_dl_box damage);
+
+/* drm_rotation.c */
+typedef struct drm_rotation_plan_t {
+    bool     by_plane;        /* the plane's rotation property turns (a TEST_ONLY commit decides) */
+    uint64_t plane_value;     /* DRM_MODE_ROTATE_* | DRM_MODE_REFLECT_* to set */
+    char     reason[120];     /* "by the plane (rotate-270)", "by the renderer (why)", "none" */
+} drm_rotation_plan_t;
+/* The bits a plane's "rotation" property offers (DRM_MODE_ROTATE_*,
+   DRM_MODE_REFLECT_*), from its enum of bit numbers; 0 if it is no bitmask. */
+uint64_t drm_rotation_supported(const drmModePropertyRes *property);
+/* "rotate-0 rotate-180 reflect-x": the bits of mask, or "none". */
+void drm_rotation_names(uint64_t mask, char *text, size_t size);
+/* Who turns a clockwise rotation: the plane where the driver is atomic and
+   the property offers the value, else the renderer. forced: the value of
+   LAYERKIT_DRM_ROTATION ("renderer" keeps the plane unturned) or NULL. */
+drm_rotation_plan_t drm_rotation_plan(uint32_t rotation, bool atomic, bool has_property, uint64_t supported,
+                                      const char *forced);
+/* Reads the chosen plane's property, plans, tries the plane's rotation with
+   a TEST_ONLY commit; sets turn, plane_rotation(_prop) and rotation_how. */
+void drm_rotation_choose(drm_output *out);
 
 /* drm_gbm.c: appended to describe's text */
 void drm_gbm_describe(const drm_output *out, char *text, size_t text_size);

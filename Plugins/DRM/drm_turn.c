@@ -74,7 +74,7 @@ const void *drm_turn_ops(const drm_output *out, bool flip, const lk_display_list
         *capacity = bytes;
     }
     double bw = out->buffer_width, bh = out->buffer_height, turn[16];
-    turn_matrix(out->rotation, flip, bw, bh, turn);
+    turn_matrix(out->turn, flip, bw, bh, turn);
     for (uint32_t i = 0; i < list->op_count; i++) {
         unsigned char *dst = *buffer + (size_t)i * list->op_size;
         memcpy(dst, (const unsigned char *)list->ops + (size_t)i * list->op_size, list->op_size);
@@ -84,7 +84,7 @@ const void *drm_turn_ops(const drm_output *out, bool flip, const lk_display_list
         multiply(op.transform, turn, t);
         memcpy(op.transform, t, sizeof t);
         if (op.kind == LK_DL_OP_PUSH_GROUP) {
-            op.rect = turn_rect(out->rotation, flip, bw, bh, op.rect);
+            op.rect = turn_rect(out->turn, flip, bw, bh, op.rect);
             double dx = op.shadow_offset_x, dy = op.shadow_offset_y;
             op.shadow_offset_x = turn[0] * dx + turn[4] * dy;
             op.shadow_offset_y = turn[1] * dx + turn[5] * dy;
@@ -97,7 +97,7 @@ const void *drm_turn_ops(const drm_output *out, bool flip, const lk_display_list
 lk_dl_box drm_turn_damage(const drm_output *out, bool flip, lk_dl_box d)
 {
     lk_dl_rect r = { d.x, d.y, d.width, d.height };
-    r = turn_rect(out->rotation, flip, out->buffer_width, out->buffer_height, r);
+    r = turn_rect(out->turn, flip, out->buffer_width, out->buffer_height, r);
     int32_t x0 = (int32_t)r.x, y0 = (int32_t)r.y, x1 = (int32_t)(r.x + r.width), y1 = (int32_t)(r.y + r.height);
     if (x0 < 0) x0 = 0;
     if (y0 < 0) y0 = 0;

@@ -149,11 +149,12 @@ static void gles_close(lk_backend_instance *inst)
             if (total.frames > 0)
                 log_message(inst, LK_BACKEND_LOG_DEBUG,
                             GLES_LABEL ": %llu frames, %llu draw calls, %llu state changes, "
-                            "%llu texture uploads, %llu offscreen passes",
+                            "%llu texture uploads, %llu offscreen passes, %llu of 18 programs built",
                             (unsigned long long)total.frames, (unsigned long long)total.draw_calls,
                             (unsigned long long)total.state_changes,
                             (unsigned long long)total.texture_uploads,
-                            (unsigned long long)total.offscreen_passes);
+                            (unsigned long long)total.offscreen_passes,
+                            (unsigned long long)total.programs_built);
         }
         lkgl_renderer_destroy(inst->renderer);
         if (inst->fbo) glDeleteFramebuffers(1, &inst->fbo);

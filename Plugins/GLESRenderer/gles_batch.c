@@ -25,12 +25,18 @@ void lkgl_state_reset(lkgl_renderer *r)
     r->state.scissor.x0 = r->state.scissor.x1 = -1;
 }
 
-void lkgl_use_program(lkgl_renderer *r, int program)
+bool lkgl_use_program(lkgl_renderer *r, int program)
 {
-    if (r->state.program == program) return;
+    if (r->state.program == program) return r->programs[program].id != 0;
+    /* built the first time a frame needs it; one that does not build fails
+       the frame (lkgl_renderer_render reports why) and draws nothing */
+    char error[sizeof r->program_error];
+    bool ready = lkgl_program_ready(r, program, error, sizeof error);
+    if (!ready) r->program_failed = true;
     glUseProgram(r->programs[program].id);
     r->state.program = program;
     r->frame.state_changes++;
+    return ready;
 }
 
 /* The current program's target uniforms, for the bound target. */
@@ -270,7 +276,7 @@ void lkgl_flush(lkgl_renderer *r)
     if (r->quad_count == 0) return;
     size_t count = r->quad_count;
     r->quad_count = 0;
-    lkgl_use_program(r, r->batch.program);
+    if (!lkgl_use_program(r, r->batch.program)) return;
     if (r->batch.stops)
         lkgl_gradient_set_stops(r, &r->programs[r->batch.program], r->batch.stops, r->batch.stop_count);
     lkgl_set_blend(r, r->batch.blend);
@@ -320,6 +326,7 @@ void lkgl_draw_box(lkgl_renderer *r, lkgl_box box)
     r->quad_count = 0;
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(4 * sizeof(lkgl_vertex)), r->vertices, GL_STREAM_DRAW);
     set_attributes();
+    if (!r->programs[r->state.program].id) return;   /* it did not build: the frame fails */
     sync_target_uniforms(r);
     glDrawElements(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, NULL);
     r->frame.draw_calls++;

@@ -73,7 +73,8 @@ enum { LKGL_PROG_QUAD = 0, /* + 1 textured, + 2 clip mask, + 4 general shapes */
 #define LKGL_RAMPS 8
 
 typedef struct lkgl_program {
-    GLuint id;
+    GLuint id;                /* 0: not built yet (built when first used) */
+    bool   failed;            /* it did not build: r->program_error says why */
     GLint u_origin, u_target, u_offscreen;          /* every program: see gles_programs.c */
     float space[5];           /* the values they were last set to: origin x, target w h, margin, kind */
     GLint u_image, u_clip;                           /* quad */
@@ -153,6 +154,8 @@ typedef struct lkgl_batch_key {
 struct lkgl_renderer {
     char           label[64];
     lkgl_program   programs[LKGL_PROG_COUNT];
+    char           program_error[512];   /* why a program did not build */
+    bool           program_failed;       /* this frame needed a program that did not build */
     GLuint         vertex_buffer, index_buffer;
     bool           es3, unpack_row_length;
     GLint          max_texture_size;
@@ -197,6 +200,9 @@ void lkgl_set_error(char *error, size_t error_size, const char *format, ...)
 
 /* gles_programs.c */
 bool lkgl_programs_create(lkgl_renderer *r, char *error, size_t error_size);
+/* Builds program `index` if it is not built yet; false (with the compiler's
+   reason) when it does not build. */
+bool lkgl_program_ready(lkgl_renderer *r, int index, char *error, size_t error_size);
 void lkgl_programs_destroy(lkgl_renderer *r);
 
 /* Where anything can be drawn this frame: the output grown by the margin. */
@@ -208,7 +214,7 @@ static inline lkgl_box lkgl_space(const lkgl_renderer *r)
 
 /* gles_batch.c */
 void lkgl_state_reset(lkgl_renderer *r);
-void lkgl_use_program(lkgl_renderer *r, int program);
+bool lkgl_use_program(lkgl_renderer *r, int program);
 void lkgl_bind_texture(lkgl_renderer *r, int unit, GLuint texture);
 void lkgl_set_blend(lkgl_renderer *r, int blend);
 void lkgl_set_scissor(lkgl_renderer *r, lkgl_box box);

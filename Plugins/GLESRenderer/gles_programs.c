@@ -364,6 +364,7 @@ static bool build(lkgl_renderer *r, int index, const char *name, const char *def
     if (!id) return false;
     lkgl_program *p = &r->programs[index];
     p->id = id;
+    p->failed = false;
     p->u_origin = glGetUniformLocation(id, "u_origin");
     p->u_target = glGetUniformLocation(id, "u_target");
     p->u_offscreen = glGetUniformLocation(id, "u_offscreen");
@@ -397,36 +398,78 @@ static bool build(lkgl_renderer *r, int index, const char *name, const char *def
     return true;
 }
 
-bool lkgl_programs_create(lkgl_renderer *r, char *error, size_t error_size)
+/* Builds program `index` (its variant's defines on the shared sources). */
+static bool build_index(lkgl_renderer *r, int index, char *error, size_t error_size)
 {
     static const char *const quad_names[8] = {
         "solid", "textured", "solid+clip", "textured+clip",
         "solid general", "textured general", "solid+clip general", "textured+clip general",
     };
-    for (int i = 0; i < 8; i++) {
-        char defines[128];
-        snprintf(defines, sizeof defines, "%s%s%s", (i & 1) ? "#define TEXTURED 1\n" : "",
-                 (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "");
-        if (!build(r, LKGL_PROG_QUAD + i, quad_names[i], defines, quad_vertex, quad_fragment, error,
-                   error_size))
-            return false;
-    }
     /* the same with the gradient's colour (gles_gradient.c): + 1 ramp */
     static const char *const gradient_names[8] = {
         "gradient", "gradient ramp", "gradient+clip", "gradient ramp+clip",
         "gradient general", "gradient ramp general", "gradient+clip general", "gradient ramp+clip general",
     };
-    for (int i = 0; i < 8; i++) {
+    if (index == LKGL_PROG_COMPOSITE)
+        return build(r, index, "composite", "", box_vertex, composite_fragment, error, error_size);
+    if (index == LKGL_PROG_BLUR) return build(r, index, "blur", "", box_vertex, blur_fragment, error, error_size);
+    if (index >= LKGL_PROG_QUAD && index < LKGL_PROG_QUAD + 8) {
+        int i = index - LKGL_PROG_QUAD;
+        char defines[128];
+        snprintf(defines, sizeof defines, "%s%s%s", (i & 1) ? "#define TEXTURED 1\n" : "",
+                 (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "");
+        return build(r, index, quad_names[i], defines, quad_vertex, quad_fragment, error, error_size);
+    }
+    if (index >= LKGL_PROG_GRADIENT && index < LKGL_PROG_GRADIENT + 8) {
+        int i = index - LKGL_PROG_GRADIENT;
         char defines[LKGL_GRADIENT_SOURCE_MAX];
         snprintf(defines, sizeof defines, "#define GRADIENT 1\n%s%s%s%s", (i & 1) ? "#define RAMP 1\n" : "",
                  (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "", lkgl_gradient_source);
-        if (!build(r, LKGL_PROG_GRADIENT + i, gradient_names[i], defines, quad_vertex, quad_fragment, error,
-                   error_size))
-            return false;
+        return build(r, index, gradient_names[i], defines, quad_vertex, quad_fragment, error, error_size);
     }
-    return build(r, LKGL_PROG_COMPOSITE, "composite", "", box_vertex, composite_fragment, error,
-                 error_size) &&
-           build(r, LKGL_PROG_BLUR, "blur", "", box_vertex, blur_fragment, error, error_size);
+    lkgl_set_error(error, error_size, "%s: no program %d", r->label, index);
+    return false;
+}
+
+bool lkgl_programs_create(lkgl_renderer *r, char *error, size_t error_size)
+{
+    /* Only the plain solid program now: it proves the GL compiles and links
+       the renderer's sources; the others when a frame first needs them
+       (lkgl_program_ready). */
+    return lkgl_program_ready(r, LKGL_PROG_QUAD, error, error_size);
+}
+
+bool lkgl_program_ready(lkgl_renderer *r, int index, char *error, size_t error_size)
+{
+    lkgl_program *p = &r->programs[index];
+    if (p->id) return true;
+    if (p->failed) {
+        /* a program that did not build is not tried again every frame */
+        lkgl_set_error(error, error_size, "%s", r->program_error);
+        return false;
+    }
+    if (build_index(r, index, error, error_size)) {
+        r->frame.programs_built++;
+        return true;
+    }
+    p->failed = true;
+    snprintf(r->program_error, sizeof r->program_error, "%s", error ? error : "");
+    return false;
+}
+
+bool lkgl_renderer_build_programs(lkgl_renderer *r, char *error, size_t error_size)
+{
+    if (!r) {
+        lkgl_set_error(error, error_size, "gles renderer: build_programs called without a renderer");
+        return false;
+    }
+    uint64_t before = r->frame.programs_built;
+    bool ok = true;
+    for (int i = 0; i < LKGL_PROG_COUNT && ok; i++) ok = lkgl_program_ready(r, i, error, error_size);
+    r->total.programs_built += r->frame.programs_built - before;
+    r->frame.programs_built = before;
+    r->state.program = -1;   /* building leaves no program in use */
+    return ok;
 }
 
 void lkgl_programs_destroy(lkgl_renderer *r)

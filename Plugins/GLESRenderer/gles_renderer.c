@@ -82,6 +82,8 @@ lkgl_renderer *lkgl_renderer_create(const char *label, char *error, size_t error
         lkgl_renderer_destroy(r);
         return NULL;
     }
+    r->total.programs_built = r->frame.programs_built;
+    r->frame.programs_built = 0;
     glGenBuffers(1, &r->vertex_buffer);
     glGenBuffers(1, &r->index_buffer);
     GLushort *indices = malloc(LKGL_MAX_QUADS * 6 * sizeof *indices);
@@ -593,6 +595,7 @@ bool lkgl_renderer_render(lkgl_renderer *r, const lk_display_list *list, uint32_
     r->height = height;
     r->current_target = -1;
     r->quad_count = 0;
+    r->program_failed = false;
     lkgl_state_reset(r);
     while (glGetError() != GL_NO_ERROR) {}
 
@@ -655,7 +658,10 @@ bool lkgl_renderer_render(lkgl_renderer *r, const lk_display_list *list, uint32_
     }
     lkgl_bind_target(r, -1);
     GLenum e = glGetError();
-    if (ok && e != GL_NO_ERROR) {
+    if (ok && r->program_failed) {
+        lkgl_set_error(error, error_size, "%s", r->program_error);
+        ok = false;
+    } else if (ok && e != GL_NO_ERROR) {
         lkgl_set_error(error, error_size, "%s: drawing the frame failed: %s", r->label, lkgl_gl_error_name(e));
         ok = false;
     }
@@ -667,5 +673,6 @@ bool lkgl_renderer_render(lkgl_renderer *r, const lk_display_list *list, uint32_
     r->total.texture_uploads += r->frame.texture_uploads;
     r->total.upload_bytes += r->frame.upload_bytes;
     r->total.offscreen_passes += r->frame.offscreen_passes;
+    r->total.programs_built += r->frame.programs_built;
     return ok;
 }

@@ -101,6 +101,42 @@ static void test_texture_too_large(void)
     lkt_end();
 }
 
+/* Only the plain solid program is built with the renderer; every other one
+   when a frame first draws with it, once. */
+static void test_programs_built_lazily(void)
+{
+    lkt_begin("programs_are_built_when_a_frame_first_needs_them");
+    lkgl_stats total;
+    lkgl_renderer_stats(r, NULL, &total);
+    if (total.programs_built != 1)
+        lkt_fail("%llu programs built by create, expected 1 (solid)", (unsigned long long)total.programs_built);
+    lk_dl_op fill = lkt_fill(0, 0, 8, 8, lkt_color(1, 0, 0, 1));
+    if (render(&fill, 1) && last.programs_built != 0)
+        lkt_fail("a solid fill built %llu programs", (unsigned long long)last.programs_built);
+    lkt_image img = lkt_image_new(7, 4, 4);
+    lk_dl_op op = lkt_op(LK_DL_OP_IMAGE, 10, 10, 8, 8);
+    op.image = &img.image;
+    op.source = lkt_rect(0, 0, 4, 4);
+    if (render(&op, 1) && last.programs_built != 1)
+        lkt_fail("the first image built %llu programs, expected 1 (textured)", (unsigned long long)last.programs_built);
+    if (render(&op, 1) && last.programs_built != 0)
+        lkt_fail("the second frame with an image built %llu programs", (unsigned long long)last.programs_built);
+    lkgl_renderer_image_released(r, 7);
+    free(img.pixels);
+    lkgl_renderer_stats(r, NULL, &total);
+    if (total.programs_built != 2) lkt_fail("%llu built in all, expected 2", (unsigned long long)total.programs_built);
+    lkt_end();
+
+    lkt_begin("every_program_builds");
+    char error[1024] = "";
+    if (!lkgl_renderer_build_programs(r, error, sizeof error)) lkt_fail("%s", error);
+    lkgl_renderer_stats(r, NULL, &total);
+    if (total.programs_built != 18)
+        lkt_fail("%llu built in all, expected all 18", (unsigned long long)total.programs_built);
+    if (render(&op, 0) && last.programs_built != 0) lkt_fail("a frame after that built one");
+    lkt_end();
+}
+
 static void test_counters(void)
 {
     lkt_begin("ops_of_one_state_draw_in_one_call");
@@ -189,6 +225,7 @@ int main(void)
         printf("FAIL renderer_create: %s\n", error);
         return 1;
     }
+    test_programs_built_lazily();
     test_shader_failure();
     test_into_own_fbo();
     test_texture_too_large();

@@ -37,13 +37,23 @@ typedef struct lkgl_stats {
     uint64_t texture_uploads;  /* glTexImage2D / glTexSubImage2D of image pixels */
     uint64_t upload_bytes;
     uint64_t offscreen_passes; /* clip masks, groups, masks and blur passes drawn off screen */
+    uint64_t programs_built;   /* programs compiled and linked (each when a frame first needs it) */
 } lkgl_stats;
 
-/* Compiles the programs in the current context. label names the backend in
-   messages ("gles backend"). */
+/* Sets the renderer up in the current context and compiles its plain solid
+   program (so that a GL that cannot compile is found here); every other
+   program is compiled when a frame first draws with it (the renderer has
+   18, and a slow compiler, llvmpipe on a small CPU, makes building them all
+   the larger part of starting). label names the backend in messages
+   ("gles backend"). */
 lkgl_renderer *lkgl_renderer_create(const char *label, char *error, size_t error_size);
 /* Frees every GL object; the renderer's context must be current. NULL is fine. */
 void lkgl_renderer_destroy(lkgl_renderer *r);
+/* Builds every program not built yet (counted in the total's
+   programs_built); false with the first one's reason when one does not
+   build. For a program that would rather pay at start than on a first
+   frame, and for the test that every variant compiles. */
+bool lkgl_renderer_build_programs(lkgl_renderer *r, char *error, size_t error_size);
 
 /* Draws list into framebuffer fbo of width x height pixels. Only the list's
    damage box is redrawn: the rest of the target keeps what the previous
