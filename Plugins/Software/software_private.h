@@ -228,11 +228,19 @@ typedef enum sw_sprite_mode { SW_SPRITES_ON, SW_SPRITES_SCALAR, SW_SPRITES_OFF }
 #ifndef SW_SPRITE_AXIS_MAX_SIDE
 #define SW_SPRITE_AXIS_MAX_SIDE 24
 #endif
-/* Solid FILL ops (no corner radius) join the band path up to this many
-   pixels a side of their device bounding box, rotated or axis-aligned
+/* Solid FILL ops (no corner radius) join the band path by the size of
+   their device bounding box: turned or skewed ones when its longer side is
+   at least SW_FILL_MIN_SIDE and both at most SW_FILL_MAX_SIDE, axis-aligned
+   ones with a fractional edge up to SW_FILL_AXIS_MAX_SIDE a side
    (measured, docs/rendering.md "fill runs"). */
+#ifndef SW_FILL_MIN_SIDE
+#define SW_FILL_MIN_SIDE 16
+#endif
 #ifndef SW_FILL_MAX_SIDE
-#define SW_FILL_MAX_SIDE 64
+#define SW_FILL_MAX_SIDE 128
+#endif
+#ifndef SW_FILL_AXIS_MAX_SIDE
+#define SW_FILL_AXIS_MAX_SIDE 32
 #endif
 
 struct lk_backend_instance {

@@ -220,13 +220,9 @@ void sw_pending_fill(lk_backend_instance *inst, sw_box area)
     if (!inst->pending.active) return;
     area = sw_box_intersect(area, inst->pending.box);
     if (sw_box_empty(area)) return;
-    uint32_t *bits = pixman_image_get_data(inst->framebuffer);
-    size_t stride = (size_t)pixman_image_get_stride(inst->framebuffer) / 4;
-    uint32_t argb = inst->pending.argb;
-    for (int32_t y = area.y0; y < area.y1; y++) {
-        uint32_t *row = bits + (size_t)y * stride;
-        for (int32_t x = area.x0; x < area.x1; x++) row[x] = argb;
-    }
+    /* pixman's fill: SIMD stores (a plain loop here was 4 instructions a pixel) */
+    pixman_fill(pixman_image_get_data(inst->framebuffer), pixman_image_get_stride(inst->framebuffer) / 4, 32,
+                area.x0, area.y0, area.x1 - area.x0, area.y1 - area.y0, inst->pending.argb);
 }
 
 void sw_pending_flush(lk_backend_instance *inst)

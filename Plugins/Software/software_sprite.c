@@ -72,6 +72,10 @@ typedef struct sw_sprite_target {
 /* ------------------------------------------------------------------------ */
 /* Sampling and blending one pixel                                           */
 
+/* fmin and fmax for values that are not NaN (no libm call per pixel) */
+static inline double min_d(double a, double b) { return a < b ? a : b; }
+static inline double max_d(double a, double b) { return a > b ? a : b; }
+
 static inline int32_t clamp_i(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 /* 16.16 image coordinates of a pixel, already moved by -0.5 (texel centres). */
@@ -339,7 +343,7 @@ static inline double edge_coverage(const sw_sprite *s, int pair, double d)
     if (d <= -h) return 0.0;
     double ad = fabs(d);
     if (ad <= s->linear[pair]) return 0.5 + d * s->inv_a[pair];
-    double e = fmin(h - ad, s->b[pair]);
+    double e = min_d(h - ad, s->b[pair]);
     double corner = e * e * s->inv_2ab[pair];
     return d > 0.0 ? 1.0 - corner : corner;
 }
@@ -393,14 +397,12 @@ static double exact_area(const sw_line *lines, int n)
 
 /* The exact area of a pixel inside the sprite's rect, from its centre's
    distances d to the four edges. */
-static double pixel_coverage(const sw_sprite *e, const double d[4])
+static inline double pixel_coverage(const sw_sprite *e, const double d[4])
 {
-    bool partial[2] = { false, false };
-    for (int i = 0; i < 4; i++) {
-        double reach = e->reach[i / 2];
-        if (d[i] <= -reach) return 0.0;
-        if (d[i] < reach) partial[i / 2] = true;
-    }
+    /* per pair, the nearer edge decides whether the pixel is out or cut */
+    double r0 = e->reach[0], r1 = e->reach[1], m0 = min_d(d[0], d[1]), m1 = min_d(d[2], d[3]);
+    if (m0 <= -r0 || m1 <= -r1) return 0.0;
+    bool partial[2] = { m0 < r0, m1 < r1 };
     if (!partial[0] && !partial[1]) return 1.0;
     if (partial[0] && partial[1]) {
         /* Only the lines crossing the pixel bound it there. */
@@ -431,9 +433,9 @@ static void row_interval(const sw_sprite *e, int32_t y, const double t[4], doubl
     for (int i = 0; i < 4; i++) {
         double at0 = e->base[i] + 0.5 * e->nx[i] + (y + 0.5) * e->ny[i];   /* distance at x = 0 */
         if (e->nx[i] > 1e-12) {
-            *lo = fmax(*lo, (t[i] - at0) * e->inv_nx[i]);
+            *lo = max_d(*lo, (t[i] - at0) * e->inv_nx[i]);
         } else if (e->nx[i] < -1e-12) {
-            *hi = fmin(*hi, (t[i] - at0) * e->inv_nx[i]);
+            *hi = min_d(*hi, (t[i] - at0) * e->inv_nx[i]);
         } else if (at0 < t[i]) {
             *lo = HUGE_VAL;
         }
@@ -475,9 +477,8 @@ static void solid_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int
 {
     bool add = (s->flags & SW_SPRITE_ADD) != 0;
     uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-    for (int32_t x = x0; x < x1; x++) {
-        double d[4];
-        for (int i = 0; i < 4; i++) d[i] = d0[i] + (x - x0) * s->nx[i];
+    double d[4] = { d0[0], d0[1], d0[2], d0[3] };
+    for (int32_t x = x0; x < x1; x++, d[0] += s->nx[0], d[1] += s->nx[1], d[2] += s->nx[2], d[3] += s->nx[3]) {
         float c = (float)pixel_coverage(s, d);
         uint32_t m = (uint32_t)((c < 1.0f ? c : 1.0f) * 255.0f + 0.5f);
         if (m && t->mask) {
@@ -486,6 +487,12 @@ static void solid_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int
         }
         if (m) dst[x] = solid_blend(dst[x], mul_un8x4(s->argb, m), add);
     }
+}
+
+/* The edge distances of pixel (x, y). */
+static inline void edge_distances(const sw_sprite *s, int32_t x, int32_t y, double d[4])
+{
+    for (int i = 0; i < 4; i++) d[i] = s->base[i] + (x + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i];
 }
 
 /* The texel position and edge distances of pixel (x, y). */
@@ -507,8 +514,8 @@ static void draw_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
         row_interval(s, y, outer, &tlo, &thi);
         if (!(thi >= tlo)) continue;
         /* touched: x in (lo, hi) (edge pixels then get their exact coverage) */
-        int32_t t0 = tlo < box.x0 ? box.x0 : (int32_t)fmin(floor(tlo) + 1.0, (double)box.x1);
-        int32_t t1 = thi > box.x1 ? box.x1 : (int32_t)fmax(ceil(thi), (double)box.x0);
+        int32_t t0 = tlo < box.x0 ? box.x0 : (int32_t)min_d(floor(tlo) + 1.0, (double)box.x1);
+        int32_t t1 = thi > box.x1 ? box.x1 : (int32_t)max_d(ceil(thi), (double)box.x0);
         if (t1 <= t0) continue;
         row_interval(s, y, inner, &ilo, &ihi);
         /* inside: only pixels surely whole */
@@ -522,11 +529,11 @@ static void draw_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
         double d[4];
         if (s->flags & SW_SPRITE_SOLID) {
             bool add = (s->flags & SW_SPRITE_ADD) != 0;
-            pixel_start(s, t0, y, &p, d);
+            edge_distances(s, t0, y, d);
             solid_edge_pixels(s, t, t0, i0, y, d);
             solid_span(t, i0, i1, y, s->argb, add);
             if (t1 > i1) {
-                pixel_start(s, i1, y, &p, d);
+                edge_distances(s, i1, y, d);
                 solid_edge_pixels(s, t, i1, t1, y, d);
             }
             continue;
@@ -736,8 +743,22 @@ sw_sprite_result sw_fill_prepare(const lk_backend_instance *inst, const lk_dl_op
     bool antialias = (op->flags & LK_DL_FLAG_ANTIALIAS) != 0;
     double sx, sy, tx, ty;
     bool axis_aligned = sw_homography_axis_aligned(&shape.h, &sx, &sy, &tx, &ty);
-    /* aliased rotated fills sample pixel centres (the mask path's own) */
-    if (!antialias && !axis_aligned) return SW_SPRITE_DECLINE;
+    /* Aliased turned fills sample pixel centres (the mask path's own); small
+       turned ones are almost all edge pixels, which pixman's rasterizer
+       does faster. */
+    if (!axis_aligned && (!antialias || (bounds[2] - bounds[0] < SW_FILL_MIN_SIDE &&
+                                         bounds[3] - bounds[1] < SW_FILL_MIN_SIDE)))
+        return SW_SPRITE_DECLINE;
+    /* Axis-aligned: pixman draws a pixel-aligned (or aliased) rect as one
+       solid composite, faster than our loop at every size measured; with
+       fractional edges it takes up to 9 composites, slower than ours up to
+       SW_FILL_AXIS_MAX_SIDE. */
+    if (axis_aligned &&
+        (!antialias || !(bounds[2] - bounds[0] <= SW_FILL_AXIS_MAX_SIDE) ||
+         !(bounds[3] - bounds[1] <= SW_FILL_AXIS_MAX_SIDE) ||
+         (bounds[0] == floor(bounds[0]) && bounds[1] == floor(bounds[1]) && bounds[2] == floor(bounds[2]) &&
+          bounds[3] == floor(bounds[3]))))
+        return SW_SPRITE_DECLINE;
 
     memset(s, 0, sizeof *s);
     s->box = touched_box(inst, clip, bounds);

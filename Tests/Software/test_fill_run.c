@@ -4,7 +4,8 @@
  * (software_sprite.c) instead of an A8 mask and a pixman composite each:
  * rotations, scales, subpixel positions, opacity, additive blending,
  * overlapping fills (painter's order), fills mixed with IMAGE sprites in
- * one run, axis-aligned and aliased fills, clips (box and mask), groups,
+ * one run, axis-aligned and aliased fills, fills the rule leaves to pixman
+ * (small, pixel-aligned, aliased) among them, clips (box and mask), groups,
  * fills cut by the output's edges and by the damage box.
  *
  * Every scene is checked three ways:
@@ -127,7 +128,7 @@ static lk_dl_op square(double x, double y, double w, double h, double angle, lk_
     return op;
 }
 
-/* Random fills: every angle, sides 2 to 60 pixels, subpixel positions, some
+/* Random fills: every angle, sides 2 to 68 pixels, subpixel positions, some
    reaching over the output's edges, overlapping. */
 static void scene_random(scene *s, const char *name, uint32_t flags, int translucent, int opacity)
 {
@@ -135,7 +136,7 @@ static void scene_random(scene *s, const char *name, uint32_t flags, int translu
     add(s, lkt_fill(0, 0, W, H, lkt_color(0.2f, 0.25f, 0.3f, 1)));
     for (int i = 0; i < 80; i++) {
         double x = -10 + rnd() * (W + 20), y = -10 + rnd() * (H + 20);
-        double side = 2 + rnd() * (i % 9 == 0 ? 58 : 30);
+        double side = (i % 6 == 5 ? 2 : 10) + rnd() * (i % 9 == 0 ? 58 : 30);   /* some too small for bands */
         lk_dl_op op = square(x, y, side, side * (0.5 + rnd()), rnd() * 2 * LKT_PI, random_color(translucent));
         op.flags |= flags;
         if (opacity) op.opacity = (float)(0.1 + 0.9 * rnd());
@@ -163,7 +164,7 @@ static void build_scenes(scene *scenes, int *count)
             op.opacity = 0.9f;
             add(s, op);
         } else {
-            lk_dl_op op = square(x, y, 10 + (i % 7) * 3, 8 + (i % 5) * 4, 0.23 * i, random_color(i % 2));
+            lk_dl_op op = square(x, y, 14 + (i % 7) * 3, 10 + (i % 5) * 4, 0.23 * i, random_color(i % 2));
             if (i % 5 == 0) op.opacity = 0.6f;
             add(s, op);
         }
@@ -177,9 +178,9 @@ static void build_scenes(scene *scenes, int *count)
     s->clear = lkt_color(0.1f, 0.1f, 0.1f, 1);
     const double angles[8] = { 0, LKT_PI / 2, LKT_PI, 3 * LKT_PI / 2, LKT_PI / 4, LKT_PI / 6, -LKT_PI / 3, 0.01 };
     for (int i = 0; i < 8; i++) {
-        add(s, square(14 + 18 * i + 0.25 * (i % 4), 14.5, 12, 9, angles[i], lkt_color(0.8f, 0.3f, 0.2f, 1)));
-        add(s, square(14 + 18 * i + 0.5, 40 + 0.125 * i, 8 + 2 * i, 6 + i, angles[i], lkt_color(0.1f, 0.4f, 0.5f, 0.6f)));
-        add(s, square(14 + 18 * i, 62, 14, 14, angles[i], lkt_color(0.5f, 0.5f, 0.1f, 0.7f)));
+        add(s, square(14 + 18 * i + 0.25 * (i % 4), 14.5, 16, 12, angles[i], lkt_color(0.8f, 0.3f, 0.2f, 1)));
+        add(s, square(14 + 18 * i + 0.5, 40 + 0.125 * i, 14 + i, 10 + i, angles[i], lkt_color(0.1f, 0.4f, 0.5f, 0.6f)));
+        add(s, square(14 + 18 * i, 62, 18, 18, angles[i], lkt_color(0.5f, 0.5f, 0.1f, 0.7f)));
         add(s, square(10 + 18 * i + 0.3, 80.6, 0.7, 1.3, angles[i], lkt_color(1, 1, 1, 1)));
     }
     for (int i = 0; i < 6; i++) {
@@ -187,7 +188,7 @@ static void build_scenes(scene *scenes, int *count)
         aliased.flags = 0;
         add(s, aliased);
     }
-    lk_dl_op flipped = lkt_fill(-6, -4, 12, 8, lkt_color(0.7f, 0.2f, 0.6f, 0.8f));
+    lk_dl_op flipped = lkt_fill(-9, -6, 18, 12, lkt_color(0.7f, 0.2f, 0.6f, 0.8f));
     lkt_set_transform(&flipped, lkt_mat_mul(lkt_mat_mul(lkt_scale_mat(-1, 1.5), lkt_rotate_z(0.3)),
                                             lkt_translate(150.5, 110.25, 0)));
     add(s, flipped);
@@ -208,13 +209,13 @@ static void build_scenes(scene *scenes, int *count)
     add(s, square(W - 1, H - 1.5, 9, 9, 0, lkt_color(0.9f, 0.5f, 0.5f, 1)));
     add(s, lkt_op(LK_DL_OP_PUSH_CLIP, 20, 20, 40, 30));
     for (int i = 0; i < 6; i++)
-        add(s, square(18 + 9 * i, 22 + 5 * i, 14, 11, 0.5 * i, random_color(i & 1)));
+        add(s, square(18 + 9 * i, 22 + 5 * i, 18, 14, 0.5 * i, random_color(i & 1)));
     add(s, lkt_op(LK_DL_OP_POP_CLIP, 0, 0, 0, 0));
     lk_dl_op clip = lkt_op(LK_DL_OP_PUSH_CLIP, -20, -15, 40, 30);
     lkt_set_transform(&clip, lkt_mat_mul(lkt_rotate_z(0.35), lkt_translate(110, 40, 0)));
     add(s, clip);
     for (int i = 0; i < 8; i++) {
-        lk_dl_op op = square(92 + 6 * i, 28 + 4 * i, 13, 10, 0.9 * i * (i % 4 != 0), random_color(i % 3 == 0));
+        lk_dl_op op = square(92 + 6 * i, 28 + 4 * i, 18, 13, 0.9 * i * (i % 4 != 0), random_color(i % 3 == 0));
         op.flags |= LK_DL_FLAG_BLEND_ADD * (uint32_t)(i & 1);
         add(s, op);
     }
@@ -223,7 +224,7 @@ static void build_scenes(scene *scenes, int *count)
     group.opacity = 0.7f;
     add(s, group);
     for (int i = 0; i < 5; i++) {
-        lk_dl_op op = square(35 + 11 * i, 70 + 7 * i, 17, 13, 0.8 * i, lkt_color(0.2f, 0.7f, 0.5f, 0.8f));
+        lk_dl_op op = square(35 + 11 * i, 70 + 7 * i, 20, 15, 0.8 * i, lkt_color(0.2f, 0.7f, 0.5f, 0.8f));
         op.opacity = 0.8f;
         add(s, op);
     }
@@ -571,8 +572,8 @@ int main(void)
         long n_on = logged_fills(on.record.last_log), n_off = logged_fills(off.record.last_log);
         long n_scalar = logged_fills(scalar.record.last_log);
         printf("# fills drawn in bands: %ld (on), %ld (scalar), %ld (off)\n", n_on, n_scalar, n_off);
-        if (n_on < 300 || n_scalar != n_on)
-            lkt_fail("the band path drew %ld fills (portable loop: %ld); expected at least 300, the same both ways: %s",
+        if (n_on < 250 || n_scalar != n_on)
+            lkt_fail("the band path drew %ld fills (portable loop: %ld); expected at least 250, the same both ways: %s",
                      n_on, n_scalar, on.record.last_log);
         if (n_off != 0) lkt_fail("with LAYERKIT_SOFTWARE_FILL_RUNS=0 the band path drew %ld fills", n_off);
         lkt_end();
