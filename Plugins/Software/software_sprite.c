@@ -478,8 +478,16 @@ static void solid_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int
     bool add = (s->flags & SW_SPRITE_ADD) != 0;
     uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
     double d[4] = { d0[0], d0[1], d0[2], d0[3] };
+    double r0 = s->reach[0], r1 = s->reach[1];
     for (int32_t x = x0; x < x1; x++, d[0] += s->nx[0], d[1] += s->nx[1], d[2] += s->nx[2], d[3] += s->nx[3]) {
-        float c = (float)pixel_coverage(s, d);
+        /* pixel_coverage's cases inline: outside, inside, one edge (most
+           edge pixels), else the general one */
+        double m0 = min_d(d[0], d[1]), m1 = min_d(d[2], d[3]);
+        if (m0 <= -r0 || m1 <= -r1) continue;
+        float c;
+        if (m1 >= r1 && max_d(d[0], d[1]) >= r0) c = (float)edge_coverage(s, 0, m0);
+        else if (m0 >= r0 && max_d(d[2], d[3]) >= r1) c = (float)edge_coverage(s, 1, m1);
+        else c = (float)pixel_coverage(s, d);
         uint32_t m = (uint32_t)((c < 1.0f ? c : 1.0f) * 255.0f + 0.5f);
         if (m && t->mask) {
             uint32_t k = m * clip_value(t, x, y) + 0x80u;
