@@ -78,6 +78,7 @@ static lk_backend_instance *sw_open(const lk_backend_host *host,
     inst->width = width;
     inst->height = height;
     inst->sprites = sw_sprite_mode_from_env();
+    inst->fill_runs = sw_fill_runs_from_env();
 
     /* pixman allocates zeroed storage: transparent black until the first frame. */
     inst->framebuffer = pixman_image_create_bits(PIXMAN_a8r8g8b8, (int)width, (int)height, NULL, 0);
@@ -105,11 +106,12 @@ static void sw_close(lk_backend_instance *inst)
     const sw_stats *s = &inst->stats;
     if (s->frames > 0)
         sw_log(inst, LK_BACKEND_LOG_DEBUG,
-               "software backend: %llu frames, %llu ops (%llu rect, %llu masked, %llu sprites, %llu skipped), "
+               "software backend: %llu frames, %llu ops (%llu rect, %llu masked, %llu sprites, %llu band fills, %llu skipped), "
                "%llu rect clips, %llu mask clips, %llu groups (%llu with a shadow)",
                (unsigned long long)s->frames, (unsigned long long)s->ops,
                (unsigned long long)s->rect_ops, (unsigned long long)s->mask_ops,
-               (unsigned long long)s->sprite_ops, (unsigned long long)s->skipped_ops, (unsigned long long)s->rect_clips,
+               (unsigned long long)s->sprite_ops, (unsigned long long)s->fill_run_ops,
+               (unsigned long long)s->skipped_ops, (unsigned long long)s->rect_clips,
                (unsigned long long)s->mask_clips, (unsigned long long)s->groups,
                (unsigned long long)s->shadows);
     sw_group_stack_free(inst);

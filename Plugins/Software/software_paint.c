@@ -110,9 +110,7 @@ static pixman_image_t *scratch_mask(lk_backend_instance *inst, sw_box box)
 /* ------------------------------------------------------------------------ */
 /* Geometry of an op                                                         */
 
-/* The op's rect (normalised) and clamped radius under its transform; false
-   when the op cannot be drawn: non-finite values or a degenerate transform. */
-static bool op_shape(const lk_dl_op *op, sw_shape *s)
+bool sw_op_shape(const lk_dl_op *op, sw_shape *s)
 {
     if (!sw_homography_from_transform(op->transform, &s->h)) return false;
     double x = op->rect.x, y = op->rect.y, w = op->rect.width, h = op->rect.height;
@@ -397,7 +395,7 @@ bool sw_paint_fill(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip 
 {
     sw_shape shape;
     float opacity = sw_unit(op->opacity);
-    if (sw_box_empty(clip->box) || !op_shape(op, &shape) || sw_to_byte(opacity * op->color.a) == 0)
+    if (sw_box_empty(clip->box) || !sw_op_shape(op, &shape) || sw_to_byte(opacity * op->color.a) == 0)
         return skip(inst);
     sw_paint p;
     memset(&p, 0, sizeof p);
@@ -411,7 +409,7 @@ bool sw_paint_border(lk_backend_instance *inst, const lk_dl_op *op, const sw_cli
     sw_shape shape;
     float opacity = sw_unit(op->opacity);
     double width = op->border_width;
-    if (sw_box_empty(clip->box) || !op_shape(op, &shape) || sw_to_byte(opacity * op->color.a) == 0 ||
+    if (sw_box_empty(clip->box) || !sw_op_shape(op, &shape) || sw_to_byte(opacity * op->color.a) == 0 ||
         !isfinite(width) || !(width > 0.0))
         return skip(inst);
     sw_paint p;
@@ -430,7 +428,7 @@ bool sw_image_geometry(const lk_dl_op *op, sw_shape *shape, sw_box *texels, sw_h
     const lk_dl_image *img = op->image;
     const lk_dl_rect src = op->source;
     if (img->width == 0 || img->height == 0 || sw_to_byte(sw_unit(op->opacity)) == 0 ||
-        !op_shape(op, shape) || !isfinite(src.x) || !isfinite(src.y) ||
+        !sw_op_shape(op, shape) || !isfinite(src.x) || !isfinite(src.y) ||
         !isfinite(src.width) || !isfinite(src.height) || src.width == 0.0 || src.height == 0.0)
         return false;
     shape->radius = 0.0;   /* rounded contents come as a clip */
@@ -529,7 +527,7 @@ bool sw_paint_source(lk_backend_instance *inst, const lk_dl_op *op, const sw_cli
 {
     sw_shape shape;
     float opacity = sw_unit(op->opacity);
-    if (sw_box_empty(clip->box) || !op_shape(op, &shape) || sw_to_byte(opacity) == 0) return skip(inst);
+    if (sw_box_empty(clip->box) || !sw_op_shape(op, &shape) || sw_to_byte(opacity) == 0) return skip(inst);
     sw_paint p;
     memset(&p, 0, sizeof p);
     p.op = (op->flags & LK_DL_FLAG_BLEND_ADD) ? PIXMAN_OP_ADD : PIXMAN_OP_OVER;
@@ -555,7 +553,7 @@ bool sw_paint_clip(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip 
     out->box.y1 = out->box.y0;
 
     sw_shape shape;
-    if (sw_box_empty(parent->box) || !op_shape(op, &shape)) return true;
+    if (sw_box_empty(parent->box) || !sw_op_shape(op, &shape)) return true;
     bool antialias = (op->flags & LK_DL_FLAG_ANTIALIAS) != 0;
     sw_rect rect;
     sw_piece pieces[9];

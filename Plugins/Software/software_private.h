@@ -9,7 +9,8 @@
  * software_gradient.c GRADIENT ops: pixman's gradients as the op's source
  * software_raster.c   geometry: homographies, homogeneous clipping, outlines,
  *                     rasterizing convex polygons into A8 masks
- * software_sprite.c   small affine IMAGE ops (particles) drawn without pixman
+ * software_sprite.c   small affine IMAGE ops (particles) and solid FILL ops
+ *                     drawn without pixman, in bands
  */
 #ifndef LAYERKIT_SOFTWARE_PRIVATE_H
 #define LAYERKIT_SOFTWARE_PRIVATE_H
@@ -124,7 +125,8 @@ int sw_rect_pieces(sw_rect r, bool antialias, sw_box limit, sw_piece out[9]);
 
 /* One IMAGE op ready for the sprite loop: where it samples, how output
    maps to image coordinates, its coverage geometry and colour factors. */
-enum { SW_SPRITE_NEAREST = 1, SW_SPRITE_ADD = 2, SW_SPRITE_AXIS = 4, SW_SPRITE_ANTIALIAS = 8 };
+enum { SW_SPRITE_NEAREST = 1, SW_SPRITE_ADD = 2, SW_SPRITE_AXIS = 4, SW_SPRITE_ANTIALIAS = 8,
+       SW_SPRITE_SOLID = 16 /* a FILL op: a constant colour, no texture */ };
 typedef struct sw_sprite {
     const uint32_t *pixels;
     uint32_t        stride;               /* in pixels */
@@ -133,6 +135,11 @@ typedef struct sw_sprite {
     double          ux, uy, u0, vx, vy, v0;       /* image coordinate at output point (X, Y) */
     sw_box          box;                  /* the output pixels it may touch, clipped */
     float           factor[4];            /* tint x opacity per channel (a, r, g, b), 256 = 1 */
+    /* SOLID: the premultiplied colour x opacity, and as the 8-bit argb that
+       pixman's mask path draws (rotated; axis-aligned pieces quantise
+       colour x coverage, as the rect path does) */
+    lk_dl_color     color;
+    uint32_t        argb;
     /* axis-aligned: the device rect; rotated: the rect's edges as lines of
        output space, distance = base + X nx + Y ny, with half a pixel's
        extent along each pair's normal */
@@ -182,6 +189,7 @@ typedef struct sw_stats {
     uint64_t mask_ops;      /* drawn through an A8 coverage mask */
     uint64_t skipped_ops;   /* invisible, clipped out or not finite */
     uint64_t sprite_ops;    /* IMAGE ops drawn by the sprite path */
+    uint64_t fill_run_ops;  /* FILL ops drawn by the sprite path (in bands) */
     uint64_t rect_clips;
     uint64_t mask_clips;
     uint64_t groups;        /* offscreen groups composited */
@@ -220,10 +228,25 @@ typedef enum sw_sprite_mode { SW_SPRITES_ON, SW_SPRITES_SCALAR, SW_SPRITES_OFF }
 #ifndef SW_SPRITE_AXIS_MAX_SIDE
 #define SW_SPRITE_AXIS_MAX_SIDE 24
 #endif
+/* Solid FILL ops (no corner radius) join the band path by the size of
+   their device bounding box: turned or skewed ones when its longer side is
+   at least SW_FILL_MIN_SIDE and both at most SW_FILL_MAX_SIDE, axis-aligned
+   ones with a fractional edge up to SW_FILL_AXIS_MAX_SIDE a side
+   (measured, docs/rendering.md "fill runs"). */
+#ifndef SW_FILL_MIN_SIDE
+#define SW_FILL_MIN_SIDE 16
+#endif
+#ifndef SW_FILL_MAX_SIDE
+#define SW_FILL_MAX_SIDE 128
+#endif
+#ifndef SW_FILL_AXIS_MAX_SIDE
+#define SW_FILL_AXIS_MAX_SIDE 32
+#endif
 
 struct lk_backend_instance {
     lk_backend_host    host;          /* zeroed fields the host did not provide */
     sw_sprite_mode     sprites;
+    bool               fill_runs;     /* LAYERKIT_SOFTWARE_FILL_RUNS != 0 (and sprites on) */
     uint32_t           width, height;
     pixman_image_t    *framebuffer;   /* a8r8g8b8, premultiplied */
     bool               has_frame;
@@ -295,6 +318,9 @@ void sw_clip_stack_free(lk_backend_instance *inst);
 /* software_paint.c */
 /* Draw one op under clip; false only when memory runs out. */
 bool sw_paint_fill(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip);
+/* op's rect (normalised) and clamped corner radius under its transform;
+   false when it cannot be drawn (non-finite, degenerate, empty). */
+bool sw_op_shape(const lk_dl_op *op, sw_shape *s);
 bool sw_paint_border(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip);
 bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip);
 /* An IMAGE op's shape, the texels it samples (its source rect rounded out)
@@ -306,6 +332,12 @@ bool sw_paint_clip(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip 
                    sw_clip *out);
 /* A premultiplied colour as pixman wants it, rounded to 8 bits per channel. */
 pixman_color_t sw_pixman_color(lk_dl_color premultiplied);
+/* That colour as an 8-bit a8r8g8b8 value. */
+static inline uint32_t sw_argb(pixman_color_t c)
+{
+    return (uint32_t)(c.alpha >> 8) << 24 | (uint32_t)(c.red >> 8) << 16 |
+           (uint32_t)(c.green >> 8) << 8 | (uint32_t)(c.blue >> 8);
+}
 /* The cached solid image of a premultiplied colour (8 bits a channel); NULL
    when memory runs out. */
 pixman_image_t *sw_solid(lk_backend_instance *inst, lk_dl_color premultiplied);
@@ -331,12 +363,17 @@ sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_
                                    const sw_clip *clip, const sw_shape *shape,
                                    const sw_homography *image_to_output, sw_box texels,
                                    sw_sprite *out);
+/* The same for a FILL op: a constant colour instead of an image. */
+sw_sprite_result sw_fill_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
+                                 const sw_clip *clip, sw_sprite *out);
 /* Draws prepared sprites, in order, into the current target under clip,
    band by band (writing the pending fill into each band first when the
    target is the framebuffer); false only when memory runs out. */
 bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, size_t count,
                           const sw_clip *clip);
 sw_sprite_mode sw_sprite_mode_from_env(void);
+/* false when LAYERKIT_SOFTWARE_FILL_RUNS=0: FILL ops stay with pixman. */
+bool sw_fill_runs_from_env(void);
 void sw_sprite_scratch_free(lk_backend_instance *inst);
 
 /* software_gradient.c */

@@ -72,6 +72,10 @@ typedef struct sw_sprite_target {
 /* ------------------------------------------------------------------------ */
 /* Sampling and blending one pixel                                           */
 
+/* fmin and fmax for values that are not NaN (no libm call per pixel) */
+static inline double min_d(double a, double b) { return a < b ? a : b; }
+static inline double max_d(double a, double b) { return a > b ? a : b; }
+
 static inline int32_t clamp_i(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 /* 16.16 image coordinates of a pixel, already moved by -0.5 (texel centres). */
@@ -249,6 +253,82 @@ static void draw_span(const sw_sprite *s, const sw_sprite_target *t, int32_t x0,
 }
 
 /* ------------------------------------------------------------------------ */
+/* Solid fills (FILL ops): pixman's mask path, pixel for pixel               */
+
+/* x * a / 255 per channel, rounded as pixman's MUL_UN8 (two channels per
+   16-bit half of a 32-bit word, as its UN8x4_MUL_UN8). */
+static inline uint32_t mul_un8x4(uint32_t x, uint32_t a)
+{
+    uint32_t rb = (x & 0x00ff00ffu) * a + 0x00800080u;
+    rb = ((rb + ((rb >> 8) & 0x00ff00ffu)) >> 8) & 0x00ff00ffu;
+    uint32_t ag = ((x >> 8) & 0x00ff00ffu) * a + 0x00800080u;
+    ag = (ag + ((ag >> 8) & 0x00ff00ffu)) & 0xff00ff00u;
+    return rb | ag;
+}
+
+/* x + y per channel, saturating at 255 (pixman's UN8x4_ADD_UN8x4). */
+static inline uint32_t add_un8x4(uint32_t x, uint32_t y)
+{
+    uint32_t rb = (x & 0x00ff00ffu) + (y & 0x00ff00ffu);
+    rb |= 0x01000100u - ((rb >> 8) & 0x00010001u);
+    uint32_t ag = ((x >> 8) & 0x00ff00ffu) + ((y >> 8) & 0x00ff00ffu);
+    ag |= 0x01000100u - ((ag >> 8) & 0x00010001u);
+    return (rb & 0x00ff00ffu) | ((ag & 0x00ff00ffu) << 8);
+}
+
+/* s (premultiplied) OVER or ADD onto d, as pixman's over_n_8_8888 and
+   add_n_8_8888 round it. */
+static inline uint32_t solid_blend(uint32_t d, uint32_t s, bool add)
+{
+    return add ? add_un8x4(d, s) : add_un8x4(s, mul_un8x4(d, 255u - (s >> 24)));
+}
+
+/* The clip mask's value at output pixel (x, y). */
+static inline uint32_t clip_value(const sw_sprite_target *t, int32_t x, int32_t y)
+{
+    return t->mask[(size_t)(y - t->my) * t->mstride + (size_t)(x - t->mx)];
+}
+
+/* Pixels [x0, x1) of row y fully covered by colour argb (x the clip mask). */
+static void solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, uint32_t argb, bool add)
+{
+    if (x1 <= x0 || argb == 0) return;
+    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+    if (t->mask) {
+        for (int32_t x = x0; x < x1; x++) {
+            uint32_t m = clip_value(t, x, y);
+            if (m) dst[x] = solid_blend(dst[x], mul_un8x4(argb, m), add);
+        }
+        return;
+    }
+    if (!add && (argb >> 24) == 255u) {
+        for (int32_t x = x0; x < x1; x++) dst[x] = argb;
+        return;
+    }
+    int32_t x = x0;
+#if SW_SPRITE_SSE2
+    if (!t->scalar) {
+        const __m128i zero = _mm_setzero_si128(), src = _mm_set1_epi32((int)argb);
+        const __m128i ia = _mm_set1_epi16((short)(255u - (argb >> 24))), half = _mm_set1_epi16(0x80);
+        for (; x + 4 <= x1; x += 4) {
+            __m128i d = _mm_loadu_si128((const __m128i *)&dst[x]);
+            if (add) {
+                d = _mm_adds_epu8(d, src);
+            } else {
+                __m128i lo = _mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(d, zero), ia), half);
+                __m128i hi = _mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(d, zero), ia), half);
+                lo = _mm_srli_epi16(_mm_add_epi16(lo, _mm_srli_epi16(lo, 8)), 8);
+                hi = _mm_srli_epi16(_mm_add_epi16(hi, _mm_srli_epi16(hi, 8)), 8);
+                d = _mm_adds_epu8(_mm_packus_epi16(lo, hi), src);
+            }
+            _mm_storeu_si128((__m128i *)&dst[x], d);
+        }
+    }
+#endif
+    for (; x < x1; x++) dst[x] = solid_blend(dst[x], argb, add);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Coverage of rotated sprites                                               */
 
 /* The area of the unit pixel square inside one line of the pair edge
@@ -263,7 +343,7 @@ static inline double edge_coverage(const sw_sprite *s, int pair, double d)
     if (d <= -h) return 0.0;
     double ad = fabs(d);
     if (ad <= s->linear[pair]) return 0.5 + d * s->inv_a[pair];
-    double e = fmin(h - ad, s->b[pair]);
+    double e = min_d(h - ad, s->b[pair]);
     double corner = e * e * s->inv_2ab[pair];
     return d > 0.0 ? 1.0 - corner : corner;
 }
@@ -317,14 +397,12 @@ static double exact_area(const sw_line *lines, int n)
 
 /* The exact area of a pixel inside the sprite's rect, from its centre's
    distances d to the four edges. */
-static double pixel_coverage(const sw_sprite *e, const double d[4])
+static inline double pixel_coverage(const sw_sprite *e, const double d[4])
 {
-    bool partial[2] = { false, false };
-    for (int i = 0; i < 4; i++) {
-        double reach = e->reach[i / 2];
-        if (d[i] <= -reach) return 0.0;
-        if (d[i] < reach) partial[i / 2] = true;
-    }
+    /* per pair, the nearer edge decides whether the pixel is out or cut */
+    double r0 = e->reach[0], r1 = e->reach[1], m0 = min_d(d[0], d[1]), m1 = min_d(d[2], d[3]);
+    if (m0 <= -r0 || m1 <= -r1) return 0.0;
+    bool partial[2] = { m0 < r0, m1 < r1 };
     if (!partial[0] && !partial[1]) return 1.0;
     if (partial[0] && partial[1]) {
         /* Only the lines crossing the pixel bound it there. */
@@ -355,9 +433,9 @@ static void row_interval(const sw_sprite *e, int32_t y, const double t[4], doubl
     for (int i = 0; i < 4; i++) {
         double at0 = e->base[i] + 0.5 * e->nx[i] + (y + 0.5) * e->ny[i];   /* distance at x = 0 */
         if (e->nx[i] > 1e-12) {
-            *lo = fmax(*lo, (t[i] - at0) * e->inv_nx[i]);
+            *lo = max_d(*lo, (t[i] - at0) * e->inv_nx[i]);
         } else if (e->nx[i] < -1e-12) {
-            *hi = fmin(*hi, (t[i] - at0) * e->inv_nx[i]);
+            *hi = min_d(*hi, (t[i] - at0) * e->inv_nx[i]);
         } else if (at0 < t[i]) {
             *lo = HUGE_VAL;
         }
@@ -391,6 +469,40 @@ static void draw_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int3
     }
 }
 
+/* draw_edge_pixels for a solid fill: each pixel's exact coverage as the
+   mask path's byte (rounded from a float, as software_raster.c does),
+   times the clip mask (MUL_UN8), then the colour times that. */
+static void solid_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y,
+                              const double d0[4])
+{
+    bool add = (s->flags & SW_SPRITE_ADD) != 0;
+    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+    double d[4] = { d0[0], d0[1], d0[2], d0[3] };
+    double r0 = s->reach[0], r1 = s->reach[1];
+    for (int32_t x = x0; x < x1; x++, d[0] += s->nx[0], d[1] += s->nx[1], d[2] += s->nx[2], d[3] += s->nx[3]) {
+        /* pixel_coverage's cases inline: outside, inside, one edge (most
+           edge pixels), else the general one */
+        double m0 = min_d(d[0], d[1]), m1 = min_d(d[2], d[3]);
+        if (m0 <= -r0 || m1 <= -r1) continue;
+        float c;
+        if (m1 >= r1 && max_d(d[0], d[1]) >= r0) c = (float)edge_coverage(s, 0, m0);
+        else if (m0 >= r0 && max_d(d[2], d[3]) >= r1) c = (float)edge_coverage(s, 1, m1);
+        else c = (float)pixel_coverage(s, d);
+        uint32_t m = (uint32_t)((c < 1.0f ? c : 1.0f) * 255.0f + 0.5f);
+        if (m && t->mask) {
+            uint32_t k = m * clip_value(t, x, y) + 0x80u;
+            m = (k + (k >> 8)) >> 8;
+        }
+        if (m) dst[x] = solid_blend(dst[x], mul_un8x4(s->argb, m), add);
+    }
+}
+
+/* The edge distances of pixel (x, y). */
+static inline void edge_distances(const sw_sprite *s, int32_t x, int32_t y, double d[4])
+{
+    for (int i = 0; i < 4; i++) d[i] = s->base[i] + (x + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i];
+}
+
 /* The texel position and edge distances of pixel (x, y). */
 static void pixel_start(const sw_sprite *s, int32_t x, int32_t y, sw_texel_pos *p, double d[4])
 {
@@ -410,8 +522,8 @@ static void draw_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
         row_interval(s, y, outer, &tlo, &thi);
         if (!(thi >= tlo)) continue;
         /* touched: x in (lo, hi) (edge pixels then get their exact coverage) */
-        int32_t t0 = tlo < box.x0 ? box.x0 : (int32_t)fmin(floor(tlo) + 1.0, (double)box.x1);
-        int32_t t1 = thi > box.x1 ? box.x1 : (int32_t)fmax(ceil(thi), (double)box.x0);
+        int32_t t0 = tlo < box.x0 ? box.x0 : (int32_t)min_d(floor(tlo) + 1.0, (double)box.x1);
+        int32_t t1 = thi > box.x1 ? box.x1 : (int32_t)max_d(ceil(thi), (double)box.x0);
         if (t1 <= t0) continue;
         row_interval(s, y, inner, &ilo, &ihi);
         /* inside: only pixels surely whole */
@@ -423,6 +535,17 @@ static void draw_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
         }
         sw_texel_pos p;
         double d[4];
+        if (s->flags & SW_SPRITE_SOLID) {
+            bool add = (s->flags & SW_SPRITE_ADD) != 0;
+            edge_distances(s, t0, y, d);
+            solid_edge_pixels(s, t, t0, i0, y, d);
+            solid_span(t, i0, i1, y, s->argb, add);
+            if (t1 > i1) {
+                edge_distances(s, i1, y, d);
+                solid_edge_pixels(s, t, i1, t1, y, d);
+            }
+            continue;
+        }
         pixel_start(s, t0, y, &p, d);
         draw_edge_pixels(s, t, t0, i0, y, p, d);
         if (i1 > i0) draw_span(s, t, i0, i1, y, 1.0, texel_pos(s, i0, y));
@@ -445,6 +568,19 @@ static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box li
     /* the rect path's pieces of constant coverage */
     sw_piece pieces[9];
     int n = sw_rect_pieces(s->rect, (s->flags & SW_SPRITE_ANTIALIAS) != 0, box, pieces);
+    if (s->flags & SW_SPRITE_SOLID) {
+        /* as the rect path: one colour per piece, colour x coverage quantised */
+        bool add = (s->flags & SW_SPRITE_ADD) != 0;
+        for (int i = 0; i < n; i++) {
+            double f = pieces[i].coverage;
+            lk_dl_color c = { (float)(s->color.r * f), (float)(s->color.g * f), (float)(s->color.b * f),
+                              (float)(s->color.a * f) };
+            uint32_t argb = sw_argb(sw_pixman_color(c));
+            for (int32_t y = pieces[i].box.y0; y < pieces[i].box.y1; y++)
+                solid_span(t, pieces[i].box.x0, pieces[i].box.x1, y, argb, add);
+        }
+        return;
+    }
     for (int i = 0; i < n; i++)
         for (int32_t y = pieces[i].box.y0; y < pieces[i].box.y1; y++)
             draw_span(s, t, pieces[i].box.x0, pieces[i].box.x1, y, pieces[i].coverage,
@@ -457,56 +593,31 @@ static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box li
 /* v limited to just beyond the largest output, so that it converts to int */
 static double clamp_coord(double v) { return fmin(fmax(v, -2.0), SW_MAX_SIZE + 2.0); }
 
-sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
-                                   const sw_clip *clip, const sw_shape *shape,
-                                   const sw_homography *image_to_output, sw_box texels,
-                                   sw_sprite *s)
+/* The device bounding box of shape's rect (affine h); false when it is not
+   finite. */
+static bool device_bounds(const sw_shape *shape, double b[4])
 {
-    if (inst->sprites == SW_SPRITES_OFF) return SW_SPRITE_DECLINE;
     const double (*h)[3] = shape->h.m;
-    if (!sw_homography_is_affine(&shape->h) || !(h[2][2] > 0.0)) return SW_SPRITE_DECLINE;
-    pixman_format_code_t format = pixman_image_get_format(inst->target);
-    if (format != PIXMAN_a8r8g8b8 && format != PIXMAN_x8r8g8b8) return SW_SPRITE_DECLINE;
-
-    /* device bounds of the rect */
     double w = h[2][2];
     double m[6] = { h[0][0] / w, h[0][1] / w, h[0][2] / w, h[1][0] / w, h[1][1] / w, h[1][2] / w };
     const sw_rect *r = &shape->rect;
     double cx[4] = { r->x0, r->x1, r->x1, r->x0 }, cy[4] = { r->y0, r->y0, r->y1, r->y1 };
-    double bx0 = HUGE_VAL, by0 = HUGE_VAL, bx1 = -HUGE_VAL, by1 = -HUGE_VAL;
+    b[0] = b[1] = HUGE_VAL;
+    b[2] = b[3] = -HUGE_VAL;
     for (int i = 0; i < 4; i++) {
         double X = m[0] * cx[i] + m[1] * cy[i] + m[2], Y = m[3] * cx[i] + m[4] * cy[i] + m[5];
-        bx0 = fmin(bx0, X); bx1 = fmax(bx1, X);
-        by0 = fmin(by0, Y); by1 = fmax(by1, Y);
+        b[0] = fmin(b[0], X); b[2] = fmax(b[2], X);
+        b[1] = fmin(b[1], Y); b[3] = fmax(b[3], Y);
     }
-    /* (NaN fails these too) */
-    if (!(bx1 - bx0 <= SW_SPRITE_MAX_SIDE) || !(by1 - by0 <= SW_SPRITE_MAX_SIDE)) return SW_SPRITE_DECLINE;
-    bool antialias = (op->flags & LK_DL_FLAG_ANTIALIAS) != 0;
-    double sx, sy, tx, ty;
-    bool axis_aligned = sw_homography_axis_aligned(&shape->h, &sx, &sy, &tx, &ty);
-    if (!antialias && !axis_aligned) return SW_SPRITE_DECLINE;
-    if (axis_aligned && (!(op->flags & LK_DL_FLAG_TINT) || bx1 - bx0 > SW_SPRITE_AXIS_MAX_SIDE ||
-                         by1 - by0 > SW_SPRITE_AXIS_MAX_SIDE))
-        return SW_SPRITE_DECLINE;
+    return isfinite(b[0]) && isfinite(b[1]) && isfinite(b[2]) && isfinite(b[3]);
+}
 
-    /* output -> image coordinates, within fixed point near the sprite */
-    sw_homography inverse;
-    if (!sw_homography_invert(image_to_output, &inverse) || !sw_homography_is_affine(&inverse))
-        return SW_SPRITE_SKIP;   /* degenerate: shows nothing, as in pixman's path */
-    memset(s, 0, sizeof *s);
-    double iw = inverse.m[2][2];
-    s->ux = inverse.m[0][0] / iw; s->uy = inverse.m[0][1] / iw; s->u0 = inverse.m[0][2] / iw;
-    s->vx = inverse.m[1][0] / iw; s->vy = inverse.m[1][1] / iw; s->v0 = inverse.m[1][2] / iw;
-    double around[4][2] = { { bx0 - 1, by0 - 1 }, { bx1 + 1, by0 - 1 }, { bx0 - 1, by1 + 1 }, { bx1 + 1, by1 + 1 } };
-    for (int i = 0; i < 4; i++) {
-        double u = s->ux * around[i][0] + s->uy * around[i][1] + s->u0;
-        double v = s->vx * around[i][0] + s->vy * around[i][1] + s->v0;
-        if (!(fabs(u) < SW_SPRITE_MAX_COORD) || !(fabs(v) < SW_SPRITE_MAX_COORD)) return SW_SPRITE_DECLINE;
-    }
-
-    /* The pixels it may touch: its bounds, the clip, the target, the clip mask. */
-    sw_box box = { (int32_t)floor(clamp_coord(bx0)), (int32_t)floor(clamp_coord(by0)),
-                   (int32_t)ceil(clamp_coord(bx1)), (int32_t)ceil(clamp_coord(by1)) };
+/* The pixels a sprite with bounds b may touch: its bounds, the clip, the
+   target, the clip mask. */
+static sw_box touched_box(const lk_backend_instance *inst, const sw_clip *clip, const double b[4])
+{
+    sw_box box = { (int32_t)floor(clamp_coord(b[0])), (int32_t)floor(clamp_coord(b[1])),
+                   (int32_t)ceil(clamp_coord(b[2])), (int32_t)ceil(clamp_coord(b[3])) };
     box = sw_box_intersect(box, clip->box);
     sw_box target = { inst->target_x, inst->target_y,
                       inst->target_x + pixman_image_get_width(inst->target),
@@ -517,35 +628,13 @@ sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_
                         clip->mask_y + pixman_image_get_height(clip->mask) };
         box = sw_box_intersect(box, mask);
     }
-    if (sw_box_empty(box)) return SW_SPRITE_SKIP;
-    s->box = box;
+    return box;
+}
 
-    const lk_dl_image *img = op->image;
-    s->pixels = (const uint32_t *)img->pixels;
-    s->stride = img->stride / 4;
-    s->x_min = texels.x0; s->x_max = texels.x1 - 1;
-    s->y_min = texels.y0; s->y_max = texels.y1 - 1;
-    s->flags = ((op->flags & LK_DL_FLAG_FILTER_NEAREST) ? SW_SPRITE_NEAREST : 0) |
-               ((op->flags & LK_DL_FLAG_BLEND_ADD) ? SW_SPRITE_ADD : 0) |
-               (axis_aligned ? SW_SPRITE_AXIS : 0) | (antialias ? SW_SPRITE_ANTIALIAS : 0);
-    /* The tint quantised as pixman's path quantises it (8 bits a channel,
-       colour clamped to alpha), times the opacity, 256 = 1. */
-    float opacity = sw_unit(op->opacity);
-    uint32_t tint = 0xffffffffu;
-    if (op->flags & LK_DL_FLAG_TINT) {
-        pixman_color_t c = sw_pixman_color(op->tint);
-        tint = (uint32_t)(c.alpha >> 8) << 24 | (uint32_t)(c.red >> 8) << 16 |
-               (uint32_t)(c.green >> 8) << 8 | (uint32_t)(c.blue >> 8);
-    }
-    for (int c = 0; c < 4; c++)
-        s->factor[c] = (float)((tint >> (24 - 8 * c)) & 255) / 255.0f * 256.0f * opacity;
-    if (s->factor[0] == 0.0f && s->factor[1] == 0.0f && s->factor[2] == 0.0f && s->factor[3] == 0.0f)
-        return SW_SPRITE_SKIP;
-
-    if (axis_aligned) {
-        s->rect.x0 = bx0; s->rect.y0 = by0; s->rect.x1 = bx1; s->rect.y1 = by1;
-        return SW_SPRITE_READY;
-    }
+/* A rotated or skewed sprite's edges as lines of output space. */
+static sw_sprite_result edge_lines(const sw_shape *shape, sw_sprite *s)
+{
+    const sw_rect *r = &shape->rect;
     /* local x = a X + b Y + c, local y = d X + e Y + f */
     sw_homography local;
     if (!sw_homography_invert(&shape->h, &local)) return SW_SPRITE_SKIP;
@@ -569,6 +658,132 @@ sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_
         s->inv_2ab[pair] = small > 0.0 ? 1.0 / (2.0 * big * small) : 0.0;
     }
     return SW_SPRITE_READY;
+}
+
+static bool target_is_32bit(const lk_backend_instance *inst)
+{
+    pixman_format_code_t format = pixman_image_get_format(inst->target);
+    return format == PIXMAN_a8r8g8b8 || format == PIXMAN_x8r8g8b8;
+}
+
+sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
+                                   const sw_clip *clip, const sw_shape *shape,
+                                   const sw_homography *image_to_output, sw_box texels,
+                                   sw_sprite *s)
+{
+    if (inst->sprites == SW_SPRITES_OFF) return SW_SPRITE_DECLINE;
+    if (!sw_homography_is_affine(&shape->h) || !(shape->h.m[2][2] > 0.0)) return SW_SPRITE_DECLINE;
+    if (!target_is_32bit(inst)) return SW_SPRITE_DECLINE;
+
+    double bounds[4];
+    bool finite = device_bounds(shape, bounds);
+    double bx0 = bounds[0], by0 = bounds[1], bx1 = bounds[2], by1 = bounds[3];
+    /* (NaN fails these too) */
+    if (!finite || !(bx1 - bx0 <= SW_SPRITE_MAX_SIDE) || !(by1 - by0 <= SW_SPRITE_MAX_SIDE))
+        return SW_SPRITE_DECLINE;
+    bool antialias = (op->flags & LK_DL_FLAG_ANTIALIAS) != 0;
+    double sx, sy, tx, ty;
+    bool axis_aligned = sw_homography_axis_aligned(&shape->h, &sx, &sy, &tx, &ty);
+    if (!antialias && !axis_aligned) return SW_SPRITE_DECLINE;
+    if (axis_aligned && (!(op->flags & LK_DL_FLAG_TINT) || bx1 - bx0 > SW_SPRITE_AXIS_MAX_SIDE ||
+                         by1 - by0 > SW_SPRITE_AXIS_MAX_SIDE))
+        return SW_SPRITE_DECLINE;
+
+    /* output -> image coordinates, within fixed point near the sprite */
+    sw_homography inverse;
+    if (!sw_homography_invert(image_to_output, &inverse) || !sw_homography_is_affine(&inverse))
+        return SW_SPRITE_SKIP;   /* degenerate: shows nothing, as in pixman's path */
+    memset(s, 0, sizeof *s);
+    double iw = inverse.m[2][2];
+    s->ux = inverse.m[0][0] / iw; s->uy = inverse.m[0][1] / iw; s->u0 = inverse.m[0][2] / iw;
+    s->vx = inverse.m[1][0] / iw; s->vy = inverse.m[1][1] / iw; s->v0 = inverse.m[1][2] / iw;
+    double around[4][2] = { { bx0 - 1, by0 - 1 }, { bx1 + 1, by0 - 1 }, { bx0 - 1, by1 + 1 }, { bx1 + 1, by1 + 1 } };
+    for (int i = 0; i < 4; i++) {
+        double u = s->ux * around[i][0] + s->uy * around[i][1] + s->u0;
+        double v = s->vx * around[i][0] + s->vy * around[i][1] + s->v0;
+        if (!(fabs(u) < SW_SPRITE_MAX_COORD) || !(fabs(v) < SW_SPRITE_MAX_COORD)) return SW_SPRITE_DECLINE;
+    }
+
+    s->box = touched_box(inst, clip, bounds);
+    if (sw_box_empty(s->box)) return SW_SPRITE_SKIP;
+
+    const lk_dl_image *img = op->image;
+    s->pixels = (const uint32_t *)img->pixels;
+    s->stride = img->stride / 4;
+    s->x_min = texels.x0; s->x_max = texels.x1 - 1;
+    s->y_min = texels.y0; s->y_max = texels.y1 - 1;
+    s->flags = ((op->flags & LK_DL_FLAG_FILTER_NEAREST) ? SW_SPRITE_NEAREST : 0) |
+               ((op->flags & LK_DL_FLAG_BLEND_ADD) ? SW_SPRITE_ADD : 0) |
+               (axis_aligned ? SW_SPRITE_AXIS : 0) | (antialias ? SW_SPRITE_ANTIALIAS : 0);
+    /* The tint quantised as pixman's path quantises it (8 bits a channel,
+       colour clamped to alpha), times the opacity, 256 = 1. */
+    float opacity = sw_unit(op->opacity);
+    uint32_t tint = 0xffffffffu;
+    if (op->flags & LK_DL_FLAG_TINT) tint = sw_argb(sw_pixman_color(op->tint));
+    for (int c = 0; c < 4; c++)
+        s->factor[c] = (float)((tint >> (24 - 8 * c)) & 255) / 255.0f * 256.0f * opacity;
+    if (s->factor[0] == 0.0f && s->factor[1] == 0.0f && s->factor[2] == 0.0f && s->factor[3] == 0.0f)
+        return SW_SPRITE_SKIP;
+
+    if (axis_aligned) {
+        s->rect.x0 = bx0; s->rect.y0 = by0; s->rect.x1 = bx1; s->rect.y1 = by1;
+        return SW_SPRITE_READY;
+    }
+    return edge_lines(shape, s);
+}
+
+sw_sprite_result sw_fill_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
+                                 const sw_clip *clip, sw_sprite *s)
+{
+    if (inst->sprites == SW_SPRITES_OFF || !inst->fill_runs) return SW_SPRITE_DECLINE;
+    sw_shape shape;
+    float opacity = sw_unit(op->opacity);
+    /* what sw_paint_fill skips */
+    if (sw_box_empty(clip->box) || !sw_op_shape(op, &shape) || sw_to_byte(opacity * op->color.a) == 0)
+        return SW_SPRITE_SKIP;
+    if (shape.radius > 0.0 || !sw_homography_is_affine(&shape.h) || !(shape.h.m[2][2] > 0.0) ||
+        !target_is_32bit(inst))
+        return SW_SPRITE_DECLINE;
+    double bounds[4];
+    if (!device_bounds(&shape, bounds) || !(bounds[2] - bounds[0] <= SW_FILL_MAX_SIDE) ||
+        !(bounds[3] - bounds[1] <= SW_FILL_MAX_SIDE))
+        return SW_SPRITE_DECLINE;
+    bool antialias = (op->flags & LK_DL_FLAG_ANTIALIAS) != 0;
+    double sx, sy, tx, ty;
+    bool axis_aligned = sw_homography_axis_aligned(&shape.h, &sx, &sy, &tx, &ty);
+    /* Aliased turned fills sample pixel centres (the mask path's own); small
+       turned ones are almost all edge pixels, which pixman's rasterizer
+       does faster. */
+    if (!axis_aligned && (!antialias || (bounds[2] - bounds[0] < SW_FILL_MIN_SIDE &&
+                                         bounds[3] - bounds[1] < SW_FILL_MIN_SIDE)))
+        return SW_SPRITE_DECLINE;
+    /* Axis-aligned: pixman draws a pixel-aligned (or aliased) rect as one
+       solid composite, faster than our loop at every size measured; with
+       fractional edges it takes up to 9 composites, slower than ours up to
+       SW_FILL_AXIS_MAX_SIDE. */
+    if (axis_aligned &&
+        (!antialias || !(bounds[2] - bounds[0] <= SW_FILL_AXIS_MAX_SIDE) ||
+         !(bounds[3] - bounds[1] <= SW_FILL_AXIS_MAX_SIDE) ||
+         (bounds[0] == floor(bounds[0]) && bounds[1] == floor(bounds[1]) && bounds[2] == floor(bounds[2]) &&
+          bounds[3] == floor(bounds[3]))))
+        return SW_SPRITE_DECLINE;
+
+    memset(s, 0, sizeof *s);
+    s->box = touched_box(inst, clip, bounds);
+    if (sw_box_empty(s->box)) return SW_SPRITE_SKIP;
+    s->flags = SW_SPRITE_SOLID | ((op->flags & LK_DL_FLAG_BLEND_ADD) ? SW_SPRITE_ADD : 0) |
+               (axis_aligned ? SW_SPRITE_AXIS : 0) | (antialias ? SW_SPRITE_ANTIALIAS : 0);
+    /* the colour sw_paint_fill paints with, and its 8-bit form */
+    s->color.r = (float)(op->color.r * (double)opacity);
+    s->color.g = (float)(op->color.g * (double)opacity);
+    s->color.b = (float)(op->color.b * (double)opacity);
+    s->color.a = (float)(op->color.a * (double)opacity);
+    s->argb = sw_argb(sw_pixman_color(s->color));
+    if (axis_aligned) {
+        s->rect.x0 = bounds[0]; s->rect.y0 = bounds[1]; s->rect.x1 = bounds[2]; s->rect.y1 = bounds[3];
+        return SW_SPRITE_READY;
+    }
+    return edge_lines(&shape, s);
 }
 
 static bool reserve_u32(uint32_t **array, size_t *capacity, size_t count)
@@ -654,7 +869,10 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
         }
     }
     if (fill) inst->pending.active = false;
-    inst->stats.sprite_ops += count;
+    for (size_t i = 0; i < count; i++) {
+        if (sprites[i].flags & SW_SPRITE_SOLID) inst->stats.fill_run_ops++;
+        else inst->stats.sprite_ops++;
+    }
     return true;
 }
 
@@ -666,6 +884,12 @@ void sw_sprite_scratch_free(lk_backend_instance *inst)
     inst->sprites_run = NULL;
     inst->band_index = inst->band_start = NULL;
     inst->sprites_capacity = inst->band_index_capacity = inst->band_start_capacity = 0;
+}
+
+bool sw_fill_runs_from_env(void)
+{
+    const char *v = getenv("LAYERKIT_SOFTWARE_FILL_RUNS");
+    return !(v && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0));
 }
 
 sw_sprite_mode sw_sprite_mode_from_env(void)
