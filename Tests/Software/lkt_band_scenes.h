@@ -1,0 +1,354 @@
+/*
+ * Scenes for the software backend's band paths (sprites and fill runs),
+ * shared by test_sprite.c and test_fill_run.c: random numbers, two test
+ * images, the scene type and its builders, an independent reference
+ * renderer (exact coverage, double precision) and a backend instance
+ * opened with one environment variable set. Include after lktest.h, with
+ * W, H and MAX_OPS defined.
+ */
+#ifndef LKT_BAND_SCENES_H
+#define LKT_BAND_SCENES_H
+
+#include <stdint.h>
+
+static const lk_backend *b;
+
+/* ------------------------------------------------------------------------ */
+/* Scenes                                                                    */
+
+static uint32_t seed = 12345u;
+static inline double rnd(void)
+{
+    seed = seed * 1664525u + 1013904223u;
+    return (double)(seed >> 8) / 16777216.0;
+}
+
+/* A 16x16 particle: a translucent disc with a coloured gradient, texels all
+   different, so that sampling errors show. */
+static inline lkt_image particle(uint64_t id)
+{
+    lkt_image img = lkt_image_new(id, 16, 16);
+    for (int j = 0; j < 16; j++)
+        for (int i = 0; i < 16; i++) {
+            double dx = i + 0.5 - 8, dy = j + 0.5 - 8, r = sqrt(dx * dx + dy * dy);
+            unsigned a = r < 6.5 ? 255 : (r < 8 ? (unsigned)(255 * (8 - r) / 1.5) : 0);
+            img.pixels[j * 16 + i] = lkt_argb(a, a * (i * 16 + 15) / 255, a * (j * 16 + 15) / 255,
+                                              a * (255 - i * 8 - j * 7) / 255);
+        }
+    return img;
+}
+
+/* A 12x10 opaque checker of distinct colours (its edges are the op's). */
+static inline lkt_image tile(uint64_t id)
+{
+    lkt_image img = lkt_image_new(id, 12, 10);
+    for (int j = 0; j < 10; j++)
+        for (int i = 0; i < 12; i++)
+            img.pixels[j * 12 + i] = lkt_argb(255, 20 * i + 10, 25 * j + 5, ((i + j) & 1) ? 230 : 40);
+    return img;
+}
+
+typedef struct scene {
+    const char *name;
+    lk_dl_op ops[MAX_OPS];
+    uint32_t count;
+    lk_dl_box damage;
+    lk_dl_color clear;
+} scene;
+
+/* An IMAGE op of img's source rect, its centre at (x, y), scaled and
+   turned by angle (radians) about the centre. */
+static inline lk_dl_op sprite(const lkt_image *img, lk_dl_rect source, double x, double y, double scale,
+                       double angle)
+{
+    double w = source.width * scale, h = source.height * scale;
+    lk_dl_op op = lkt_op(LK_DL_OP_IMAGE, -w / 2, -h / 2, w, h);
+    op.image = &img->image;
+    op.source = source;
+    lkt_set_transform(&op, lkt_mat_mul(lkt_rotate_z(angle), lkt_translate(x, y, 0)));
+    return op;
+}
+
+static inline lk_dl_rect whole(const lkt_image *img)
+{
+    return lkt_rect(0, 0, img->image.width, img->image.height);
+}
+
+static inline void begin_scene(scene *s, const char *name)
+{
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->damage.width = W;
+    s->damage.height = H;
+    s->clear = lkt_color(0, 0, 0, 0);
+}
+
+static inline void add(scene *s, lk_dl_op op)
+{
+    if (s->count < MAX_OPS) s->ops[s->count++] = op;
+}
+
+static lkt_image img_particle, img_tile;
+
+/* ------------------------------------------------------------------------ */
+/* The independent reference                                                 */
+
+typedef struct rgba { double a, r, g, b; } rgba;
+
+/* Pixels whose nearest-filter sample point lies within 0.01 texel of a
+   texel boundary: which texel they show depends on rounding, so they are
+   not compared (the checks print how many there are and fail if too many). */
+static unsigned char ambiguous[W * H];
+
+static inline rgba texel(const lk_dl_image *img, int i, int j)
+{
+    uint32_t p = ((const uint32_t *)img->pixels)[(size_t)j * (img->stride / 4) + (size_t)i];
+    rgba v = { (double)(p >> 24), (double)((p >> 16) & 255), (double)((p >> 8) & 255), (double)(p & 255) };
+    return v;
+}
+
+/* The image at (u, v) (image pixels), the texels [x0, x1) x [y0, y1) with their edge repeated. */
+static inline rgba sample(const lk_dl_image *img, double u, double v, int x0, int y0, int x1, int y1, int nearest)
+{
+    if (nearest) {
+        int i = (int)floor(u), j = (int)floor(v);
+        i = i < x0 ? x0 : (i > x1 - 1 ? x1 - 1 : i);
+        j = j < y0 ? y0 : (j > y1 - 1 ? y1 - 1 : j);
+        return texel(img, i, j);
+    }
+    double fu = u - 0.5, fv = v - 0.5;
+    int i0 = (int)floor(fu), j0 = (int)floor(fv);
+    double tu = fu - i0, tv = fv - j0;
+    rgba out = { 0, 0, 0, 0 };
+    for (int dj = 0; dj < 2; dj++)
+        for (int di = 0; di < 2; di++) {
+            int i = i0 + di, j = j0 + dj;
+            i = i < x0 ? x0 : (i > x1 - 1 ? x1 - 1 : i);
+            j = j < y0 ? y0 : (j > y1 - 1 ? y1 - 1 : j);
+            double w = (di ? tu : 1 - tu) * (dj ? tv : 1 - tv);
+            rgba t = texel(img, i, j);
+            out.a += t.a * w; out.r += t.r * w; out.g += t.g * w; out.b += t.b * w;
+        }
+    return out;
+}
+
+/* 2D affine part of an op's transform: output = local * m */
+static inline void device_point(const lk_dl_op *op, double x, double y, double *ox, double *oy)
+{
+    const double *t = op->transform;
+    *ox = x * t[0] + y * t[4] + t[12];
+    *oy = x * t[1] + y * t[5] + t[13];
+}
+
+static inline void local_point(const lk_dl_op *op, double ox, double oy, double *x, double *y)
+{
+    const double *t = op->transform;
+    double det = t[0] * t[5] - t[1] * t[4];
+    double dx = ox - t[12], dy = oy - t[13];
+    *x = (dx * t[5] - dy * t[4]) / det;
+    *y = (dy * t[0] - dx * t[1]) / det;
+}
+
+/* Draws the op into buf (w x h, pixel (0,0) at output (ox, oy)) within the
+   output box [bx0, bx1) x [by0, by1), times extra (a clip's coverage). */
+static inline void reference_op(const lk_dl_op *op, rgba *buf, int w, int ox, int oy, int bx0, int by0, int bx1,
+                         int by1, const double *clip_cov)
+{
+    const lk_dl_image *img = op->image;
+    int solid = op->kind == LK_DL_OP_FILL;
+    lk_dl_rect r = op->rect, src = op->source;
+    double xs[4], ys[4];
+    device_point(op, r.x, r.y, &xs[0], &ys[0]);
+    device_point(op, r.x + r.width, r.y, &xs[1], &ys[1]);
+    device_point(op, r.x + r.width, r.y + r.height, &xs[2], &ys[2]);
+    device_point(op, r.x, r.y + r.height, &xs[3], &ys[3]);
+    double minx = fmin(fmin(xs[0], xs[1]), fmin(xs[2], xs[3])), maxx = fmax(fmax(xs[0], xs[1]), fmax(xs[2], xs[3]));
+    double miny = fmin(fmin(ys[0], ys[1]), fmin(ys[2], ys[3])), maxy = fmax(fmax(ys[0], ys[1]), fmax(ys[2], ys[3]));
+    int x0 = (int)floor(minx), x1 = (int)ceil(maxx), y0 = (int)floor(miny), y1 = (int)ceil(maxy);
+    if (x0 < bx0) x0 = bx0;
+    if (y0 < by0) y0 = by0;
+    if (x1 > bx1) x1 = bx1;
+    if (y1 > by1) y1 = by1;
+    int tx0 = (int)floor(src.x), ty0 = (int)floor(src.y);
+    int tx1 = (int)ceil(src.x + src.width), ty1 = (int)ceil(src.y + src.height);
+    double tint[4] = { 1, 1, 1, 1 };
+    if (op->flags & LK_DL_FLAG_TINT) {
+        tint[0] = op->tint.a; tint[1] = op->tint.r; tint[2] = op->tint.g; tint[3] = op->tint.b;
+    }
+    int add = (op->flags & LK_DL_FLAG_BLEND_ADD) != 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            double cov;
+            if (op->flags & LK_DL_FLAG_ANTIALIAS) {
+                cov = lkt_polygon_coverage(xs, ys, 4, x, y);
+            } else {
+                double lx, ly;
+                local_point(op, x + 0.5, y + 0.5, &lx, &ly);
+                cov = (lx >= r.x && lx < r.x + r.width && ly >= r.y && ly < r.y + r.height) ? 1.0 : 0.0;
+            }
+            if (clip_cov) cov *= clip_cov[(y - oy) * w + (x - ox)];
+            cov *= op->opacity;
+            if (cov <= 0) continue;
+            if (solid) {
+                rgba c = { op->color.a * 255.0 * cov, op->color.r * 255.0 * cov, op->color.g * 255.0 * cov,
+                           op->color.b * 255.0 * cov };
+                rgba *d = &buf[(y - oy) * w + (x - ox)];
+                if (add) {
+                    d->a = fmin(255, d->a + c.a); d->r = fmin(255, d->r + c.r);
+                    d->g = fmin(255, d->g + c.g); d->b = fmin(255, d->b + c.b);
+                } else {
+                    double k = 1 - c.a / 255;
+                    d->a = c.a + d->a * k; d->r = c.r + d->r * k; d->g = c.g + d->g * k; d->b = c.b + d->b * k;
+                }
+                continue;
+            }
+            double lx, ly;
+            local_point(op, x + 0.5, y + 0.5, &lx, &ly);
+            double u = src.x + (lx - r.x) * src.width / r.width, v = src.y + (ly - r.y) * src.height / r.height;
+            if (op->flags & LK_DL_FLAG_FILTER_NEAREST) {
+                double fu = u - floor(u), fv = v - floor(v);
+                if (fmin(fu, 1 - fu) < 0.01 || fmin(fv, 1 - fv) < 0.01) ambiguous[(y - oy) * w + (x - ox)] = 1;
+            }
+            rgba t = sample(img, u, v, tx0, ty0, tx1, ty1, (op->flags & LK_DL_FLAG_FILTER_NEAREST) != 0);
+            rgba s = { t.a * tint[0] * cov, t.r * tint[1] * cov, t.g * tint[2] * cov, t.b * tint[3] * cov };
+            rgba *d = &buf[(y - oy) * w + (x - ox)];
+            if (add) {
+                d->a = fmin(255, d->a + s.a); d->r = fmin(255, d->r + s.r);
+                d->g = fmin(255, d->g + s.g); d->b = fmin(255, d->b + s.b);
+            } else {
+                double k = 1 - s.a / 255;
+                d->a = s.a + d->a * k; d->r = s.r + d->r * k; d->g = s.g + d->g * k; d->b = s.b + d->b * k;
+            }
+        }
+}
+
+/* The whole scene; only the ops the scenes use (FILL, IMAGE, PUSH_CLIP of
+   a rect under a transform, a group). */
+static inline void reference_scene(const scene *s, rgba *out)
+{
+    rgba clear = { s->clear.a * 255.0, s->clear.r * 255.0, s->clear.g * 255.0, s->clear.b * 255.0 };
+    int bx0 = s->damage.x, by0 = s->damage.y, bx1 = s->damage.x + s->damage.width, by1 = s->damage.y + s->damage.height;
+    for (int i = 0; i < W * H; i++) out[i] = clear;
+    memset(ambiguous, 0, sizeof ambiguous);
+    double *clip = (double *)malloc(sizeof(double) * W * H);
+    rgba *group = (rgba *)malloc(sizeof(rgba) * W * H);
+    int clipping = 0, grouping = 0;
+    float group_opacity = 1;
+    for (uint32_t k = 0; k < s->count; k++) {
+        const lk_dl_op *op = &s->ops[k];
+        rgba *target = grouping ? group : out;
+        switch (op->kind) {
+        case LK_DL_OP_FILL:
+        case LK_DL_OP_IMAGE:
+            reference_op(op, target, W, 0, 0, bx0, by0, bx1, by1, clipping ? clip : NULL);
+            break;
+        case LK_DL_OP_PUSH_CLIP: {
+            double xs[4], ys[4];
+            lk_dl_rect r = op->rect;
+            device_point(op, r.x, r.y, &xs[0], &ys[0]);
+            device_point(op, r.x + r.width, r.y, &xs[1], &ys[1]);
+            device_point(op, r.x + r.width, r.y + r.height, &xs[2], &ys[2]);
+            device_point(op, r.x, r.y + r.height, &xs[3], &ys[3]);
+            for (int i = 0; i < W * H; i++) clip[i] = lkt_polygon_coverage(xs, ys, 4, i % W, i / W);
+            clipping = 1;
+            break;
+        }
+        case LK_DL_OP_POP_CLIP: clipping = 0; break;
+        case LK_DL_OP_PUSH_GROUP:
+            for (int i = 0; i < W * H; i++) { group[i].a = group[i].r = group[i].g = group[i].b = 0; }
+            grouping = 1;
+            group_opacity = op->opacity;
+            break;
+        case LK_DL_OP_POP_GROUP:
+            for (int i = 0; i < W * H; i++) {
+                rgba g = group[i];
+                double kk = 1 - g.a * group_opacity / 255;
+                rgba *d = &out[i];
+                d->a = g.a * group_opacity + d->a * kk; d->r = g.r * group_opacity + d->r * kk;
+                d->g = g.g * group_opacity + d->g * kk; d->b = g.b * group_opacity + d->b * kk;
+            }
+            grouping = 0;
+            break;
+        default: break;
+        }
+    }
+    free(clip);
+    free(group);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Comparisons                                                               */
+
+/* The largest channel difference between two frames, and where. */
+static inline int frame_difference(const lkt_frame *a, const lkt_frame *c, int *at_x, int *at_y)
+{
+    int worst = 0;
+    for (int i = 0; i < W * H; i++)
+        for (int shift = 0; shift < 32; shift += 8) {
+            if (ambiguous[i]) continue;
+            int d = abs((int)((a->pixels[i] >> shift) & 255) - (int)((c->pixels[i] >> shift) & 255));
+            if (d > worst) { worst = d; *at_x = i % W; *at_y = i / W; }
+        }
+    return worst;
+}
+
+static inline double reference_difference(const lkt_frame *f, const rgba *ref, int *at_x, int *at_y)
+{
+    double worst = 0;
+    for (int i = 0; i < W * H; i++) {
+        if (ambiguous[i]) continue;
+        uint32_t p = f->pixels[i];
+        double got[4] = { (double)(p >> 24), (double)((p >> 16) & 255), (double)((p >> 8) & 255), (double)(p & 255) };
+        double want[4] = { ref[i].a, ref[i].r, ref[i].g, ref[i].b };
+        for (int c = 0; c < 4; c++) {
+            double d = fabs(got[c] - fmin(255.0, want[c]));
+            if (d > worst) { worst = d; *at_x = i % W; *at_y = i / W; }
+        }
+    }
+    return worst;
+}
+
+typedef struct way {
+    lk_backend_instance *inst;
+    lkt_host_record record;
+    lk_backend_host host;
+} way;
+
+/* An instance opened with variable=value in its environment (NULL: none). */
+static inline int open_way(way *w, const char *variable, const char *value)
+{
+    memset(w, 0, sizeof *w);
+    w->host = lkt_host(&w->record);
+    if (variable) setenv(variable, value, 1);
+    w->inst = lkt_open(b, &w->host, W, H);
+    if (variable) unsetenv(variable);
+    return w->inst != NULL;
+}
+
+static inline int render_scene(way *w, const scene *s, lkt_frame *f)
+{
+    /* A frame of the previous content first, so that a damage box keeps it. */
+    lk_display_list list = lkt_list(s->ops, s->count, W, H, s->clear);
+    list.damage = s->damage;
+    char error[512] = "";
+    lk_display_list full = lkt_list(s->ops, 0, W, H, lkt_color(0.5f, 0, 0.5f, 1));
+    if (!b->render(w->inst, &full, error, sizeof error) || !b->render(w->inst, &list, error, sizeof error) ||
+        !b->read_pixels(w->inst, f->pixels, W * 4, error, sizeof error)) {
+        lkt_fail("%s: render failed: %s", s->name, error);
+        return 0;
+    }
+    return 1;
+}
+
+
+/* The number before `label` (" sprites,", " band fills,") in a software
+   instance's closing log; -1 when it is not there. */
+static inline long logged_count(const char *log, const char *label)
+{
+    const char *p = strstr(log, label);
+    if (!p) return -1;
+    while (p > log && p[-1] >= '0' && p[-1] <= '9') p--;
+    return strtol(p, NULL, 10);
+}
+
+#endif
