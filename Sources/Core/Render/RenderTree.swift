@@ -323,9 +323,6 @@ public final class RenderTree: @unchecked Sendable {
         withLock { _ = nodes.removeValue(forKey: id) }
     }
 
-    /// The layer's node, under the lock (the layer's own reference, no lookup).
-    func node(of layer: Layer) -> RenderNode? { layer.renderNode }
-
     /// The node's local time at media time `time` (S4.2), through its ancestors.
     static func localTime(of node: RenderNode, at time: Double) -> Double {
         let parentTime = node.parent.map { localTime(of: $0, at: time) } ?? time
