@@ -58,7 +58,7 @@ run() { # run NAME COMMAND...: prints PASS/FAIL lines prefixed, counts them
 
 echo "== 1. the software backend's tests on gles (OpenGL ES 3)"
 mkdir -p "$build/es3"
-cp "$root"/Tests/Software/lktest.h "$root"/Tests/Software/valgrind.supp "$root"/Tests/Software/run.sh \
+cp "$root"/Tests/Software/*.h "$root"/Tests/Software/valgrind.supp "$root"/Tests/Software/run.sh \
     "$root"/Tests/Software/test_*.c "$build/es3/"
 sh "$build/es3/run.sh" "$prefix/include" >"$build/software-es3.log" 2>&1
 grep -E '^(FAIL|gles backend tests)' "$build/software-es3.log"
@@ -67,7 +67,7 @@ add_closing "$build/software-es3.log" "software tests on gles"
 # makes it a real ES 2.0 one (GLSL ES 1.00), the renderer's lower bound.
 echo "== 1b. the drawing tests again in an OpenGL ES 2.0 context"
 mkdir -p "$build/es2"
-cp "$root"/Tests/Software/lktest.h "$root"/Tests/Software/valgrind.supp "$root"/Tests/Software/run.sh "$build/es2/"
+cp "$root"/Tests/Software/*.h "$root"/Tests/Software/valgrind.supp "$root"/Tests/Software/run.sh "$build/es2/"
 cp "$root"/Tests/Software/test_fill.c "$root"/Tests/Software/test_image.c "$root"/Tests/Software/test_clip.c \
     "$root"/Tests/Software/test_gradient.c "$build/es2/"
 LAYERKIT_GLES_VERSION=2 MESA_GLES_VERSION_OVERRIDE=2.0 sh "$build/es2/run.sh" "$prefix/include" >"$build/software-es2.log" 2>&1
