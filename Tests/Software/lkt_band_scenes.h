@@ -341,6 +341,64 @@ static inline int render_scene(way *w, const scene *s, lkt_frame *f)
 }
 
 
+/* The three checks of one scene: the path against the independent
+   reference (within reference_tolerance), and on software against pixman's
+   path (`off`, within pixman_tolerance; path_words says how the path drew a
+   pixel in the message) and its portable loop against its SIMD one (equal). */
+static inline void check_band_scene(const scene *s, int software, way *on, way *off, way *scalar, rgba *ref,
+                                    lkt_frame *f_on, lkt_frame *f_off, lkt_frame *f_scalar,
+                                    int reference_tolerance, const char *pixman_suffix, const char *path_words,
+                                    int pixman_tolerance)
+{
+    char name[160];
+    snprintf(name, sizeof name, "%s_against_reference", s->name);
+    lkt_begin(name);
+    if (render_scene(on, s, f_on)) {
+        reference_scene(s, ref);
+        /* outside the damage box the previous frame stays */
+        for (int p = 0; p < W * H; p++) {
+            int x = p % W, y = p / W;
+            if (x < s->damage.x || x >= s->damage.x + s->damage.width || y < s->damage.y ||
+                y >= s->damage.y + s->damage.height) {
+                ref[p].a = 255; ref[p].r = 0.5 * 255; ref[p].g = 0; ref[p].b = 0.5 * 255;
+            }
+        }
+        int x = 0, y = 0, skipped = 0;
+        double worst = reference_difference(f_on, ref, &x, &y);
+        for (int p = 0; p < W * H; p++) skipped += ambiguous[p];
+        printf("# %s: worst difference %.1f at (%d,%d)%s", name, worst, x, y, skipped ? "" : "\n");
+        if (skipped) printf(", %d pixels at nearest-filter texel boundaries not compared\n", skipped);
+        if (skipped > W * H / 20) lkt_fail("%d pixels sample at texel boundaries: the scene checks too little", skipped);
+        if (worst > reference_tolerance + 0.5)
+            lkt_fail("pixel (%d,%d) is %08x, the reference argb(%.1f,%.1f,%.1f,%.1f): %.1f apart (tolerance %d)",
+                     x, y, lkt_pixel(f_on, x, y), ref[y * W + x].a, ref[y * W + x].r, ref[y * W + x].g,
+                     ref[y * W + x].b, worst, reference_tolerance);
+    }
+    lkt_end();
+    if (!software) return;
+
+    snprintf(name, sizeof name, "%s%s", s->name, pixman_suffix);
+    lkt_begin(name);
+    if (render_scene(off, s, f_off)) {
+        int x = 0, y = 0, worst = frame_difference(f_on, f_off, &x, &y);
+        printf("# %s: worst difference %d at (%d,%d)\n", name, worst, x, y);
+        if (worst > pixman_tolerance)
+            lkt_fail("pixel (%d,%d) is %08x %s, %08x by pixman (tolerance %d)", x, y, lkt_pixel(f_on, x, y),
+                     path_words, lkt_pixel(f_off, x, y), pixman_tolerance);
+    }
+    lkt_end();
+
+    snprintf(name, sizeof name, "%s_portable_loop_equals_simd", s->name);
+    lkt_begin(name);
+    if (render_scene(scalar, s, f_scalar)) {
+        int x = 0, y = 0, worst = frame_difference(f_on, f_scalar, &x, &y);
+        if (worst > 0)
+            lkt_fail("pixel (%d,%d) is %08x by the SIMD loop, %08x by the portable one", x, y,
+                     lkt_pixel(f_on, x, y), lkt_pixel(f_scalar, x, y));
+    }
+    lkt_end();
+}
+
 /* The number before `label` (" sprites,", " band fills,") in a software
    instance's closing log; -1 when it is not there. */
 static inline long logged_count(const char *log, const char *label)

@@ -178,57 +178,9 @@ int main(void)
     lkt_frame f_on = lkt_frame_new(W, H), f_off = lkt_frame_new(W, H), f_scalar = lkt_frame_new(W, H);
     rgba *ref = (rgba *)malloc(sizeof(rgba) * W * H);
 
-    for (int i = 0; i < count; i++) {
-        const scene *s = &scenes[i];
-        char name[160];
-        snprintf(name, sizeof name, "%s_against_reference", s->name);
-        lkt_begin(name);
-        if (render_scene(&on, s, &f_on)) {
-            reference_scene(s, ref);
-            /* outside the damage box the previous frame stays */
-            for (int p = 0; p < W * H; p++) {
-                int x = p % W, y = p / W;
-                if (x < s->damage.x || x >= s->damage.x + s->damage.width || y < s->damage.y ||
-                    y >= s->damage.y + s->damage.height) {
-                    ref[p].a = 255; ref[p].r = 0.5 * 255; ref[p].g = 0; ref[p].b = 0.5 * 255;
-                }
-            }
-            int x = 0, y = 0, skipped = 0;
-            double worst = reference_difference(&f_on, ref, &x, &y);
-            for (int p = 0; p < W * H; p++) skipped += ambiguous[p];
-            printf("# %s: worst difference %.1f at (%d,%d)%s", name, worst, x, y, skipped ? "" : "\n");
-            if (skipped) printf(", %d pixels at nearest-filter texel boundaries not compared\n", skipped);
-            if (skipped > W * H / 20) lkt_fail("%d pixels sample at texel boundaries: the scene checks too little", skipped);
-            int tolerance = strstr(s->name, "sprites") ? 4 : 3;
-            if (worst > tolerance + 0.5)
-                lkt_fail("pixel (%d,%d) is %08x, the reference argb(%.1f,%.1f,%.1f,%.1f): %.1f apart (tolerance %d)",
-                         x, y, lkt_pixel(&f_on, x, y), ref[y * W + x].a, ref[y * W + x].r, ref[y * W + x].g,
-                         ref[y * W + x].b, worst, tolerance);
-        }
-        lkt_end();
-        if (!software) continue;
-
-        snprintf(name, sizeof name, "%s_band_fills_match_pixman", s->name);
-        lkt_begin(name);
-        if (render_scene(&off, s, &f_off)) {
-            int x = 0, y = 0, worst = frame_difference(&f_on, &f_off, &x, &y);
-            printf("# %s: worst difference %d at (%d,%d)\n", name, worst, x, y);
-            if (worst > 1)
-                lkt_fail("pixel (%d,%d) is %08x in bands, %08x by pixman (tolerance 1)", x, y,
-                         lkt_pixel(&f_on, x, y), lkt_pixel(&f_off, x, y));
-        }
-        lkt_end();
-
-        snprintf(name, sizeof name, "%s_portable_loop_equals_simd", s->name);
-        lkt_begin(name);
-        if (render_scene(&scalar, s, &f_scalar)) {
-            int x = 0, y = 0, worst = frame_difference(&f_on, &f_scalar, &x, &y);
-            if (worst > 0)
-                lkt_fail("pixel (%d,%d) is %08x by the SIMD loop, %08x by the portable one", x, y,
-                         lkt_pixel(&f_on, x, y), lkt_pixel(&f_scalar, x, y));
-        }
-        lkt_end();
-    }
+    for (int i = 0; i < count; i++)
+        check_band_scene(&scenes[i], software, &on, &off, &scalar, ref, &f_on, &f_off, &f_scalar,
+                         strstr(scenes[i].name, "sprites") ? 4 : 3, "_band_fills_match_pixman", "in bands", 1);
 
     b->close(on.inst);
     if (software) {
