@@ -44,9 +44,9 @@ final class AnimationRecord: @unchecked Sendable {
         self.subpath = subpath
         self.keyframes = keyframes
         self.children = children
-        slot = property.flatMap { FieldSlot.make(key: $0.key, subpath: subpath) }
+        slot = subpath.isEmpty ? property?.slot : nil
         fastTrack = animation.animationKind == .basic || animation.animationKind == .spring ? property.flatMap {
-            FastTrack.make(key: $0.key, subpath: subpath, animation: animation, previous: previousValue)
+            FastTrack.make(slot: $0.slot, subpath: subpath, animation: animation, previous: previousValue)
         } : nil
         fastTrackObject = fastTrack?.object
         self.key = key

@@ -167,54 +167,30 @@ final class TransformPartTrack {
 
 /// The typed tracks there are; nil means the general path.
 enum FastTrack {
-    case number(TypedTrack<Double>)
-    case point(TypedTrack<Point>)
-    case size(TypedTrack<Size>)
-    case rect(TypedTrack<Rect>)
+    /// Whole number, point, size and rect properties.
+    case lanes(LaneTrack)
     case transform(TransformTrack)
     case transformPart(TransformPartTrack)
 
-    static func make(key: String, subpath: [Substring], animation a: Animation, previous: Value?) -> FastTrack? {
-        typealias P = LayerProperties
+    /// `slot`: the property's field (AnyProperty.slot), nil for the
+    /// properties that only the general path animates.
+    static func make(slot: FieldSlot?, subpath: [Substring], animation a: Animation, previous: Value?) -> FastTrack? {
+        guard let slot else { return nil }
         if !subpath.isEmpty {
             // transform.rotation.z and the other parts of a transform (S4.9).
-            let keyPath: WritableKeyPath<LayerState, Transform3D>
-            switch key {
-            case P.transform.key: keyPath = P.transform.keyPath
-            case P.sublayerTransform.key: keyPath = P.sublayerTransform.keyPath
-            default: return nil
-            }
-            guard let offset = MemoryLayout<LayerState>.offset(of: keyPath) else { return nil }
+            guard case .transform(let offset) = slot else { return nil }
             return TransformPartTrack(offset: offset, subpath: subpath, a, previous: previous).map(FastTrack.transformPart)
         }
-        switch key {
-        case P.opacity.key: return TypedTrack(P.opacity.keyPath, a, previous: previous).map(FastTrack.number)
-        case P.zPosition.key: return TypedTrack(P.zPosition.keyPath, a, previous: previous).map(FastTrack.number)
-        case P.anchorPointZ.key: return TypedTrack(P.anchorPointZ.keyPath, a, previous: previous).map(FastTrack.number)
-        case P.cornerRadius.key: return TypedTrack(P.cornerRadius.keyPath, a, previous: previous).map(FastTrack.number)
-        case P.borderWidth.key: return TypedTrack(P.borderWidth.keyPath, a, previous: previous).map(FastTrack.number)
-        case P.shadowOpacity.key: return TypedTrack(P.shadowOpacity.keyPath, a, previous: previous).map(FastTrack.number)
-        case P.shadowRadius.key: return TypedTrack(P.shadowRadius.keyPath, a, previous: previous).map(FastTrack.number)
-        case P.position.key: return TypedTrack(P.position.keyPath, a, previous: previous).map(FastTrack.point)
-        case P.anchorPoint.key: return TypedTrack(P.anchorPoint.keyPath, a, previous: previous).map(FastTrack.point)
-        case P.shadowOffset.key: return TypedTrack(P.shadowOffset.keyPath, a, previous: previous).map(FastTrack.size)
-        case P.bounds.key: return TypedTrack(P.bounds.keyPath, a, previous: previous).map(FastTrack.rect)
-        case P.contentsRect.key: return TypedTrack(P.contentsRect.keyPath, a, previous: previous).map(FastTrack.rect)
-        case P.contentsCenter.key: return TypedTrack(P.contentsCenter.keyPath, a, previous: previous).map(FastTrack.rect)
-        case P.transform.key: return TransformTrack(P.transform.keyPath, a, previous: previous).map(FastTrack.transform)
-        case P.sublayerTransform.key:
-            return TransformTrack(P.sublayerTransform.keyPath, a, previous: previous).map(FastTrack.transform)
-        default: return nil
+        if case .transform(let o) = slot {
+            return TransformTrack(offset: o, a, previous: previous).map(FastTrack.transform)
         }
+        return LaneTrack(slot: slot, a, previous: previous).map(FastTrack.lanes)
     }
 
     /// The track object, whatever its kind.
     var object: AnyObject {
         switch self {
-        case .number(let t): t
-        case .point(let t): t
-        case .size(let t): t
-        case .rect(let t): t
+        case .lanes(let t): t
         case .transform(let t): t
         case .transformPart(let t): t
         }
@@ -223,10 +199,7 @@ enum FastTrack {
     func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
                model: UnsafePointer<LayerState>) {
         switch self {
-        case .number(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
-        case .point(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
-        case .size(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
-        case .rect(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
+        case .lanes(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
         case .transform(let t): t.apply(a, progress: progress, to: state, model: model)
         case .transformPart(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
         }
@@ -243,9 +216,8 @@ final class TransformTrack {
     let previous: Transform3D?
     private var cache: (from: Transform3D, to: Transform3D, a: DecomposedTransform, b: DecomposedTransform)?
 
-    init?(_ keyPath: WritableKeyPath<LayerState, Transform3D>, _ a: Animation, previous: Value?) {
-        guard !a.additive, !a.cumulative, a.byValue == nil,
-              let offset = MemoryLayout<LayerState>.offset(of: keyPath) else { return nil }
+    init?(offset: Int, _ a: Animation, previous: Value?) {
+        guard !a.additive, !a.cumulative, a.byValue == nil else { return nil }
         func unbox(_ v: Value?) -> Transform3D?? {
             guard let v else { return .some(nil) }
             guard case .transform(let t) = v else { return nil }

@@ -87,13 +87,29 @@ public class Layer: Object, @unchecked Sendable {
     // MARK: Properties
 
     /// Sets a property through its table row: validates, stores, records the change.
+    @_specialize(where T == Double)
+    @_specialize(where T == Point)
+    @_specialize(where T == Size)
+    @_specialize(where T == Rect)
+    @_specialize(where T == Transform3D)
+    @_specialize(where T == Bool)
     public func set<T>(_ property: Property<T>, _ newValue: T) throws(LayerKitError) {
         try checkWritable()
         try checkKind(property.kind, property.key)
-        let value = try property.validated(newValue, in: state)
-        guard state[keyPath: property.keyPath] != value else { return } // S3.6: no change, no action
+        let value = try property.validated(newValue) { state }
         let sizeBefore = state.bounds.size
-        state[keyPath: property.keyPath] = value
+        if let offset = property.offset {
+            let stored = withUnsafeMutablePointer(to: &state) { state in
+                let field = UnsafeMutableRawPointer(state).advanced(by: offset).assumingMemoryBound(to: T.self)
+                guard field.pointee != value else { return false }
+                field.pointee = value
+                return true
+            }
+            guard stored else { return } // S3.6: no change, no action
+        } else {
+            guard state[keyPath: property.keyPath] != value else { return } // S3.6: no change, no action
+            state[keyPath: property.keyPath] = value
+        }
         if needsDisplayOnBoundsChange && state.bounds.size != sizeBefore { needsDisplay = true }
         changed()
         if state.bounds.size != sizeBefore { setNeedsLayout() }

@@ -33,8 +33,8 @@ extension Layer {
         if animation.timing.duration <= 0 || animation.timing.duration.isNaN {
             animation.timing.duration = Transaction.animationDuration // S4.3
         }
-        removeAnimationRecord(forKey: key)
-        // The presentation value now is where the animation starts (S3.3).
+        // The presentation value now is where the animation starts (S3.3);
+        // the render side's, so the one it replaces still counts.
         let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: [],
                                                            keyPath: key, at: mediaTime())
             ?? (try? state.value(forKeyPath: key))
@@ -43,8 +43,26 @@ extension Layer {
                                      property: property, subpath: [])
         record.layer = self
         animation.isAttached = true
-        animationRecords.append(record)
+        replaceAnimationRecord(forKey: key, with: record)
+    }
+
+    /// Removes the animation under `key`, if any, and appends `record`: one
+    /// new array (the render side shares the old one until the commit).
+    private func replaceAnimationRecord(forKey key: String, with record: AnimationRecord) {
         changed()
+        guard let i = animationRecords.firstIndex(where: { $0.key == key }) else {
+            animationRecords.append(record)
+            return
+        }
+        let old = animationRecords[i]
+        var records: [AnimationRecord] = []
+        records.reserveCapacity(animationRecords.count)
+        records.append(contentsOf: animationRecords[..<i])
+        records.append(contentsOf: animationRecords[(i + 1)...])
+        records.append(record)
+        animationRecords = records
+        old.detached = true
+        AnimationEvents.stopEarly(old)
     }
 
     /// Resolves an added copy's key path (or, for a group, each child's) and
@@ -162,9 +180,12 @@ enum AnimationEvents {
             return record.started
         }
         guard let wasStarted else { return }
-        record.runLoop.post {
-            if wasStarted { record.animation.delegate?.didStop?(record.animation, false) }
-            for group in record.groups { group.animationEnded() }
+        if wasStarted, record.animation.delegate != nil {
+            record.runLoop.post { record.animation.delegate?.didStop?(record.animation, false) }
         }
+        // Counted down now, not by a posted callback (one per replaced
+        // animation was most of re-triggering's cost): a completion this
+        // lets fire is still posted to its run loop, after that didStop.
+        for group in record.groups { group.animationEnded() }
     }
 }

@@ -23,13 +23,18 @@ public struct Property<T: PropertyValue>: @unchecked Sendable {
     /// The kind of layer that has it; .plain for every layer's (S1.1).
     public let kind: LayerKind
     /// Checks a new value against the rest of the state; returns the value to
-    /// store (clamped where Core Animation clamps). Finiteness is checked first.
-    let check: (T, LayerState) throws(LayerKitError) -> T
+    /// store (clamped where Core Animation clamps). Finiteness is checked
+    /// first. nil: any finite value; then no copy of the state is made.
+    let check: ((T, LayerState) throws(LayerKitError) -> T)?
     let allowsInfinity: Bool
+    /// Where the field lives in LayerState (nil for a computed one): `set`
+    /// reads and writes it there, not through the key path, which in
+    /// generic code copies the whole state out and back.
+    let offset: Int?
 
     init(_ key: String, _ keyPath: WritableKeyPath<LayerState, T>, animatable: Bool, effect: PropertyEffect,
          kind: LayerKind = .plain, allowsInfinity: Bool = false,
-         check: @escaping (T, LayerState) throws(LayerKitError) -> T = { v, _ in v }) {
+         check: ((T, LayerState) throws(LayerKitError) -> T)? = nil) {
         self.key = key
         self.keyPath = keyPath
         self.animatable = animatable
@@ -37,14 +42,23 @@ public struct Property<T: PropertyValue>: @unchecked Sendable {
         self.kind = kind
         self.allowsInfinity = allowsInfinity
         self.check = check
+        offset = MemoryLayout<LayerState>.offset(of: keyPath)
     }
 
     /// The value to store, or an error naming the property and what was wrong.
     func validated(_ value: T, in state: LayerState) throws(LayerKitError) -> T {
+        try validated(value) { state }
+    }
+
+    /// The same, reading the state only for a property with a check: most
+    /// have none, and a state is hundreds of bytes to copy.
+    @inline(__always)
+    func validated(_ value: T, state: () -> LayerState) throws(LayerKitError) -> T {
         if !allowsInfinity, !value.isFiniteValue {
             throw .invalid("\(key): \(describe(value.value)) is not finite")
         }
-        return try check(value, state)
+        guard let check else { return value }
+        return try check(value, state())
     }
 
     var erased: AnyProperty {
@@ -67,17 +81,20 @@ public struct Property<T: PropertyValue>: @unchecked Sendable {
                         guard let typed = T.from(value) else { return false }
                         state[keyPath: keyPath] = typed
                         return true
-                    })
+                    },
+                    slot: FieldSlot.make(key: key, subpath: []))
     }
 }
 
-/// A property seen through Values, for key paths and iteration.
-public struct AnyProperty: @unchecked Sendable {
+/// A property seen through Values, for key paths and iteration. A class:
+/// the rows are made once, and every animation record holds one, so a copy
+/// is one reference, not a string and three closures.
+public final class AnyProperty: @unchecked Sendable {
     public let key: String
     public let type: ValueType
     public let animatable: Bool
     public let effect: PropertyEffect
-    public var kind: LayerKind = .plain
+    public let kind: LayerKind
     /// Reads the value from a state (the model's or a presentation); by
     /// address, so that no call copies the whole state.
     let read: (UnsafePointer<LayerState>) -> Value
@@ -89,6 +106,24 @@ public struct AnyProperty: @unchecked Sendable {
     let set: (Layer, Value) throws(LayerKitError) -> Void
     /// Sets it in a state with no checks: how animations apply their values.
     let setState: (inout LayerState, Value) -> Bool
+    /// Where the field lives, for the properties animations write in place;
+    /// resolved once here, not for every animation added.
+    let slot: FieldSlot?
+
+    init(key: String, type: ValueType, animatable: Bool, effect: PropertyEffect, kind: LayerKind = .plain,
+         read: @escaping (UnsafePointer<LayerState>) -> Value,
+         set: @escaping (Layer, Value) throws(LayerKitError) -> Void,
+         setState: @escaping (inout LayerState, Value) -> Bool, slot: FieldSlot? = nil) {
+        self.key = key
+        self.type = type
+        self.animatable = animatable
+        self.effect = effect
+        self.kind = kind
+        self.read = read
+        self.set = set
+        self.setState = setState
+        self.slot = slot
+    }
 }
 
 func mismatch<T>(_ key: String, _ expected: ValueType, _ got: Value, _: T.Type) -> LayerKitError {

@@ -635,7 +635,7 @@ public struct DisplayListBuilder: ~Copyable {
             guard child.animatesZPosition else { return child.state.zPosition }
             let local = TimingModel.localTime(parentTime, child.state.timing)
             let key = LayerProperties.zPosition.key
-            let value = AnimationEvaluator.presentedValue(of: LayerProperties.zPosition.erased,
+            let value = AnimationEvaluator.presentedValue(of: LayerProperties.named(key)!,
                                                           child.animations.filter { $0.animates(key) },
                                                           layerTime: local, model: child.statePointer)
             if case .number(let n) = value { return n }

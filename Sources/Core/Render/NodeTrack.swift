@@ -75,31 +75,9 @@ struct NodeTrack {
     @inline(__always)
     func applyInline(progress: Double, iteration: Int, field: UnsafeMutablePointer<Double>,
                      modelField: UnsafePointer<Double>) {
-        let base = load(UnsafePointer(field)), start = present & 8 != 0 ? previous : base
-        let zero = SIMD4<Double>()
-        let ends: (SIMD4<Double>, SIMD4<Double>)
-        switch present & 7 {
-        case 0b011, 0b111: ends = (from, to)
-        case 0b101: ends = (from, from + by)
-        case 0b110: ends = (to - by, to)
-        case 0b001: ends = (from, load(modelField))
-        case 0b010: ends = (additive ? zero : start, to)
-        case 0b100: ends = additive ? (zero, by) : (start, start + by)
-        default: ends = (start, base)
-        }
-        let eased = timingFunction?.evaluate(progress) ?? progress
-        var v = SIMD4<Double>()
-        for i in 0..<lanes { v[i] = Interpolation.lerp(ends.0[i], ends.1[i], eased) }
-        if cumulative && iteration > 0 { v += (ends.1 - ends.0) * Double(iteration) }
-        if additive { v += base }
-        for i in 0..<lanes { field[i] = v[i] }
-    }
-
-    @inline(__always)
-    private func load(_ p: UnsafePointer<Double>) -> SIMD4<Double> {
-        var v = SIMD4<Double>()
-        for i in 0..<lanes { v[i] = p[i] }
-        return v
+        LaneMath.apply(present: present, from: from, to: to, by: by, previous: previous, lanes: lanes,
+                       additive: additive, cumulative: cumulative, iteration: iteration,
+                       eased: timingFunction?.evaluate(progress) ?? progress, field: field, modelField: modelField)
     }
 }
 
@@ -117,10 +95,7 @@ extension FastTrack {
     /// Where the track's field lives in LayerState, and its size in doubles.
     var offset: Int {
         switch self {
-        case .number(let t): t.offset
-        case .point(let t): t.offset
-        case .size(let t): t.offset
-        case .rect(let t): t.offset
+        case .lanes(let t): t.offset
         case .transform(let t): t.offset
         case .transformPart(let t): t.offset
         }
@@ -128,9 +103,7 @@ extension FastTrack {
 
     var lanes: Int {
         switch self {
-        case .number: 1
-        case .point, .size: 2
-        case .rect: 4
+        case .lanes(let t): t.lanes
         case .transform, .transformPart: 16
         }
     }
@@ -139,24 +112,8 @@ extension FastTrack {
     /// previous 8); nil for transforms, interpolated by decomposition.
     var unboxedEnds: (from: SIMD4<Double>, to: SIMD4<Double>, by: SIMD4<Double>, previous: SIMD4<Double>,
                       present: UInt8)? {
-        func pack<T>(_ t: TypedTrack<T>, _ lanes: (T) -> SIMD4<Double>)
-            -> (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, UInt8) {
-            var present: UInt8 = 0
-            func one(_ v: T?, _ bit: UInt8) -> SIMD4<Double> {
-                guard let v else { return SIMD4() }
-                present |= bit
-                return lanes(v)
-            }
-            let ends = (one(t.from, 1), one(t.to, 2), one(t.by, 4), one(t.previous, 8))
-            return (ends.0, ends.1, ends.2, ends.3, present)
-        }
-        switch self {
-        case .number(let t): return pack(t) { SIMD4($0, 0, 0, 0) }
-        case .point(let t): return pack(t) { SIMD4($0.x, $0.y, 0, 0) }
-        case .size(let t): return pack(t) { SIMD4($0.width, $0.height, 0, 0) }
-        case .rect(let t): return pack(t) { SIMD4($0.origin.x, $0.origin.y, $0.size.width, $0.size.height) }
-        case .transform, .transformPart: return nil
-        }
+        guard case .lanes(let t) = self else { return nil }
+        return (t.from, t.to, t.by, t.previous, t.present)
     }
 }
 

@@ -292,7 +292,7 @@ public final class RenderTree: @unchecked Sendable {
     /// for each); nil when another path must answer.
     static func inlinePresentedValue(of node: RenderNode, property: AnyProperty, at time: Double) -> Value? {
         guard node.tracksWriteFieldsOnly || node.animations.isEmpty,
-              let slot = FieldSlot.make(key: property.key, subpath: []), slot.lanes <= 4 else { return nil }
+              let slot = property.slot, slot.lanes <= 4 else { return nil }
         let offset = slot.offset
         let model = UnsafeRawPointer(node.statePointer).advanced(by: offset).assumingMemoryBound(to: Double.self)
         var field = SIMD4<Double>()

@@ -17,7 +17,12 @@ public enum Transaction {
 
     /// One thread's transactions and what they changed.
     final class ThreadState {
-        var frames: [Frame] = []
+        var frames: [Frame] = [] {
+            didSet { groupsForFrames = nil }
+        }
+        /// Every open frame's completion group, while the frames stay as they
+        /// are: each animation added counts in all of them.
+        var groupsForFrames: [CompletionGroup]?
         /// Layers changed since the last outermost commit, in order, once
         /// each (a layer's `transactionMark` says it is listed). Held
         /// weakly: a layer the program lets go of before the commit has
@@ -135,16 +140,21 @@ public enum Transaction {
     /// Every open transaction with a completion waits for this animation.
     static func groupsForNewAnimation() -> [CompletionGroup] {
         let state = current
+        if let groups = state.groupsForFrames {
+            for group in groups { group.animationAdded() }
+            return groups
+        }
         if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
         // Every open transaction counts it: a completion may still be set
         // on any of them before it commits.
         var groups: [CompletionGroup] = []
         for i in state.frames.indices {
             let group = state.frames[i].completion ?? CompletionGroup()
-            state.frames[i].completion = group
+            if state.frames[i].completion !== group { state.frames[i].completion = group }
             group.animationAdded()
             groups.append(group)
         }
+        state.groupsForFrames = groups
         return groups
     }
 

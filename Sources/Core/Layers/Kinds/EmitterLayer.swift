@@ -59,7 +59,7 @@ extension LayerState {
 /// animatable); shape, mode, render mode, seed and preservesDepth switch.
 public enum EmitterProperties {
     private static func row<T>(_ key: String, _ keyPath: WritableKeyPath<EmitterConfiguration, T>, animatable: Bool,
-                               check: @escaping (T, LayerState) throws(LayerKitError) -> T = { v, _ in v }) -> Property<T> {
+                               check: ((T, LayerState) throws(LayerKitError) -> T)? = nil) -> Property<T> {
         let base: WritableKeyPath<LayerState, EmitterState> = \.emitter
         return Property(key, base.appending(path: \.configuration).appending(path: keyPath), animatable: animatable,
                         effect: .appearance, kind: .emitter, check: check)

@@ -26,7 +26,7 @@ extension LayerState {
 /// The gradient layer's rows of the property table; all animatable (S7.3).
 public enum GradientProperties {
     private static func row<T>(_ key: String, _ keyPath: WritableKeyPath<GradientState, T>, animatable: Bool = true,
-                               check: @escaping (T, LayerState) throws(LayerKitError) -> T = { v, _ in v }) -> Property<T> {
+                               check: ((T, LayerState) throws(LayerKitError) -> T)? = nil) -> Property<T> {
         let base: WritableKeyPath<LayerState, GradientState> = \.gradient
         return Property(key, base.appending(path: keyPath), animatable: animatable, effect: .appearance,
                  kind: .gradient, check: check)

@@ -43,7 +43,7 @@ extension LayerState {
 /// instanceColor and the offsets animatable).
 public enum ReplicatorProperties {
     private static func row<T>(_ key: String, _ keyPath: WritableKeyPath<ReplicatorState, T>, animatable: Bool = true,
-                               check: @escaping (T, LayerState) throws(LayerKitError) -> T = { v, _ in v }) -> Property<T> {
+                               check: ((T, LayerState) throws(LayerKitError) -> T)? = nil) -> Property<T> {
         let base: WritableKeyPath<LayerState, ReplicatorState> = \.replicator
         return Property(key, base.appending(path: keyPath), animatable: animatable, effect: .appearance,
                         kind: .replicator, check: check)

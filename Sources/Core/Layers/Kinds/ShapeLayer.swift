@@ -41,7 +41,7 @@ extension LayerState {
 /// The shape layer's rows of the property table.
 public enum ShapeProperties {
     private static func row<T>(_ key: String, _ keyPath: WritableKeyPath<ShapeState, T>, animatable: Bool,
-                               check: @escaping (T, LayerState) throws(LayerKitError) -> T = { v, _ in v }) -> Property<T> {
+                               check: ((T, LayerState) throws(LayerKitError) -> T)? = nil) -> Property<T> {
         let base: WritableKeyPath<LayerState, ShapeState> = \.shape
         return Property(key, base.appending(path: keyPath), animatable: animatable, effect: .appearance,
                  kind: .shape, check: check)

@@ -34,7 +34,7 @@ extension LayerState {
 /// The text layer's rows of the property table.
 public enum TextProperties {
     private static func row<T>(_ key: String, _ keyPath: WritableKeyPath<TextState, T>, animatable: Bool,
-                               check: @escaping (T, LayerState) throws(LayerKitError) -> T = { v, _ in v }) -> Property<T> {
+                               check: ((T, LayerState) throws(LayerKitError) -> T)? = nil) -> Property<T> {
         let base: WritableKeyPath<LayerState, TextState> = \.text
         return Property(key, base.appending(path: keyPath), animatable: animatable, effect: .appearance,
                  kind: .text, check: check)
