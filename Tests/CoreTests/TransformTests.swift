@@ -46,6 +46,35 @@ import Testing
         }
     }
 
+    /// Without skew, the recomposition skips the two matrix products: it
+    /// must give exactly what they give (and a pure z rotation, the common
+    /// case, decomposes with no skew at all).
+    @Test func skewFreeRecompositionMatchesTheProductsS4_9() throws {
+        var rng = SplitMix(state: 7)
+        for i in 0..<500 {
+            var d = DecomposedTransform()
+            d.scale = (rng.uniform(-2, 2), rng.uniform(0.3, 2), rng.uniform(0.3, 2))
+            let q = (rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1))
+            let n = (q.0 * q.0 + q.1 * q.1 + q.2 * q.2 + q.3 * q.3).squareRoot()
+            d.quaternion = (q.0 / n, q.1 / n, q.2 / n, q.3 / n)
+            d.translation = (rng.uniform(-100, 100), rng.uniform(-100, 100), rng.uniform(-10, 10))
+            if i % 2 == 0 { d.perspective = (0, 0, -1 / rng.uniform(200, 1000), 1) }
+            var products = Transform3D.scale(d.scale.x, d.scale.y, d.scale.z)
+                .concatenating(.identity)
+                .concatenating(DecomposedTransform.rotationMatrix(d.quaternion))
+            products.m41 = d.translation.x; products.m42 = d.translation.y; products.m43 = d.translation.z
+            if i % 2 == 0 {
+                var p = Transform3D.identity
+                p.m34 = d.perspective.z
+                products = products.concatenating(p)
+            }
+            #expect(d.transform == products, "\(d)")
+        }
+        let z = try #require(DecomposedTransform(.rotation(0.7, 0, 0, 1)))
+        #expect(z.skew == (0, 0, 0))
+        #expect(near(z.transform, .rotation(0.7, 0, 0, 1), 1e-12))
+    }
+
     @Test func eulerAnglesOfPureRotations() throws {
         let z = try #require(DecomposedTransform(.rotation(0.7, 0, 0, 1)))
         #expect(near(z.eulerAngles.z, 0.7) && near(z.eulerAngles.x, 0) && near(z.eulerAngles.y, 0))

@@ -214,7 +214,11 @@ final class TransformTrack {
     let offset: Int
     let from: Transform3D?, to: Transform3D?
     let previous: Transform3D?
-    private var cache: (from: Transform3D, to: Transform3D, a: DecomposedTransform, b: DecomposedTransform)?
+    /// The ends last decomposed and their decompositions; separate fields,
+    /// not an optional tuple, so reading them copies nothing.
+    private var cachedFrom = Transform3D(), cachedTo = Transform3D()
+    private var decomposedFrom = DecomposedTransform(), decomposedTo = DecomposedTransform()
+    private var cached = false
 
     init?(offset: Int, _ a: Animation, previous: Value?) {
         guard !a.additive, !a.cumulative, a.byValue == nil else { return nil }
@@ -242,14 +246,15 @@ final class TransformTrack {
             field(state).pointee = eased < 0.5 || start == end ? start : end
             return
         }
-        if cache == nil || cache!.from != start || cache!.to != end {
+        if !cached || cachedFrom != start || cachedTo != end {
             guard let da = DecomposedTransform(start), let db = DecomposedTransform(end) else {
+                cached = false
                 field(state).pointee = eased < 0.5 ? start : end
                 return
             }
-            cache = (start, end, da, db)
+            (cachedFrom, cachedTo, decomposedFrom, decomposedTo, cached) = (start, end, da, db, true)
         }
-        field(state).pointee = Interpolation.interpolate(cache!.a, cache!.b, eased).transform
+        field(state).pointee = Interpolation.interpolate(decomposedFrom, decomposedTo, eased).transform
     }
 }
 

@@ -84,11 +84,21 @@ public struct DecomposedTransform: Equatable, Sendable {
 
     /// Rebuilds the transform.
     public var transform: Transform3D {
-        var k = Transform3D()
-        k.m21 = skew.xy; k.m31 = skew.xz; k.m32 = skew.yz
-        var m = Transform3D.scale(scale.x, scale.y, scale.z)
-            .concatenating(k)
-            .concatenating(DecomposedTransform.rotationMatrix(quaternion))
+        var m: Transform3D
+        if skew == (0, 0, 0) {
+            // scale × identity × rotation, without the two matrix products:
+            // each row of the rotation times its scale (the same values).
+            m = DecomposedTransform.rotationMatrix(quaternion)
+            m.m11 *= scale.x; m.m12 *= scale.x; m.m13 *= scale.x
+            m.m21 *= scale.y; m.m22 *= scale.y; m.m23 *= scale.y
+            m.m31 *= scale.z; m.m32 *= scale.z; m.m33 *= scale.z
+        } else {
+            var k = Transform3D()
+            k.m21 = skew.xy; k.m31 = skew.xz; k.m32 = skew.yz
+            m = Transform3D.scale(scale.x, scale.y, scale.z)
+                .concatenating(k)
+                .concatenating(DecomposedTransform.rotationMatrix(quaternion))
+        }
         m.m41 = translation.x; m.m42 = translation.y; m.m43 = translation.z
         if perspective != (0, 0, 0, 1) {
             var p = Transform3D()
