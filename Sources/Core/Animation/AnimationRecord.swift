@@ -39,14 +39,16 @@ final class AnimationRecord: @unchecked Sendable {
     weak var layer: Layer?
 
     init(key: String, animation: Animation, previousValue: Value?, runLoop: RunLoop, groups: [CompletionGroup],
-         property: AnyProperty?, subpath: [Substring], keyframes: KeyframeTrack? = nil, children: [AnimationRecord] = []) {
+         property: AnyProperty?, subpath: [Substring], keyframes: KeyframeTrack? = nil, children: [AnimationRecord] = [],
+         endsUnset: Bool = false) {
         self.property = property
         self.subpath = subpath
         self.keyframes = keyframes
         self.children = children
         slot = subpath.isEmpty ? property?.slot : nil
         fastTrack = animation.animationKind == .basic || animation.animationKind == .spring ? property.flatMap {
-            FastTrack.make(slot: $0.slot, subpath: subpath, animation: animation, previous: previousValue)
+            FastTrack.make(slot: $0.slot, subpath: subpath, animation: animation, previous: previousValue,
+                           endsUnset: endsUnset)
         } : nil
         fastTrackObject = fastTrack?.object
         self.key = key

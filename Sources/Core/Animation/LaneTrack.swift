@@ -28,6 +28,20 @@ final class LaneTrack {
         (from, to, by, self.previous) = (f, t, b, p)
     }
 
+    /// An animation with no from, to or by value: from `previous` to the model.
+    init?(slot: FieldSlot, previous: Value?) {
+        guard slot.lanes <= 4 else { return nil }
+        var p = SIMD4<Double>(), present: UInt8 = 0
+        if let previous {
+            guard let lanes = slot.lanes(of: previous) else { return nil }
+            (p, present) = (lanes, 8)
+        }
+        offset = slot.offset
+        lanes = slot.lanes
+        self.present = present
+        (from, to, by, self.previous) = (SIMD4(), SIMD4(), SIMD4(), p)
+    }
+
     /// S4.8: writes the animated value of the field into `state`.
     func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
                model: UnsafePointer<LayerState>) {

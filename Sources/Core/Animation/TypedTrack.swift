@@ -174,8 +174,14 @@ enum FastTrack {
 
     /// `slot`: the property's field (AnyProperty.slot), nil for the
     /// properties that only the general path animates.
-    static func make(slot: FieldSlot?, subpath: [Substring], animation a: Animation, previous: Value?) -> FastTrack? {
+    /// `endsUnset`: the caller knows from, to and by are all nil (the
+    /// built-in action's animation), so they are not read.
+    static func make(slot: FieldSlot?, subpath: [Substring], animation a: Animation, previous: Value?,
+                     endsUnset: Bool = false) -> FastTrack? {
         guard let slot else { return nil }
+        if endsUnset, subpath.isEmpty, slot.lanes <= 4 {
+            return LaneTrack(slot: slot, previous: previous).map(FastTrack.lanes)
+        }
         if !subpath.isEmpty {
             // transform.rotation.z and the other parts of a transform (S4.9).
             guard case .transform(let offset) = slot else { return nil }

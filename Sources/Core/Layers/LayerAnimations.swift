@@ -28,8 +28,10 @@ extension Layer {
     /// The built-in action's basic animation, which the layer owns already
     /// and whose key path is known to name `property`: attached without the
     /// copy and the key-path checks of addAnimation (re-triggering thousands
-    /// of implicit animations in one transaction costs this).
+    /// of implicit animations in one transaction costs this). It has no
+    /// from, to or by value: it runs from the presentation value to the model.
     func attachBuiltIn(_ animation: Animation, forKey key: String, property: AnyProperty) {
+        assert(animation.fromValue == nil && animation.toValue == nil && animation.byValue == nil)
         if animation.timing.duration <= 0 || animation.timing.duration.isNaN {
             animation.timing.duration = Transaction.animationDuration // S4.3
         }
@@ -40,7 +42,7 @@ extension Layer {
             ?? (try? state.value(forKeyPath: key))
         let record = AnimationRecord(key: key, animation: animation, previousValue: previous,
                                      runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(),
-                                     property: property, subpath: [])
+                                     property: property, subpath: [], endsUnset: true)
         record.layer = self
         animation.isAttached = true
         replaceAnimationRecord(forKey: key, with: record)

@@ -60,7 +60,9 @@ final class RenderNode: @unchecked Sendable {
 
     private func rebuildTracks() {
         var fieldsOnly = !animations.isEmpty
-        tracks = []
+        // The same buffer when it is big enough: re-triggering replaces a
+        // node's animations at every commit.
+        tracks.removeAll(keepingCapacity: true)
         tracks.reserveCapacity(animations.count)
         for record in animations {
             tracks.append(NodeTrack(record))
