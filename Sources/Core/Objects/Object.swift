@@ -31,7 +31,11 @@ open class Object: @unchecked Sendable {
     private var deinitActions: [() -> Void] = []
 
     deinit {
-        HandleRegistry.shared.unregister(self)
+        // Read without the registry's lock: nothing can register an object
+        // that is going (that needs a reference to it), and the last
+        // release orders this after any registration. Most objects (an
+        // implicit animation, its record's) never were, and skip the lock.
+        if registered { HandleRegistry.shared.unregister(self) }
         for action in deinitActions { action() }
     }
 
