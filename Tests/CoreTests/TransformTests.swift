@@ -75,6 +75,38 @@ import Testing
         #expect(near(z.transform, .rotation(0.7, 0, 0, 1), 1e-12))
     }
 
+    /// A layer's placement pre-translates its transform by the anchor
+    /// point; done without the product, it must give the product's values.
+    @Test func preTranslationMatchesTheProduct() {
+        var rng = SplitMix(state: 11)
+        for _ in 0..<500 {
+            let t = Transform3D((0..<16).map { _ in rng.uniform(-3, 3) })
+            let (x, y, z) = (rng.uniform(-100, 100), rng.uniform(-100, 100), rng.uniform(-10, 10))
+            #expect(t.preTranslated(x, y, z) == Transform3D.translation(x, y, z).concatenating(t))
+            let (u, v, w) = (rng.uniform(-100, 100), rng.uniform(-100, 100), rng.uniform(-10, 10))
+            for flatten in [false, true] {
+                var placed = t
+                placed.place(preTranslation: (x, y, z), translation: (u, v, w), flatten: flatten)
+                let chained = t.preTranslated(x, y, z).thenTranslating(u, v, w)
+                #expect(placed == (flatten ? chained.flattened : chained))
+            }
+        }
+        #expect(Transform3D.identity.isIdentity && !Transform3D.translation(0, 0, 1e-300).isIdentity)
+        // Followed by a translation: the shortcut gives the full product's values.
+        for _ in 0..<500 {
+            let t = Transform3D((0..<16).map { _ in rng.uniform(-3, 3) })
+            let translation = Transform3D.translation(rng.uniform(-100, 100), rng.uniform(-100, 100), rng.uniform(-10, 10))
+            var product = Transform3D()
+            for i in 0..<4 {
+                for j in 0..<4 {
+                    product[i, j] = t[i, 0] * translation[0, j] + t[i, 1] * translation[1, j]
+                        + t[i, 2] * translation[2, j] + t[i, 3] * translation[3, j]
+                }
+            }
+            #expect(t.concatenating(translation) == product)
+        }
+    }
+
     @Test func eulerAnglesOfPureRotations() throws {
         let z = try #require(DecomposedTransform(.rotation(0.7, 0, 0, 1)))
         #expect(near(z.eulerAngles.z, 0.7) && near(z.eulerAngles.x, 0) && near(z.eulerAngles.y, 0))

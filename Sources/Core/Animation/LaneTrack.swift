@@ -44,12 +44,12 @@ final class LaneTrack {
 
     /// S4.8: writes the animated value of the field into `state`.
     func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
-               model: UnsafePointer<LayerState>) {
+               model: UnsafePointer<LayerState>, eased: Double? = nil) {
         let field = UnsafeMutableRawPointer(state).advanced(by: offset).assumingMemoryBound(to: Double.self)
         let modelField = UnsafeRawPointer(model).advanced(by: offset).assumingMemoryBound(to: Double.self)
         LaneMath.apply(present: present, from: from, to: to, by: by, previous: previous, lanes: lanes,
                        additive: a.additive, cumulative: a.cumulative, iteration: iteration,
-                       eased: Interpolation.fraction(a, progress), field: field, modelField: modelField)
+                       eased: eased ?? Interpolation.fraction(a, progress), field: field, modelField: modelField)
     }
 }
 

@@ -202,11 +202,13 @@ enum FastTrack {
         }
     }
 
+    /// `eased`: the progress through the timing function when the caller
+    /// has it already (basic animations); computed here otherwise.
     func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
-               model: UnsafePointer<LayerState>) {
+               model: UnsafePointer<LayerState>, eased: Double? = nil) {
         switch self {
-        case .lanes(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
-        case .transform(let t): t.apply(a, progress: progress, to: state, model: model)
+        case .lanes(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model, eased: eased)
+        case .transform(let t): t.apply(a, progress: progress, to: state, model: model, eased: eased)
         case .transformPart(let t): t.apply(a, progress: progress, iteration: iteration, to: state, model: model)
         }
     }
@@ -218,49 +220,81 @@ enum FastTrack {
 /// under the render tree's lock, which guards the cache.
 final class TransformTrack {
     let offset: Int
-    let from: Transform3D?, to: Transform3D?
-    let previous: Transform3D?
-    /// The ends last decomposed and their decompositions; separate fields,
-    /// not an optional tuple, so reading them copies nothing.
-    private var cachedFrom = Transform3D(), cachedTo = Transform3D()
+    /// from, to, previous, and the ends last decomposed, at fixed addresses:
+    /// a frame compares and picks them by pointer (a transform is 128 bytes,
+    /// and each copy of one was a memcpy call).
+    private let slots = UnsafeMutablePointer<Transform3D>.allocate(capacity: 5)
+    private let hasFrom: Bool, hasTo: Bool, hasPrevious: Bool
     private var decomposedFrom = DecomposedTransform(), decomposedTo = DecomposedTransform()
     private var cached = false
+    private var from: UnsafeMutablePointer<Transform3D> { slots }
+    private var to: UnsafeMutablePointer<Transform3D> { slots + 1 }
+    private var previous: UnsafeMutablePointer<Transform3D> { slots + 2 }
+    private var cachedFrom: UnsafeMutablePointer<Transform3D> { slots + 3 }
+    private var cachedTo: UnsafeMutablePointer<Transform3D> { slots + 4 }
 
     init?(offset: Int, _ a: Animation, previous: Value?) {
-        guard !a.additive, !a.cumulative, a.byValue == nil else { return nil }
+        guard !a.additive, !a.cumulative, a.byValue == nil else {
+            slots.deallocate()
+            return nil
+        }
         func unbox(_ v: Value?) -> Transform3D?? {
             guard let v else { return .some(nil) }
             guard case .transform(let t) = v else { return nil }
             return .some(t)
         }
-        guard let f = unbox(a.fromValue), let t = unbox(a.toValue), let p = unbox(previous) else { return nil }
+        guard let f = unbox(a.fromValue), let t = unbox(a.toValue), let p = unbox(previous) else {
+            slots.deallocate()
+            return nil
+        }
         self.offset = offset
-        (from, to, self.previous) = (f, t, p)
+        slots.initialize(repeating: .identity, count: 5)
+        (hasFrom, hasTo, hasPrevious) = (f != nil, t != nil, p != nil)
+        if let f { slots[0] = f }
+        if let t { slots[1] = t }
+        if let p { slots[2] = p }
+    }
+
+    deinit {
+        slots.deinitialize(count: 5)
+        slots.deallocate()
     }
 
     private func field(_ state: UnsafePointer<LayerState>) -> UnsafeMutablePointer<Transform3D> {
         UnsafeMutableRawPointer(mutating: state).advanced(by: offset).assumingMemoryBound(to: Transform3D.self)
     }
 
+    /// Equal as transforms (element by element, as ==), read in place.
+    private static func same(_ a: UnsafePointer<Transform3D>, _ b: UnsafePointer<Transform3D>) -> Bool {
+        if a == b { return true }
+        let x = UnsafeRawPointer(a).loadUnaligned(as: SIMD16<Double>.self)
+        let y = UnsafeRawPointer(b).loadUnaligned(as: SIMD16<Double>.self)
+        return all(x .== y)
+    }
+
     func apply(_ a: Animation, progress: Double, to state: UnsafeMutablePointer<LayerState>,
-               model: UnsafePointer<LayerState>) {
-        let base = field(state).pointee
-        let start = from ?? previous ?? base
-        let end = to ?? (from != nil ? field(model).pointee : base)
-        let eased = Interpolation.fraction(a, progress)
-        if eased == 0 || eased == 1 || start == end {
-            field(state).pointee = eased < 0.5 || start == end ? start : end
+               model: UnsafePointer<LayerState>, eased: Double? = nil) {
+        let base = field(state)
+        let start: UnsafeMutablePointer<Transform3D> = hasFrom ? from : hasPrevious ? previous : base
+        let end: UnsafeMutablePointer<Transform3D> = hasTo ? to : hasFrom ? field(model) : base
+        let eased = eased ?? Interpolation.fraction(a, progress)
+        let equalEnds = TransformTrack.same(start, end)
+        if eased == 0 || eased == 1 || equalEnds {
+            let pick = eased < 0.5 || equalEnds ? start : end
+            if pick != base { base.pointee = pick.pointee }
             return
         }
-        if !cached || cachedFrom != start || cachedTo != end {
-            guard let da = DecomposedTransform(start), let db = DecomposedTransform(end) else {
+        if !cached || !TransformTrack.same(cachedFrom, start) || !TransformTrack.same(cachedTo, end) {
+            guard let da = DecomposedTransform(start.pointee), let db = DecomposedTransform(end.pointee) else {
                 cached = false
-                field(state).pointee = eased < 0.5 ? start : end
+                base.pointee = (eased < 0.5 ? start : end).pointee
                 return
             }
-            (cachedFrom, cachedTo, decomposedFrom, decomposedTo, cached) = (start, end, da, db, true)
+            cachedFrom.pointee = start.pointee
+            cachedTo.pointee = end.pointee
+            (decomposedFrom, decomposedTo, cached) = (da, db, true)
         }
-        field(state).pointee = Interpolation.interpolate(decomposedFrom, decomposedTo, eased).transform
+        base.pointee = Interpolation.interpolate(decomposedFrom, decomposedTo, eased).transform
     }
 }
 

@@ -30,7 +30,11 @@ public struct Transform3D: Equatable, Sendable {
         set { withUnsafeMutableBytes(of: &self) { $0.storeBytes(of: newValue, toByteOffset: (row * 4 + column) * 8, as: Double.self) } }
     }
 
-    public var isIdentity: Bool { self == .identity }
+    /// Element by element, in place (no copy of either matrix).
+    public var isIdentity: Bool {
+        m11 == 1 && m12 == 0 && m13 == 0 && m14 == 0 && m21 == 0 && m22 == 1 && m23 == 0 && m24 == 0 &&
+            m31 == 0 && m32 == 0 && m33 == 1 && m34 == 0 && m41 == 0 && m42 == 0 && m43 == 0 && m44 == 1
+    }
     var isFinite: Bool { elements.allSatisfy { $0.isFinite } }
 
     /// True when the transform only acts in the xy plane (CATransform3DIsAffine).
@@ -66,7 +70,16 @@ public struct Transform3D: Equatable, Sendable {
     }
 
     /// `self` then `other`: p * self * other.
+    /// Only a translation (the identity with a last row of offsets).
+    var isTranslation: Bool {
+        m11 == 1 && m12 == 0 && m13 == 0 && m14 == 0 && m21 == 0 && m22 == 1 && m23 == 0 && m24 == 0 &&
+            m31 == 0 && m32 == 0 && m33 == 1 && m34 == 0 && m44 == 1
+    }
+
     public func concatenating(_ other: Transform3D) -> Transform3D {
+        // Followed by a translation (a layer's superlayer placed by an
+        // offset, the common case): the product's values without the product.
+        if other.isTranslation { return thenTranslating(other.m41, other.m42, other.m43) }
         var r = Transform3D()
         r.m11 = m11 * other.m11 + m12 * other.m21 + m13 * other.m31 + m14 * other.m41
         r.m12 = m11 * other.m12 + m12 * other.m22 + m13 * other.m32 + m14 * other.m42
@@ -93,6 +106,37 @@ public struct Transform3D: Equatable, Sendable {
     }
 
     /// A pure translation by (tx, ty, tz) after self, cheaper than a full product.
+    /// translation(tx, ty, tz).concatenating(self) without the matrix
+    /// product: only the last row changes, computed as the product does.
+    func preTranslated(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
+        var r = self
+        r.m41 = tx * m11 + ty * m21 + tz * m31 + m41
+        r.m42 = tx * m12 + ty * m22 + tz * m32 + m42
+        r.m43 = tx * m13 + ty * m23 + tz * m33 + m43
+        r.m44 = tx * m14 + ty * m24 + tz * m34 + m44
+        return r
+    }
+
+    /// preTranslated, thenTranslating and flattened in place: a layer's
+    /// placement, without a copy of the matrix per step.
+    mutating func place(preTranslation p: (Double, Double, Double), translation t: (Double, Double, Double),
+                        flatten: Bool) {
+        let (px, py, pz) = p, (tx, ty, tz) = t
+        let r41 = px * m11 + py * m21 + pz * m31 + m41
+        let r42 = px * m12 + py * m22 + pz * m32 + m42
+        let r43 = px * m13 + py * m23 + pz * m33 + m43
+        let r44 = px * m14 + py * m24 + pz * m34 + m44
+        (m41, m42, m43, m44) = (r41, r42, r43, r44)
+        m11 += m14 * tx; m12 += m14 * ty; m13 += m14 * tz
+        m21 += m24 * tx; m22 += m24 * ty; m23 += m24 * tz
+        m31 += m34 * tx; m32 += m34 * ty; m33 += m34 * tz
+        m41 += m44 * tx; m42 += m44 * ty; m43 += m44 * tz
+        if flatten {
+            m13 = 0; m23 = 0; m43 = 0; m33 = 1
+            m31 = 0; m32 = 0; m34 = 0
+        }
+    }
+
     func thenTranslating(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
         var r = self
         r.m11 += m14 * tx; r.m12 += m14 * ty; r.m13 += m14 * tz

@@ -14,8 +14,7 @@ extension LayerState {
         if transform.isIdentity {
             return .translation(position.x - a.x, position.y - a.y, zPosition - anchorPointZ)
         }
-        return Transform3D.translation(-a.x, -a.y, -anchorPointZ).concatenating(transform)
-            .thenTranslating(position.x, position.y, zPosition)
+        return transform.preTranslated(-a.x, -a.y, -anchorPointZ).thenTranslating(position.x, position.y, zPosition)
     }
 
     /// S1.2: the bounding box, in superlayer coordinates, of bounds after
@@ -38,6 +37,14 @@ extension LayerState {
     /// Layer coordinates to superlayer coordinates, through the superlayer's
     /// sublayerTransform (about its anchor), flattened into its plane (S6.3).
     func transformToSuperlayer(through sublayerTransform: Transform3D?) -> Transform3D {
+        if sublayerTransform == nil && !transform.isIdentity {
+            // transformToSuperlayerPlane, flattened, worked in one matrix.
+            let a = anchorInBounds
+            var m = transform
+            m.place(preTranslation: (-a.x, -a.y, -anchorPointZ), translation: (position.x, position.y, zPosition),
+                    flatten: true)
+            return m
+        }
         var m = transformToSuperlayerPlane
         if let s = sublayerTransform { m = m.concatenating(s) }
         return m.flattened

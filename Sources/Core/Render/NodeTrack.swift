@@ -29,6 +29,8 @@ struct NodeTrack {
     let offset: Int
     let lanes: Int
     unowned(unsafe) let timingFunction: TimingFunction?
+    /// Its address, compared without touching its reference count.
+    let timingFunctionID: UnsafeRawPointer?
     /// Which of from, to, by and previous are set (bits 0...3).
     let present: UInt8
     let from: SIMD4<Double>, to: SIMD4<Double>, by: SIMD4<Double>, previous: SIMD4<Double>
@@ -45,6 +47,7 @@ struct NodeTrack {
         additive = a.additive
         cumulative = a.cumulative
         timingFunction = a.timingFunction
+        timingFunctionID = a.timingFunction.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
         var ends = (SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>())
         var present: UInt8 = 0
         var kind = Kind.general
@@ -62,22 +65,27 @@ struct NodeTrack {
         (from, to, by, previous) = ends
     }
 
-    /// S4.8 for one lane group, as TypedTrack.apply does it.
+    /// S4.8 for one lane group, as LaneTrack.apply does it; `eased` is the
+    /// progress through the timing function (`eased(_:)`).
     @inline(__always)
-    func applyInline(progress: Double, iteration: Int, to state: UnsafeMutableRawPointer,
+    func applyInline(eased: Double, iteration: Int, to state: UnsafeMutableRawPointer,
                      model: UnsafeRawPointer) {
-        applyInline(progress: progress, iteration: iteration,
+        applyInline(eased: eased, iteration: iteration,
                     field: state.advanced(by: offset).assumingMemoryBound(to: Double.self),
                     modelField: model.advanced(by: offset).assumingMemoryBound(to: Double.self))
     }
 
+    /// The progress through the track's timing function.
+    @inline(__always)
+    func eased(_ progress: Double) -> Double { timingFunction?.evaluate(progress) ?? progress }
+
     /// The same on the field alone (`lanes` doubles), wherever it is.
     @inline(__always)
-    func applyInline(progress: Double, iteration: Int, field: UnsafeMutablePointer<Double>,
+    func applyInline(eased: Double, iteration: Int, field: UnsafeMutablePointer<Double>,
                      modelField: UnsafePointer<Double>) {
         LaneMath.apply(present: present, from: from, to: to, by: by, previous: previous, lanes: lanes,
                        additive: additive, cumulative: cumulative, iteration: iteration,
-                       eased: timingFunction?.evaluate(progress) ?? progress, field: field, modelField: modelField)
+                       eased: eased, field: field, modelField: modelField)
     }
 }
 
@@ -125,44 +133,63 @@ extension AnimationEvaluator {
     static func apply(tracks: UnsafeMutableBufferPointer<NodeTrack>, to state: UnsafeMutablePointer<LayerState>,
                       layerTime: Double, model: UnsafePointer<LayerState>,
                       events: UnsafeMutablePointer<[Event]>?) -> Bool {
+        guard let first = tracks.baseAddress else { return false }
         var running = false
-        for i in tracks.indices {
-            let timing = tracks[i].timing
-            let evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
+        // A layer's implicit animations from one transaction share their
+        // timing and curve: each is evaluated once, not once per track.
+        var evaluation = TimingEvaluation(phase: .before, progress: nil, iteration: 0, activeDuration: 0)
+        var curveFunction: UnsafeRawPointer?, curveProgress = Double.nan, curveEased = 0.0
+        for i in 0..<tracks.count {
+            // Through a pointer: a track is a few hundred bytes, and
+            // `tracks[i].x` may copy it whole.
+            let track = first + i
+            if i == 0 || track.pointee.timing != (track - 1).pointee.timing {
+                let timing = track.pointee.timing
+                evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
+            }
             if evaluation.phase != .after { running = true }
             if let events {
-                if !tracks[i].seenStarted && evaluation.phase != .before {
-                    let record = tracks[i].record
+                if !track.pointee.seenStarted && evaluation.phase != .before {
+                    let record = track.pointee.record
                     if !record.started {
                         record.started = true
                         events.pointee.append(.started(record))
                     }
-                    tracks[i].seenStarted = true
+                    track.pointee.seenStarted = true
                 }
-                if evaluation.phase == .after && !tracks[i].seenStopped {
-                    let record = tracks[i].record
+                if evaluation.phase == .after && !track.pointee.seenStopped {
+                    let record = track.pointee.record
                     if !record.stopped {
                         record.stopped = true
                         events.pointee.append(.stopped(record))
                     }
-                    tracks[i].seenStopped = true
+                    track.pointee.seenStopped = true
                 }
             }
             // A finished animation that is removed on completion no longer shows (S4.5).
-            if evaluation.phase == .after && tracks[i].removedOnCompletion
-                && (tracks[i].seenStopped || tracks[i].record.stopped) { continue }
+            if evaluation.phase == .after && track.pointee.removedOnCompletion
+                && (track.pointee.seenStopped || track.pointee.record.stopped) { continue }
             guard let progress = evaluation.progress else { continue }
-            switch tracks[i].kind {
-            case .inline:
-                tracks[i].applyInline(progress: progress, iteration: evaluation.iteration,
-                                      to: UnsafeMutableRawPointer(state), model: UnsafeRawPointer(model))
-            case .field:
-                let record = tracks[i].record
+            let kind = track.pointee.kind
+            if kind == .general { continue } // not reached: such nodes take the whole-copy path
+            let basic = kind == .inline || track.pointee.record.animation.animationKind == .basic
+            var eased: Double?
+            if basic {
+                if curveFunction == track.pointee.timingFunctionID && curveProgress == progress {
+                    eased = curveEased
+                } else {
+                    let e = track.pointee.eased(progress)
+                    (curveFunction, curveProgress, curveEased) = (track.pointee.timingFunctionID, progress, e)
+                    eased = e
+                }
+            }
+            if kind == .inline {
+                track.pointee.applyInline(eased: eased!, iteration: evaluation.iteration,
+                                          to: UnsafeMutableRawPointer(state), model: UnsafeRawPointer(model))
+            } else {
+                let record = track.pointee.record
                 record.fastTrack?.apply(record.animation, progress: progress, iteration: evaluation.iteration,
-                                        to: state, model: model)
-            case .general:
-                // Not reached: such nodes take the whole-copy path.
-                break
+                                        to: state, model: model, eased: eased)
             }
         }
         return running

@@ -312,7 +312,7 @@ public final class RenderTree: @unchecked Sendable {
                 let f = bytes.baseAddress!.assumingMemoryBound(to: Double.self)
                 for i in tracks.indices where tracks[i].offset == offset {
                     guard let (progress, iteration) = tracks[i].presentedProgress(layerTime: local) else { continue }
-                    tracks[i].applyInline(progress: progress, iteration: iteration, field: f, modelField: model)
+                    tracks[i].applyInline(eased: tracks[i].eased(progress), iteration: iteration, field: f, modelField: model)
                 }
             }
             return true
