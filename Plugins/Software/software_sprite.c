@@ -600,6 +600,9 @@ static inline float edge_coverage_f(float d, float h, float linear, float b, flo
 /* The per-sprite constants of the edge pixels' coverage, in float. */
 typedef struct sw_edge_f {
     float nx[4], reach[2], linear[2], b[2], inv_a[2], inv_2ab[2];
+#if SW_SPRITE_SSE2
+    __m128 f;   /* the sprite's factors, lanes b g r a */
+#endif
 } sw_edge_f;
 
 static void edge_f_setup(const sw_sprite *s, sw_edge_f *e)
@@ -612,6 +615,9 @@ static void edge_f_setup(const sw_sprite *s, sw_edge_f *e)
         e->inv_a[p] = (float)s->inv_a[p];
         e->inv_2ab[p] = (float)s->inv_2ab[p];
     }
+#if SW_SPRITE_SSE2
+    e->f = _mm_set_ps(s->factor[0], s->factor[1], s->factor[2], s->factor[3]);
+#endif
 }
 
 /* pixel_coverage from float distances: the one-pair cases in float, a
@@ -654,14 +660,18 @@ static void image_edge_pixels(const sw_sprite *s, const sw_edge_f *e, const sw_s
         sw_quad q;
         if (!fetch(s, p, &q)) continue;
         float c = pixel_coverage_f(s, e, d);
-        uint32_t k[4];
-        if (!(c > 0.0f) || !factors(s, t, c, x, y, k)) continue;
+        if (!(c > 0.0f)) continue;
 #if SW_SPRITE_SSE2
         if (!t->scalar) {
-            blend_sse2(&dst[x], &q, factors_sse2(k), add);
+            /* factors() four at a time: the same float products, truncated */
+            if (t->mask) c *= clip_value(t, x, y) * (1.0f / 255.0f);
+            __m128i k = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(e->f, _mm_set1_ps(c)), _mm_set1_ps(0.5f)));
+            blend_sse2(&dst[x], &q, _mm_packs_epi32(k, _mm_setzero_si128()), add);
             continue;
         }
 #endif
+        uint32_t k[4];
+        if (!factors(s, t, c, x, y, k)) continue;
         blend_scalar(&dst[x], &q, k, add);
     }
 }
@@ -737,18 +747,40 @@ static inline void span4_sse2(const sw_sprite *s, uint32_t *dst, int32_t u, int3
 }
 #endif
 
+#if SW_SPRITE_SSE2
+/* Four wholly inside pixels dst[0..3], bilinear samples at (u[j], v[j])
+   whose texels all lie inside, times factors k01 (pixels 0, 1) and k23
+   (16-bit lanes b g r a). */
+static inline void inner4_inside(const sw_sprite *s, uint32_t *dst, const int32_t u[4], const int32_t v[4],
+                                 __m128i k01, __m128i k23, bool add)
+{
+    __m128i l0, r0, l1, r1, l2, r2, l3, r3;
+    vertical4(s, u[0], v[0], true, &l0, &r0);
+    vertical4(s, u[1], v[1], true, &l1, &r1);
+    vertical4(s, u[2], v[2], true, &l2, &r2);
+    vertical4(s, u[3], v[3], true, &l3, &r3);
+    __m128i v01 = horizontal2(l0, r0, u[0], l1, r1, u[1]);
+    __m128i v23 = horizontal2(l2, r2, u[2], l3, r3, u[3]);
+    const __m128i zero = _mm_setzero_si128();
+    __m128i d = _mm_loadu_si128((const __m128i *)dst);
+    __m128i lo = blend2(v01, _mm_unpacklo_epi8(d, zero), k01, add);
+    __m128i hi = blend2(v23, _mm_unpackhi_epi8(d, zero), k23, add);
+    _mm_storeu_si128((__m128i *)dst, _mm_packus_epi16(lo, hi));
+}
+#endif
+
 /* Pixels [x0, x1) of row y wholly inside a rotated image sprite (bilinear,
-   no clip mask), the first at texel position p: four pixels per SSE2 step,
-   each computing what blend_scalar does. Transparent samples are blended
-   too (OVER or ADD of 0 leaves the pixel as it was). */
+   no clip mask, factors k), the first at texel position p: four pixels per
+   SSE2 step, each computing what blend_scalar does. Transparent samples
+   are blended too (OVER or ADD of 0 leaves the pixel as it was). The last
+   one to three pixels are a step of four ending at x1, or at the row's end
+   t1, its other pixels left alone (factor 0). */
 static void image_inner_span(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y,
-                             sw_texel_pos p, int32_t du, int32_t dv)
+                             int32_t t0, int32_t t1, sw_texel_pos p, int32_t du, int32_t dv, const uint32_t k[4])
 {
     if (x1 <= x0) return;
     uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
     bool add = (s->flags & SW_SPRITE_ADD) != 0;
-    uint32_t k[4];
-    if (!factors(s, t, 1.0, x0, y, k)) return;
     /* Samples whose texels all lie inside at both ends of the span lie
        inside all along it (positions are linear in x). */
     int32_t n = x1 - 1 - x0;
@@ -762,7 +794,29 @@ static void image_inner_span(const sw_sprite *s, const sw_sprite_target *t, int3
         __m128i kv = factors_sse2(k);
         __m128i k2 = _mm_unpacklo_epi64(kv, kv);
         if (inside) {
-            for (; x + 4 <= x1; x += 4, p.u += 4 * du, p.v += 4 * dv) span4_sse2(s, &dst[x], p.u, p.v, du, dv, k2, add, true);
+            for (; x + 4 <= x1; x += 4, p.u += 4 * du, p.v += 4 * dv) {
+                int32_t u[4] = { p.u, p.u + du, p.u + 2 * du, p.u + 3 * du };
+                int32_t v[4] = { p.v, p.v + dv, p.v + 2 * dv, p.v + 3 * dv };
+                inner4_inside(s, &dst[x], u, v, k2, k2, add);
+            }
+            if (x < x1 && t1 - t0 >= 4) {
+                /* lanes [first, end) of the step at gx are ours; the
+                   others sample where lane `first` does */
+                int32_t gx = x1 - 4 >= t0 ? x1 - 4 : t0;
+                int first = x - gx, end = x1 - gx;
+                int32_t u[4], v[4];
+                for (int j = 0; j < 4; j++) {
+                    int jj = j < first || j >= end ? first : j;
+                    u[j] = p.u + (jj - first) * du;
+                    v[j] = p.v + (jj - first) * dv;
+                }
+                __m128i m01 = _mm_set_epi32(-(first <= 1 && end > 1), -(first <= 1 && end > 1),
+                                            -(first <= 0 && end > 0), -(first <= 0 && end > 0));
+                __m128i m23 = _mm_set_epi32(-(first <= 3 && end > 3), -(first <= 3 && end > 3),
+                                            -(first <= 2 && end > 2), -(first <= 2 && end > 2));
+                inner4_inside(s, &dst[gx], u, v, _mm_and_si128(k2, m01), _mm_and_si128(k2, m23), add);
+                return;
+            }
         } else {
             for (; x + 4 <= x1; x += 4, p.u += 4 * du, p.v += 4 * dv) span4_sse2(s, &dst[x], p.u, p.v, du, dv, k2, add, false);
         }
@@ -792,9 +846,13 @@ static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw
     rows_setup(s, &r);
     sw_edge_f e;
     edge_f_setup(s, &e);
-    int32_t du = to_fixed(s->ux), dv = to_fixed(s->vx);
+    /* texel positions stepped from pixel (box.x0, box.y0) */
+    int32_t du = to_fixed(s->ux), dv = to_fixed(s->vx), duy = to_fixed(s->uy), dvy = to_fixed(s->vy);
+    sw_texel_pos origin = texel_pos(s, box.x0, box.y0);
     /* the clip mask and nearest sampling take the per-pixel span */
     bool plain = !t->mask && !(s->flags & SW_SPRITE_NEAREST);
+    uint32_t k[4];
+    for (int c = 0; c < 4; c++) k[c] = (uint32_t)(s->factor[c] * 1.0f + 0.5f);   /* factors() at 1 */
     for (int32_t y = box.y0; y < box.y1; y++) {
         double tlo, thi, ilo, ihi;
         rows_at(s, &r, y, &tlo, &thi, &ilo, &ihi);
@@ -809,13 +867,14 @@ static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw
             i0 = ceil_in(ilo + 1e-7, t0, t1);
             i1 = floor_in(ihi - 1e-7, i0 - 1, t1 - 1) + 1;
         }
-        sw_texel_pos p = texel_pos(s, t0, y);
+        sw_texel_pos p = { origin.u + (t0 - box.x0) * du + (y - box.y0) * duy,
+                           origin.v + (t0 - box.x0) * dv + (y - box.y0) * dvy };
         float d[4];
         for (int i = 0; i < 4; i++) d[i] = (float)(r.c[i] + t0 * s->nx[i] + y * s->ny[i]);
         image_edge_pixels(s, &e, t, t0, i0, y, p, du, dv, d);
         if (i1 > i0) {
             sw_texel_pos pi = { p.u + (i0 - t0) * du, p.v + (i0 - t0) * dv };
-            if (plain) image_inner_span(s, t, i0, i1, y, pi, du, dv);
+            if (plain) image_inner_span(s, t, i0, i1, y, t0, t1, pi, du, dv, k);
             else draw_span(s, t, i0, i1, y, 1.0, pi);
         }
         if (t1 > i1) {
