@@ -748,19 +748,49 @@ static inline void span4_sse2(const sw_sprite *s, uint32_t *dst, int32_t u, int3
 #endif
 
 #if SW_SPRITE_SSE2
-/* Four wholly inside pixels dst[0..3], bilinear samples at (u[j], v[j])
-   whose texels all lie inside, times factors k01 (pixels 0, 1) and k23
-   (16-bit lanes b g r a). */
-static inline void inner4_inside(const sw_sprite *s, uint32_t *dst, const int32_t u[4], const int32_t v[4],
-                                 __m128i k01, __m128i k23, bool add)
+/* pixman's weight pairs (128 - w, w) as 16-bit halves of each 32-bit lane,
+   w the 7 bits below the texel of each 16.16 position lane. */
+static inline __m128i weight_pairs(__m128i pos)
 {
+    __m128i w = _mm_and_si128(_mm_srli_epi32(pos, 9), _mm_set1_epi32(0x7f));
+    return _mm_or_si128(_mm_slli_epi32(w, 16), _mm_sub_epi32(_mm_set1_epi32(128), w));
+}
+
+/* A bilinear sample whose texels all lie inside at (u, v), the vertical
+   step done with weight pair wy (broadcast): left, right. */
+static inline void vertical_inside(const sw_sprite *s, int32_t u, int32_t v, __m128i wy, __m128i *left,
+                                   __m128i *right)
+{
+    const uint32_t *r0 = s->pixels + (size_t)(v >> 16) * s->stride + (u >> 16);
+    const __m128i zero = _mm_setzero_si128();
+    __m128i z = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)r0),
+                                  _mm_loadl_epi64((const __m128i *)(r0 + s->stride)));
+    *left = _mm_madd_epi16(_mm_unpacklo_epi8(z, zero), wy);
+    *right = _mm_madd_epi16(_mm_unpackhi_epi8(z, zero), wy);
+}
+
+/* Four wholly inside pixels dst[0..3], bilinear samples at (u[j], v[j])
+   (also the lanes of U, V) whose texels all lie inside, times factors k01
+   (pixels 0, 1) and k23 (16-bit lanes b g r a). */
+static inline void inner4_inside(const sw_sprite *s, uint32_t *dst, const int32_t u[4], const int32_t v[4],
+                                 __m128i U, __m128i V, __m128i k01, __m128i k23, bool add)
+{
+    __m128i wx = weight_pairs(U), wy = weight_pairs(V);
     __m128i l0, r0, l1, r1, l2, r2, l3, r3;
-    vertical4(s, u[0], v[0], true, &l0, &r0);
-    vertical4(s, u[1], v[1], true, &l1, &r1);
-    vertical4(s, u[2], v[2], true, &l2, &r2);
-    vertical4(s, u[3], v[3], true, &l3, &r3);
-    __m128i v01 = horizontal2(l0, r0, u[0], l1, r1, u[1]);
-    __m128i v23 = horizontal2(l2, r2, u[2], l3, r3, u[3]);
+    vertical_inside(s, u[0], v[0], _mm_shuffle_epi32(wy, 0x00), &l0, &r0);
+    vertical_inside(s, u[1], v[1], _mm_shuffle_epi32(wy, 0x55), &l1, &r1);
+    vertical_inside(s, u[2], v[2], _mm_shuffle_epi32(wy, 0xaa), &l2, &r2);
+    vertical_inside(s, u[3], v[3], _mm_shuffle_epi32(wy, 0xff), &l3, &r3);
+    /* horizontal: (left, right) pairs per channel times (128 - wx, wx) */
+    __m128i l = _mm_packs_epi32(l0, l1), r = _mm_packs_epi32(r0, r1);
+    __m128i a = _mm_madd_epi16(_mm_unpacklo_epi16(l, r), _mm_shuffle_epi32(wx, 0x00));
+    __m128i b = _mm_madd_epi16(_mm_unpackhi_epi16(l, r), _mm_shuffle_epi32(wx, 0x55));
+    __m128i v01 = _mm_packs_epi32(_mm_srli_epi32(a, 14), _mm_srli_epi32(b, 14));
+    l = _mm_packs_epi32(l2, l3);
+    r = _mm_packs_epi32(r2, r3);
+    a = _mm_madd_epi16(_mm_unpacklo_epi16(l, r), _mm_shuffle_epi32(wx, 0xaa));
+    b = _mm_madd_epi16(_mm_unpackhi_epi16(l, r), _mm_shuffle_epi32(wx, 0xff));
+    __m128i v23 = _mm_packs_epi32(_mm_srli_epi32(a, 14), _mm_srli_epi32(b, 14));
     const __m128i zero = _mm_setzero_si128();
     __m128i d = _mm_loadu_si128((const __m128i *)dst);
     __m128i lo = blend2(v01, _mm_unpacklo_epi8(d, zero), k01, add);
@@ -794,10 +824,13 @@ static void image_inner_span(const sw_sprite *s, const sw_sprite_target *t, int3
         __m128i kv = factors_sse2(k);
         __m128i k2 = _mm_unpacklo_epi64(kv, kv);
         if (inside) {
-            for (; x + 4 <= x1; x += 4, p.u += 4 * du, p.v += 4 * dv) {
+            __m128i U = _mm_add_epi32(_mm_set1_epi32(p.u), _mm_set_epi32(3 * du, 2 * du, du, 0));
+            __m128i V = _mm_add_epi32(_mm_set1_epi32(p.v), _mm_set_epi32(3 * dv, 2 * dv, dv, 0));
+            const __m128i du4 = _mm_set1_epi32(4 * du), dv4 = _mm_set1_epi32(4 * dv);
+            for (; x + 4 <= x1; x += 4, p.u += 4 * du, p.v += 4 * dv, U = _mm_add_epi32(U, du4), V = _mm_add_epi32(V, dv4)) {
                 int32_t u[4] = { p.u, p.u + du, p.u + 2 * du, p.u + 3 * du };
                 int32_t v[4] = { p.v, p.v + dv, p.v + 2 * dv, p.v + 3 * dv };
-                inner4_inside(s, &dst[x], u, v, k2, k2, add);
+                inner4_inside(s, &dst[x], u, v, U, V, k2, k2, add);
             }
             if (x < x1 && t1 - t0 >= 4) {
                 /* lanes [first, end) of the step at gx are ours; the
@@ -814,7 +847,9 @@ static void image_inner_span(const sw_sprite *s, const sw_sprite_target *t, int3
                                             -(first <= 0 && end > 0), -(first <= 0 && end > 0));
                 __m128i m23 = _mm_set_epi32(-(first <= 3 && end > 3), -(first <= 3 && end > 3),
                                             -(first <= 2 && end > 2), -(first <= 2 && end > 2));
-                inner4_inside(s, &dst[gx], u, v, _mm_and_si128(k2, m01), _mm_and_si128(k2, m23), add);
+                inner4_inside(s, &dst[gx], u, v, _mm_set_epi32(u[3], u[2], u[1], u[0]),
+                              _mm_set_epi32(v[3], v[2], v[1], v[0]), _mm_and_si128(k2, m01), _mm_and_si128(k2, m23),
+                              add);
                 return;
             }
         } else {
