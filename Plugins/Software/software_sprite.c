@@ -570,18 +570,18 @@ static inline void rows_at(const sw_sprite *s, const sw_rows *r, int32_t y, doub
    per row). */
 static inline int32_t floor_in(double v, int32_t lo, int32_t hi)
 {
-    if (!(v > lo)) return lo;
-    if (v >= hi) return hi;
+    v = v > lo ? v : (double)lo;   /* (NaN: lo) */
+    v = v < hi ? v : (double)hi;
     int32_t i = (int32_t)v;
-    return i > v ? i - 1 : i;
+    return i - (i > v);             /* without branches: rows' bounds are unpredictable */
 }
 
 static inline int32_t ceil_in(double v, int32_t lo, int32_t hi)
 {
-    if (!(v > lo)) return lo;
-    if (v >= hi) return hi;
+    v = v > lo ? v : (double)lo;
+    v = v < hi ? v : (double)hi;
     int32_t i = (int32_t)v;
-    return i < v ? i + 1 : i;
+    return i + (i < v);
 }
 
 /* The area of the pixel inside edge pair `pair`, the centre at distance d
