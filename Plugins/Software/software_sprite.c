@@ -584,8 +584,8 @@ static inline int32_t ceil_in(double v, int32_t lo, int32_t hi)
     return i + (i < v);
 }
 
-/* The area of the pixel inside edge pair `pair`, the centre at distance d
-   from one edge (edge_coverage in float). */
+/* The area of the pixel inside one edge of a pair, its centre at distance
+   d from it (edge_coverage in float). */
 static inline float edge_coverage_f(float d, float h, float linear, float b, float inv_a, float inv_2ab)
 {
     if (d >= h) return 1.0f;
