@@ -442,34 +442,7 @@ static void row_interval(const sw_sprite *e, int32_t y, const double t[4], doubl
     }
 }
 
-/* Pixels [x0, x1) of row y at the edge, the first at texel position p and
-   edge distances d: each sampled first, so that transparent texels (the
-   corners of a round particle) cost no coverage. */
-static void draw_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y,
-                             sw_texel_pos p, const double d0[4])
-{
-    int32_t du = to_fixed(s->ux), dv = to_fixed(s->vx);
-    bool add = (s->flags & SW_SPRITE_ADD) != 0;
-    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-    for (int32_t x = x0; x < x1; x++, p.u += du, p.v += dv) {
-        sw_quad q;
-        if (!fetch(s, p, &q)) continue;
-        double d[4];
-        for (int i = 0; i < 4; i++) d[i] = d0[i] + (x - x0) * s->nx[i];
-        double c = pixel_coverage(s, d);
-        uint32_t k[4];
-        if (!(c > 0.0) || !factors(s, t, c, x, y, k)) continue;
-#if SW_SPRITE_SSE2
-        if (!t->scalar) {
-            blend_sse2(&dst[x], &q, factors_sse2(k), add);
-            continue;
-        }
-#endif
-        blend_scalar(&dst[x], &q, k, add);
-    }
-}
-
-/* draw_edge_pixels for a solid fill: each pixel's exact coverage as the
+/* The edge pixels of a solid fill: each pixel's exact coverage as the
    mask path's byte (rounded from a float, as software_raster.c does),
    times the clip mask (MUL_UN8), then the colour times that. */
 static void solid_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y,
@@ -503,13 +476,8 @@ static inline void edge_distances(const sw_sprite *s, int32_t x, int32_t y, doub
     for (int i = 0; i < 4; i++) d[i] = s->base[i] + (x + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i];
 }
 
-/* The texel position and edge distances of pixel (x, y). */
-static void pixel_start(const sw_sprite *s, int32_t x, int32_t y, sw_texel_pos *p, double d[4])
-{
-    *p = texel_pos(s, x, y);
-    for (int i = 0; i < 4; i++) d[i] = s->base[i] + (x + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i];
-}
-
+/* A rotated solid fill's rows within box (image sprites:
+   draw_rotated_image). */
 static void draw_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
 {
     double inner[4], outer[4];
@@ -533,25 +501,421 @@ static void draw_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
             i0 = a <= t0 ? t0 : (a >= t1 ? t1 : (int32_t)a);
             i1 = b <= i0 ? i0 : (b >= t1 ? t1 : (int32_t)b);
         }
-        sw_texel_pos p;
         double d[4];
-        if (s->flags & SW_SPRITE_SOLID) {
-            bool add = (s->flags & SW_SPRITE_ADD) != 0;
-            edge_distances(s, t0, y, d);
-            solid_edge_pixels(s, t, t0, i0, y, d);
-            solid_span(t, i0, i1, y, s->argb, add);
-            if (t1 > i1) {
-                edge_distances(s, i1, y, d);
-                solid_edge_pixels(s, t, i1, t1, y, d);
-            }
+        bool add = (s->flags & SW_SPRITE_ADD) != 0;
+        edge_distances(s, t0, y, d);
+        solid_edge_pixels(s, t, t0, i0, y, d);
+        solid_span(t, i0, i1, y, s->argb, add);
+        if (t1 > i1) {
+            edge_distances(s, i1, y, d);
+            solid_edge_pixels(s, t, i1, t1, y, d);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rotated image sprites, row by row                                         */
+
+/* Where a rotated sprite's rows are touched and wholly inside, set up once
+   per sprite and band: per edge i, pixel x of row y lies at least t from it
+   where (t - c[i] - y ny[i]) inv_nx[i] bounds x from below (nx > 0) or
+   above (nx < 0); an edge with nx near 0 bounds the rows instead. lo/hi
+   list the edges of each kind (two each unless an edge is flat). */
+typedef struct sw_rows {
+    double  c[4];                 /* distance at pixel (0, 0)'s centre */
+    int     lo[4], hi[4], flat[4];
+    int     nlo, nhi, nflat;
+} sw_rows;
+
+static void rows_setup(const sw_sprite *s, sw_rows *r)
+{
+    r->nlo = r->nhi = r->nflat = 0;
+    for (int i = 0; i < 4; i++) {
+        r->c[i] = s->base[i] + 0.5 * s->nx[i] + 0.5 * s->ny[i];
+        if (s->nx[i] > 1e-12) r->lo[r->nlo++] = i;
+        else if (s->nx[i] < -1e-12) r->hi[r->nhi++] = i;
+        else r->flat[r->nflat++] = i;
+    }
+}
+
+/* row_interval for two thresholds at once: outer (touched) and inner
+   (reach[pair]: wholly inside). */
+static inline void rows_at(const sw_sprite *s, const sw_rows *r, int32_t y, double *tlo, double *thi,
+                           double *ilo, double *ihi)
+{
+    double Y = (double)y;
+    double olo = -HUGE_VAL, ohi = HUGE_VAL, nlo = -HUGE_VAL, nhi = HUGE_VAL;
+    for (int j = 0; j < r->nlo; j++) {
+        int i = r->lo[j];
+        double at = r->c[i] + Y * s->ny[i], h = s->reach[i / 2];
+        olo = max_d(olo, (-h - at) * s->inv_nx[i]);
+        nlo = max_d(nlo, (h - at) * s->inv_nx[i]);
+    }
+    for (int j = 0; j < r->nhi; j++) {
+        int i = r->hi[j];
+        double at = r->c[i] + Y * s->ny[i], h = s->reach[i / 2];
+        ohi = min_d(ohi, (-h - at) * s->inv_nx[i]);
+        nhi = min_d(nhi, (h - at) * s->inv_nx[i]);
+    }
+    for (int j = 0; j < r->nflat; j++) {
+        int i = r->flat[j];
+        double at = r->c[i] + Y * s->ny[i], h = s->reach[i / 2];
+        if (at < -h) olo = HUGE_VAL;
+        if (at < h) nlo = HUGE_VAL;
+    }
+    *tlo = olo; *thi = ohi; *ilo = nlo; *ihi = nhi;
+}
+
+/* floor and ceil of v as an int, v clamped to [lo, hi] first (no libm call
+   per row). */
+static inline int32_t floor_in(double v, int32_t lo, int32_t hi)
+{
+    v = v > lo ? v : (double)lo;   /* (NaN: lo) */
+    v = v < hi ? v : (double)hi;
+    int32_t i = (int32_t)v;
+    return i - (i > v);             /* without branches: rows' bounds are unpredictable */
+}
+
+static inline int32_t ceil_in(double v, int32_t lo, int32_t hi)
+{
+    v = v > lo ? v : (double)lo;
+    v = v < hi ? v : (double)hi;
+    int32_t i = (int32_t)v;
+    return i + (i < v);
+}
+
+/* The area of the pixel inside one edge of a pair, its centre at distance
+   d from it (edge_coverage in float). */
+static inline float edge_coverage_f(float d, float h, float linear, float b, float inv_a, float inv_2ab)
+{
+    if (d >= h) return 1.0f;
+    if (d <= -h) return 0.0f;
+    float ad = d < 0.0f ? -d : d;
+    if (ad <= linear) return 0.5f + d * inv_a;
+    float e = h - ad < b ? h - ad : b;
+    float corner = e * e * inv_2ab;
+    return d > 0.0f ? 1.0f - corner : corner;
+}
+
+/* The per-sprite constants of the edge pixels' coverage, in float. */
+typedef struct sw_edge_f {
+    float nx[4], reach[2], linear[2], b[2], inv_a[2], inv_2ab[2];
+#if SW_SPRITE_SSE2
+    __m128 f;   /* the sprite's factors, lanes b g r a */
+#endif
+} sw_edge_f;
+
+static void edge_f_setup(const sw_sprite *s, sw_edge_f *e)
+{
+    for (int i = 0; i < 4; i++) e->nx[i] = (float)s->nx[i];
+    for (int p = 0; p < 2; p++) {
+        e->reach[p] = (float)s->reach[p];
+        e->linear[p] = (float)s->linear[p];
+        e->b[p] = (float)s->b[p];
+        e->inv_a[p] = (float)s->inv_a[p];
+        e->inv_2ab[p] = (float)s->inv_2ab[p];
+    }
+#if SW_SPRITE_SSE2
+    e->f = _mm_set_ps(s->factor[0], s->factor[1], s->factor[2], s->factor[3]);
+#endif
+}
+
+/* pixel_coverage from float distances: the one-pair cases in float, a
+   corner (edges of both directions) exactly, in double. */
+static inline float pixel_coverage_f(const sw_sprite *s, const sw_edge_f *e, const float d[4])
+{
+    float m0 = d[0] < d[1] ? d[0] : d[1], m1 = d[2] < d[3] ? d[2] : d[3];
+    float M0 = d[0] < d[1] ? d[1] : d[0], M1 = d[2] < d[3] ? d[3] : d[2];
+    if (m0 <= -e->reach[0] || m1 <= -e->reach[1]) return 0.0f;
+    bool p0 = m0 < e->reach[0], p1 = m1 < e->reach[1];
+    if (!p1) {
+        if (!p0) return 1.0f;
+        float c = edge_coverage_f(m0, e->reach[0], e->linear[0], e->b[0], e->inv_a[0], e->inv_2ab[0]);
+        if (M0 < e->reach[0])
+            c += edge_coverage_f(M0, e->reach[0], e->linear[0], e->b[0], e->inv_a[0], e->inv_2ab[0]) - 1.0f;
+        return c > 0.0f ? c : 0.0f;
+    }
+    if (!p0) {
+        float c = edge_coverage_f(m1, e->reach[1], e->linear[1], e->b[1], e->inv_a[1], e->inv_2ab[1]);
+        if (M1 < e->reach[1])
+            c += edge_coverage_f(M1, e->reach[1], e->linear[1], e->b[1], e->inv_a[1], e->inv_2ab[1]) - 1.0f;
+        return c > 0.0f ? c : 0.0f;
+    }
+    double dd[4] = { d[0], d[1], d[2], d[3] };
+    return (float)pixel_coverage(s, dd);
+}
+
+/* Pixels [x0, x1) of row y at the edge of a rotated image sprite, the
+   first at texel position p and edge distances d: each sampled first, so
+   that transparent texels (the corners of a round particle) cost no
+   coverage. */
+static void image_edge_pixels(const sw_sprite *s, const sw_edge_f *e, const sw_sprite_target *t, int32_t x0,
+                              int32_t x1, int32_t y, sw_texel_pos p, int32_t du, int32_t dv, const float d0[4])
+{
+    bool add = (s->flags & SW_SPRITE_ADD) != 0;
+    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+    float d[4] = { d0[0], d0[1], d0[2], d0[3] };
+    for (int32_t x = x0; x < x1; x++, p.u += du, p.v += dv, d[0] += e->nx[0], d[1] += e->nx[1],
+                 d[2] += e->nx[2], d[3] += e->nx[3]) {
+        sw_quad q;
+        if (!fetch(s, p, &q)) continue;
+        float c = pixel_coverage_f(s, e, d);
+        if (!(c > 0.0f)) continue;
+#if SW_SPRITE_SSE2
+        if (!t->scalar) {
+            /* factors() four at a time: the same float products, truncated */
+            if (t->mask) c *= clip_value(t, x, y) * (1.0f / 255.0f);
+            __m128i k = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(e->f, _mm_set1_ps(c)), _mm_set1_ps(0.5f)));
+            blend_sse2(&dst[x], &q, _mm_packs_epi32(k, _mm_setzero_si128()), add);
             continue;
         }
-        pixel_start(s, t0, y, &p, d);
-        draw_edge_pixels(s, t, t0, i0, y, p, d);
-        if (i1 > i0) draw_span(s, t, i0, i1, y, 1.0, texel_pos(s, i0, y));
+#endif
+        uint32_t k[4];
+        if (!factors(s, t, c, x, y, k)) continue;
+        blend_scalar(&dst[x], &q, k, add);
+    }
+}
+
+#if SW_SPRITE_SSE2
+/* One bilinear sample for the four-pixel loop: texels (tl, tr) and
+   (bl, br) as two 64-bit halves, the vertical step done (per channel
+   tl (128 - wy) + bl wy in 32-bit lanes b g r a): left, right. */
+static inline void vertical4(const sw_sprite *s, int32_t u, int32_t v, bool inside, __m128i *left, __m128i *right)
+{
+    __m128i top, bottom;
+    if (inside) {
+        const uint32_t *r0 = s->pixels + (size_t)(v >> 16) * s->stride + (u >> 16);
+        top = _mm_loadl_epi64((const __m128i *)r0);
+        bottom = _mm_loadl_epi64((const __m128i *)(r0 + s->stride));
+    } else {
+        int32_t x = u >> 16, y = v >> 16;
+        int32_t x0 = clamp_i(x, s->x_min, s->x_max), x1 = clamp_i(x + 1, s->x_min, s->x_max);
+        int32_t y0 = clamp_i(y, s->y_min, s->y_max), y1 = clamp_i(y + 1, s->y_min, s->y_max);
+        const uint32_t *r0 = s->pixels + (size_t)y0 * s->stride, *r1 = s->pixels + (size_t)y1 * s->stride;
+        top = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)r0[x0]), _mm_cvtsi32_si128((int)r0[x1]));
+        bottom = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)r1[x0]), _mm_cvtsi32_si128((int)r1[x1]));
+    }
+    const __m128i zero = _mm_setzero_si128();
+    uint32_t wy = (uint32_t)(v >> 9) & 0x7f;
+    __m128i w = _mm_set1_epi32((int)((wy << 16) | (128 - wy)));
+    __m128i z = _mm_unpacklo_epi8(top, bottom);   /* tl.b bl.b tl.g bl.g ... tr.b br.b ... */
+    *left = _mm_madd_epi16(_mm_unpacklo_epi8(z, zero), w);
+    *right = _mm_madd_epi16(_mm_unpackhi_epi8(z, zero), w);
+}
+
+/* Two samples' horizontal step: 16-bit b g r a of the first, then the
+   second (pixman's sum over 2^14, truncated). */
+static inline __m128i horizontal2(__m128i left_a, __m128i right_a, int32_t u_a, __m128i left_b, __m128i right_b,
+                                  int32_t u_b)
+{
+    __m128i l = _mm_packs_epi32(left_a, left_b), r = _mm_packs_epi32(right_a, right_b);
+    uint32_t wa = (uint32_t)(u_a >> 9) & 0x7f, wb = (uint32_t)(u_b >> 9) & 0x7f;
+    __m128i va = _mm_madd_epi16(_mm_unpacklo_epi16(l, r), _mm_set1_epi32((int)((wa << 16) | (128 - wa))));
+    __m128i vb = _mm_madd_epi16(_mm_unpackhi_epi16(l, r), _mm_set1_epi32((int)((wb << 16) | (128 - wb))));
+    return _mm_packs_epi32(_mm_srli_epi32(va, 14), _mm_srli_epi32(vb, 14));
+}
+
+/* Two pixels (16-bit lanes, b g r a each) of sample x k OVER or ADD onto
+   two destination pixels d (16-bit lanes). */
+static inline __m128i blend2(__m128i v, __m128i d, __m128i k, bool add)
+{
+    __m128i s = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(v, k), _mm_set1_epi16(128)), 8);
+    if (add) return _mm_adds_epu16(d, s);
+    __m128i ia = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflehi_epi16(_mm_shufflelo_epi16(s, 0xff), 0xff));
+    __m128i t = _mm_add_epi16(_mm_mullo_epi16(d, ia), _mm_set1_epi16(128));
+    t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
+    return _mm_add_epi16(s, t);
+}
+
+/* Four pixels dst[0..3], bilinear samples at (u, v) + j (du, dv), every
+   one times the same factors k (16-bit lanes b g r a, twice). */
+static inline void span4_sse2(const sw_sprite *s, uint32_t *dst, int32_t u, int32_t v, int32_t du, int32_t dv,
+                              __m128i k, bool add, bool inside)
+{
+    __m128i l0, r0, l1, r1, l2, r2, l3, r3;
+    vertical4(s, u, v, inside, &l0, &r0);
+    vertical4(s, u + du, v + dv, inside, &l1, &r1);
+    vertical4(s, u + 2 * du, v + 2 * dv, inside, &l2, &r2);
+    vertical4(s, u + 3 * du, v + 3 * dv, inside, &l3, &r3);
+    __m128i v01 = horizontal2(l0, r0, u, l1, r1, u + du);
+    __m128i v23 = horizontal2(l2, r2, u + 2 * du, l3, r3, u + 3 * du);
+    const __m128i zero = _mm_setzero_si128();
+    __m128i d = _mm_loadu_si128((const __m128i *)dst);
+    __m128i lo = blend2(v01, _mm_unpacklo_epi8(d, zero), k, add);
+    __m128i hi = blend2(v23, _mm_unpackhi_epi8(d, zero), k, add);
+    _mm_storeu_si128((__m128i *)dst, _mm_packus_epi16(lo, hi));
+}
+#endif
+
+#if SW_SPRITE_SSE2
+/* pixman's weight pairs (128 - w, w) as 16-bit halves of each 32-bit lane,
+   w the 7 bits below the texel of each 16.16 position lane. */
+static inline __m128i weight_pairs(__m128i pos)
+{
+    __m128i w = _mm_and_si128(_mm_srli_epi32(pos, 9), _mm_set1_epi32(0x7f));
+    return _mm_or_si128(_mm_slli_epi32(w, 16), _mm_sub_epi32(_mm_set1_epi32(128), w));
+}
+
+/* A bilinear sample whose texels all lie inside at (u, v), the vertical
+   step done with weight pair wy (broadcast): left, right. */
+static inline void vertical_inside(const sw_sprite *s, int32_t u, int32_t v, __m128i wy, __m128i *left,
+                                   __m128i *right)
+{
+    const uint32_t *r0 = s->pixels + (size_t)(v >> 16) * s->stride + (u >> 16);
+    const __m128i zero = _mm_setzero_si128();
+    __m128i z = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)r0),
+                                  _mm_loadl_epi64((const __m128i *)(r0 + s->stride)));
+    *left = _mm_madd_epi16(_mm_unpacklo_epi8(z, zero), wy);
+    *right = _mm_madd_epi16(_mm_unpackhi_epi8(z, zero), wy);
+}
+
+/* Four wholly inside pixels dst[0..3], bilinear samples at (u[j], v[j])
+   (also the lanes of U, V) whose texels all lie inside, times factors k01
+   (pixels 0, 1) and k23 (16-bit lanes b g r a). */
+static inline void inner4_inside(const sw_sprite *s, uint32_t *dst, const int32_t u[4], const int32_t v[4],
+                                 __m128i U, __m128i V, __m128i k01, __m128i k23, bool add)
+{
+    __m128i wx = weight_pairs(U), wy = weight_pairs(V);
+    __m128i l0, r0, l1, r1, l2, r2, l3, r3;
+    vertical_inside(s, u[0], v[0], _mm_shuffle_epi32(wy, 0x00), &l0, &r0);
+    vertical_inside(s, u[1], v[1], _mm_shuffle_epi32(wy, 0x55), &l1, &r1);
+    vertical_inside(s, u[2], v[2], _mm_shuffle_epi32(wy, 0xaa), &l2, &r2);
+    vertical_inside(s, u[3], v[3], _mm_shuffle_epi32(wy, 0xff), &l3, &r3);
+    /* horizontal: (left, right) pairs per channel times (128 - wx, wx) */
+    __m128i l = _mm_packs_epi32(l0, l1), r = _mm_packs_epi32(r0, r1);
+    __m128i a = _mm_madd_epi16(_mm_unpacklo_epi16(l, r), _mm_shuffle_epi32(wx, 0x00));
+    __m128i b = _mm_madd_epi16(_mm_unpackhi_epi16(l, r), _mm_shuffle_epi32(wx, 0x55));
+    __m128i v01 = _mm_packs_epi32(_mm_srli_epi32(a, 14), _mm_srli_epi32(b, 14));
+    l = _mm_packs_epi32(l2, l3);
+    r = _mm_packs_epi32(r2, r3);
+    a = _mm_madd_epi16(_mm_unpacklo_epi16(l, r), _mm_shuffle_epi32(wx, 0xaa));
+    b = _mm_madd_epi16(_mm_unpackhi_epi16(l, r), _mm_shuffle_epi32(wx, 0xff));
+    __m128i v23 = _mm_packs_epi32(_mm_srli_epi32(a, 14), _mm_srli_epi32(b, 14));
+    const __m128i zero = _mm_setzero_si128();
+    __m128i d = _mm_loadu_si128((const __m128i *)dst);
+    __m128i lo = blend2(v01, _mm_unpacklo_epi8(d, zero), k01, add);
+    __m128i hi = blend2(v23, _mm_unpackhi_epi8(d, zero), k23, add);
+    _mm_storeu_si128((__m128i *)dst, _mm_packus_epi16(lo, hi));
+}
+#endif
+
+/* Pixels [x0, x1) of row y wholly inside a rotated image sprite (bilinear,
+   no clip mask, factors k), the first at texel position p: four pixels per
+   SSE2 step, each computing what blend_scalar does. Transparent samples
+   are blended too (OVER or ADD of 0 leaves the pixel as it was). The last
+   one to three pixels are a step of four ending at x1, or at the row's end
+   t1, its other pixels left alone (factor 0). */
+static void image_inner_span(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y,
+                             int32_t t0, int32_t t1, sw_texel_pos p, int32_t du, int32_t dv, const uint32_t k[4])
+{
+    if (x1 <= x0) return;
+    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+    bool add = (s->flags & SW_SPRITE_ADD) != 0;
+    /* Samples whose texels all lie inside at both ends of the span lie
+       inside all along it (positions are linear in x). */
+    int32_t n = x1 - 1 - x0;
+    int32_t ue = p.u + n * du, ve = p.v + n * dv;
+    bool inside = (p.u >> 16) >= s->x_min && (p.u >> 16) < s->x_max && (ue >> 16) >= s->x_min &&
+                  (ue >> 16) < s->x_max && (p.v >> 16) >= s->y_min && (p.v >> 16) < s->y_max &&
+                  (ve >> 16) >= s->y_min && (ve >> 16) < s->y_max;
+    int32_t x = x0;
+#if SW_SPRITE_SSE2
+    if (!t->scalar) {
+        __m128i kv = factors_sse2(k);
+        __m128i k2 = _mm_unpacklo_epi64(kv, kv);
+        if (inside) {
+            __m128i U = _mm_add_epi32(_mm_set1_epi32(p.u), _mm_set_epi32(3 * du, 2 * du, du, 0));
+            __m128i V = _mm_add_epi32(_mm_set1_epi32(p.v), _mm_set_epi32(3 * dv, 2 * dv, dv, 0));
+            const __m128i du4 = _mm_set1_epi32(4 * du), dv4 = _mm_set1_epi32(4 * dv);
+            for (; x + 4 <= x1; x += 4, p.u += 4 * du, p.v += 4 * dv, U = _mm_add_epi32(U, du4), V = _mm_add_epi32(V, dv4)) {
+                int32_t u[4] = { p.u, p.u + du, p.u + 2 * du, p.u + 3 * du };
+                int32_t v[4] = { p.v, p.v + dv, p.v + 2 * dv, p.v + 3 * dv };
+                inner4_inside(s, &dst[x], u, v, U, V, k2, k2, add);
+            }
+            if (x < x1 && t1 - t0 >= 4) {
+                /* lanes [first, end) of the step at gx are ours; the
+                   others sample where lane `first` does */
+                int32_t gx = x1 - 4 >= t0 ? x1 - 4 : t0;
+                int first = x - gx, end = x1 - gx;
+                int32_t u[4], v[4];
+                for (int j = 0; j < 4; j++) {
+                    int jj = j < first || j >= end ? first : j;
+                    u[j] = p.u + (jj - first) * du;
+                    v[j] = p.v + (jj - first) * dv;
+                }
+                __m128i m01 = _mm_set_epi32(-(first <= 1 && end > 1), -(first <= 1 && end > 1),
+                                            -(first <= 0 && end > 0), -(first <= 0 && end > 0));
+                __m128i m23 = _mm_set_epi32(-(first <= 3 && end > 3), -(first <= 3 && end > 3),
+                                            -(first <= 2 && end > 2), -(first <= 2 && end > 2));
+                inner4_inside(s, &dst[gx], u, v, _mm_set_epi32(u[3], u[2], u[1], u[0]),
+                              _mm_set_epi32(v[3], v[2], v[1], v[0]), _mm_and_si128(k2, m01), _mm_and_si128(k2, m23),
+                              add);
+                return;
+            }
+        } else {
+            for (; x + 4 <= x1; x += 4, p.u += 4 * du, p.v += 4 * dv) span4_sse2(s, &dst[x], p.u, p.v, du, dv, k2, add, false);
+        }
+        for (; x < x1; x++, p.u += du, p.v += dv) {
+            sw_quad q;
+            if (inside) fetch_inside(s, p, &q);
+            else fetch(s, p, &q);
+            blend_sse2(&dst[x], &q, kv, add);
+        }
+        return;
+    }
+#endif
+    for (; x < x1; x++, p.u += du, p.v += dv) {
+        sw_quad q;
+        if (inside) fetch_inside(s, p, &q);
+        else fetch(s, p, &q);
+        blend_scalar(&dst[x], &q, k, add);
+    }
+}
+
+/* A rotated image sprite's rows within box: per row the touched pixels
+   and the wholly inside ones from the edge lines, the first at texel
+   position and edge distances stepped from the row's first pixel. */
+static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
+{
+    sw_rows r;
+    rows_setup(s, &r);
+    sw_edge_f e;
+    edge_f_setup(s, &e);
+    /* texel positions stepped from pixel (box.x0, box.y0) */
+    int32_t du = to_fixed(s->ux), dv = to_fixed(s->vx), duy = to_fixed(s->uy), dvy = to_fixed(s->vy);
+    sw_texel_pos origin = texel_pos(s, box.x0, box.y0);
+    /* the clip mask and nearest sampling take the per-pixel span */
+    bool plain = !t->mask && !(s->flags & SW_SPRITE_NEAREST);
+    uint32_t k[4];
+    for (int c = 0; c < 4; c++) k[c] = (uint32_t)(s->factor[c] * 1.0f + 0.5f);   /* factors() at 1 */
+    for (int32_t y = box.y0; y < box.y1; y++) {
+        double tlo, thi, ilo, ihi;
+        rows_at(s, &r, y, &tlo, &thi, &ilo, &ihi);
+        if (!(thi >= tlo)) continue;
+        /* touched: x in (lo, hi) (edge pixels then get their exact coverage) */
+        int32_t t0 = floor_in(tlo, box.x0 - 1, box.x1 - 1) + 1;
+        int32_t t1 = ceil_in(thi, box.x0, box.x1);
+        if (t1 <= t0) continue;
+        /* inside: only pixels surely whole */
+        int32_t i0 = t1, i1 = t1;
+        if (ihi >= ilo) {
+            i0 = ceil_in(ilo + 1e-7, t0, t1);
+            i1 = floor_in(ihi - 1e-7, i0 - 1, t1 - 1) + 1;
+        }
+        sw_texel_pos p = { origin.u + (t0 - box.x0) * du + (y - box.y0) * duy,
+                           origin.v + (t0 - box.x0) * dv + (y - box.y0) * dvy };
+        float d[4];
+        for (int i = 0; i < 4; i++) d[i] = (float)(r.c[i] + t0 * s->nx[i] + y * s->ny[i]);
+        image_edge_pixels(s, &e, t, t0, i0, y, p, du, dv, d);
+        if (i1 > i0) {
+            sw_texel_pos pi = { p.u + (i0 - t0) * du, p.v + (i0 - t0) * dv };
+            if (plain) image_inner_span(s, t, i0, i1, y, t0, t1, pi, du, dv, k);
+            else draw_span(s, t, i0, i1, y, 1.0, pi);
+        }
         if (t1 > i1) {
-            pixel_start(s, i1, y, &p, d);
-            draw_edge_pixels(s, t, i1, t1, y, p, d);
+            sw_texel_pos pe = { p.u + (i1 - t0) * du, p.v + (i1 - t0) * dv };
+            for (int i = 0; i < 4; i++) d[i] = (float)(r.c[i] + i1 * s->nx[i] + y * s->ny[i]);
+            image_edge_pixels(s, &e, t, i1, t1, y, pe, du, dv, d);
         }
     }
 }
@@ -562,7 +926,8 @@ static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box li
     sw_box box = sw_box_intersect(s->box, limit);
     if (sw_box_empty(box)) return;
     if (!(s->flags & SW_SPRITE_AXIS)) {
-        draw_rotated(s, t, box);
+        if (s->flags & SW_SPRITE_SOLID) draw_rotated(s, t, box);
+        else draw_rotated_image(s, t, box);
         return;
     }
     /* the rect path's pieces of constant coverage */

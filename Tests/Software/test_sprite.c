@@ -134,6 +134,24 @@ static void build_scenes(scene *scenes, int *count)
         add(s, op);
     }
     add(s, lkt_op(LK_DL_OP_POP_GROUP, 0, 0, 0, 0));
+    /* Every length of whole-pixel run (1 to about 16) starting at every
+       offset from the row's first pixel: the SIMD loop draws whole pixels
+       four at a time, the last step moved back to end with the run (or
+       the row) and its extra pixels left alone, so a wrong lane shows.
+       Opaque texels all different; half of them tinted. */
+    s = &scenes[n++];
+    begin_scene(s, "sprites_every_span_length");
+    s->clear = lkt_color(0.15f, 0.1f, 0.2f, 1);
+    for (int i = 0; i < 40; i++) {
+        int c = i % 8, r = i / 8;
+        lk_dl_op op = sprite(&img_tile, whole(&img_tile), 10 + 19.5 * c + 0.25 * (r % 4), 12 + 23.3 * r,
+                             0.45 + 0.03 * i, 0.15 + 0.37 * i);
+        if (i & 1) {
+            op.flags |= LK_DL_FLAG_TINT;
+            op.tint = lkt_color(0.6f, 0.3f, 0.5f, 0.7f);
+        }
+        add(s, op);
+    }
     *count = n;
 }
 
