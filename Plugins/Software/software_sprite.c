@@ -535,17 +535,6 @@ static void draw_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
         }
         sw_texel_pos p;
         double d[4];
-        if (s->flags & SW_SPRITE_SOLID) {
-            bool add = (s->flags & SW_SPRITE_ADD) != 0;
-            edge_distances(s, t0, y, d);
-            solid_edge_pixels(s, t, t0, i0, y, d);
-            solid_span(t, i0, i1, y, s->argb, add);
-            if (t1 > i1) {
-                edge_distances(s, i1, y, d);
-                solid_edge_pixels(s, t, i1, t1, y, d);
-            }
-            continue;
-        }
         pixel_start(s, t0, y, &p, d);
         draw_edge_pixels(s, t, t0, i0, y, p, d);
         if (i1 > i0) draw_span(s, t, i0, i1, y, 1.0, texel_pos(s, i0, y));
@@ -556,13 +545,232 @@ static void draw_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Rotated fills                                                             */
+
+/* floor and ceil of v, |v| < 2^31 (no libm call) */
+static inline int32_t floor_i(double v) { int32_t i = (int32_t)v; return i - (v < (double)i); }
+static inline int32_t ceil_i(double v) { int32_t i = (int32_t)v; return i + (v > (double)i); }
+
+/* edge_coverage without branches: the area of the pixel inside the line
+   is the distribution function, at d, of n . p over the pixel's points p,
+   a sum of two uniform variables of widths a and b, so
+   ((d + h)+^2 - (d + l)+^2 - (d - l)+^2 + (d - h)+^2) / 2ab with h and l the
+   reach and linear part, x+ = max(x, 0). Its rounding error grows as 1 / b:
+   edges within SW_FILL_MIN_SKEW of an axis keep edge_coverage. */
+#define SW_FILL_MIN_SKEW 1e-6
+static inline double edge_coverage_smooth(double d, double h, double l, double inv_2ab)
+{
+    double p = max_d(d + h, 0.0), q = max_d(d + l, 0.0), r = max_d(d - l, 0.0), u = max_d(d - h, 0.0);
+    return ((p * p - q * q) - (r * r - u * u)) * inv_2ab;
+}
+
+/* The coverage byte as pixman's rasterizer stores it (rounded from a float),
+   times the clip mask at (x, y) (MUL_UN8). */
+static inline uint32_t coverage_byte(const sw_sprite_target *t, double coverage, int32_t x, int32_t y)
+{
+    float c = (float)coverage;
+    uint32_t m = (uint32_t)((c < 1.0f ? c : 1.0f) * 255.0f + 0.5f);
+    if (t->mask) {
+        uint32_t k = m * clip_value(t, x, y) + 0x80u;
+        m = (k + (k >> 8)) >> 8;
+    }
+    return m;
+}
+
+#if SW_SPRITE_SSE2
+/* fill_one_edge's pixels [x, x + 4) of dst, lane k at distance e0 + (j + k) step,
+   lanes from `lanes` on left as they are (coverage 0 blends to the pixel
+   itself): the same integers as the portable loop. */
+static inline void fill_one_edge_sse2(uint32_t *dst, double e0, int32_t j, double step, int lanes, double h, double l,
+                                      double inv_2ab, uint32_t argb, bool add)
+{
+    const __m128d zero_d = _mm_setzero_pd(), hv = _mm_set1_pd(h), lv = _mm_set1_pd(l), inv = _mm_set1_pd(inv_2ab);
+    __m128d k01 = _mm_set_pd(j + 1.0, (double)j), k23 = _mm_set_pd(j + 3.0, j + 2.0), sv = _mm_set1_pd(step);
+    __m128d ev = _mm_set1_pd(e0);
+    __m128d c[2];
+    for (int half = 0; half < 2; half++) {
+        __m128d d = _mm_add_pd(ev, _mm_mul_pd(half ? k23 : k01, sv));
+        __m128d p = _mm_max_pd(_mm_add_pd(d, hv), zero_d), q = _mm_max_pd(_mm_add_pd(d, lv), zero_d);
+        __m128d r = _mm_max_pd(_mm_sub_pd(d, lv), zero_d), u = _mm_max_pd(_mm_sub_pd(d, hv), zero_d);
+        c[half] = _mm_mul_pd(_mm_sub_pd(_mm_sub_pd(_mm_mul_pd(p, p), _mm_mul_pd(q, q)),
+                                        _mm_sub_pd(_mm_mul_pd(r, r), _mm_mul_pd(u, u))), inv);
+    }
+    __m128 cf = _mm_movelh_ps(_mm_cvtpd_ps(c[0]), _mm_cvtpd_ps(c[1]));
+    cf = _mm_add_ps(_mm_mul_ps(_mm_min_ps(cf, _mm_set1_ps(1.0f)), _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
+    __m128i m = _mm_cvttps_epi32(cf);
+    /* lanes past the run get coverage 0 */
+    m = _mm_and_si128(m, _mm_cmpgt_epi32(_mm_set1_epi32(lanes), _mm_set_epi32(3, 2, 1, 0)));
+    /* coverage per channel: m0 x4, m1 x4 | m2 x4, m3 x4 (16-bit lanes) */
+    __m128i m16 = _mm_packs_epi32(m, m);
+    m16 = _mm_unpacklo_epi16(m16, m16);
+    __m128i m_lo = _mm_unpacklo_epi32(m16, m16), m_hi = _mm_unpackhi_epi32(m16, m16);
+    const __m128i zero = _mm_setzero_si128(), half_v = _mm_set1_epi16(0x80), k257 = _mm_set1_epi16(257);
+    __m128i colour = _mm_unpacklo_epi8(_mm_set1_epi32((int)argb), zero);
+    /* (t + (t >> 8)) >> 8 for t < 2^16 is (t * 257) >> 16 */
+    __m128i s_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(colour, m_lo), half_v), k257);
+    __m128i s_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(colour, m_hi), half_v), k257);
+    __m128i dv = _mm_loadu_si128((const __m128i *)dst);
+    __m128i out;
+    if (add) {
+        out = _mm_adds_epu8(dv, _mm_packus_epi16(s_lo, s_hi));
+    } else {
+        const __m128i v255 = _mm_set1_epi16(255);
+        __m128i ia_lo = _mm_sub_epi16(v255, _mm_shufflehi_epi16(_mm_shufflelo_epi16(s_lo, 0xff), 0xff));
+        __m128i ia_hi = _mm_sub_epi16(v255, _mm_shufflehi_epi16(_mm_shufflelo_epi16(s_hi, 0xff), 0xff));
+        __m128i d_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(dv, zero), ia_lo), half_v), k257);
+        __m128i d_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(dv, zero), ia_hi), half_v), k257);
+        out = _mm_adds_epu8(_mm_packus_epi16(s_lo, s_hi), _mm_packus_epi16(d_lo, d_hi));
+    }
+    _mm_storeu_si128((__m128i *)dst, out);
+}
+#endif
+
+/* Pixels [x0, x1) of row y crossed by edge i alone (every other edge at
+   least its reach away: whole on that side): the coverage is edge i's, at
+   its distance e0 + k step from the run's first pixel. Coverage 0 blends to
+   the pixel itself, so every pixel is written (no branch to mispredict);
+   with SSE2 four at a time, as long as four stay within limit_x1 (the
+   fill's box, inside the target). The byte and the blend are
+   solid_edge_pixels' own. */
+static void fill_one_edge(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, int i,
+                          int32_t limit_x1)
+{
+    int pair = i / 2;
+    double e0 = s->base[i] + (x0 + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i], step = s->nx[i];
+    bool add = (s->flags & SW_SPRITE_ADD) != 0;
+    uint32_t argb = s->argb;
+    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+    if (!(s->b[pair] > SW_FILL_MIN_SKEW)) {
+        for (int32_t x = x0; x < x1; x++)
+            dst[x] = solid_blend(dst[x], mul_un8x4(argb, coverage_byte(t, edge_coverage(s, pair, e0 + (x - x0) * step),
+                                                                       x, y)), add);
+        return;
+    }
+    double h = s->reach[pair], l = s->linear[pair], inv_2ab = s->inv_2ab[pair];
+    int32_t x = x0;
+#if SW_SPRITE_SSE2
+    if (!t->scalar && !t->mask)
+        for (; x < x1 && x + 4 <= limit_x1; x += 4)
+            fill_one_edge_sse2(&dst[x], e0, x - x0, step, x1 - x, h, l, inv_2ab, argb, add);
+#else
+    (void)limit_x1;
+#endif
+    for (; x < x1; x++)
+        dst[x] = solid_blend(dst[x], mul_un8x4(argb, coverage_byte(t, edge_coverage_smooth(e0 + (x - x0) * step, h, l,
+                                                                                        inv_2ab), x, y)), add);
+}
+
+/* A rotated or skewed FILL within box. Each row is cut where an edge stops
+   crossing its pixels; between the cuts the same edges cross every pixel:
+   none (whole pixels: solid_span), one (fill_one_edge), or more, near a
+   corner (solid_edge_pixels). The row's bounds are linear in the row
+   (row_interval solved once for the fill). */
+static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
+{
+    /* Edge i with nx != 0 is at distance d at x = at[i] + y * per_row[i] + d * inv_nx[i]:
+       a lower bound of the row (crossing it from the left) when nx > 0, an
+       upper one when nx < 0; with nx ~ 0 its distance is the row's own. */
+    double at[4], per_row[4];
+    int side[4];
+    for (int i = 0; i < 4; i++) {
+        side[i] = s->nx[i] > 1e-12 ? 1 : (s->nx[i] < -1e-12 ? -1 : 0);
+        double k = side[i] ? s->inv_nx[i] : 0.0;
+        at[i] = -(s->base[i] + 0.5 * s->nx[i] + 0.5 * s->ny[i]) * k;
+        per_row[i] = -s->ny[i] * k;
+    }
+    bool add = (s->flags & SW_SPRITE_ADD) != 0;
+    /* bounds kept within the box's columns and a pixel beyond, so they convert to int */
+    double left = box.x0 - 1.0, right = box.x1 + 1.0;
+    for (int32_t y = box.y0; y < box.y1; y++) {
+        /* touched: x in (lo, hi); edge i crosses pixels x < cut[i] (lower
+           bound) or x >= cut[i] (upper): those not surely at least its reach
+           inside (the margin absorbs rounding) */
+        double lo = -HUGE_VAL, hi = HUGE_VAL;
+        int32_t cut[4];
+        bool crossing_row = false, outside = false;
+        for (int i = 0; i < 4; i++) {
+            double h = s->reach[i / 2];
+            if (side[i] == 0) {
+                double d = s->base[i] + 0.5 * s->nx[i] + (y + 0.5) * s->ny[i];
+                if (d < -h) outside = true;
+                if (d < h) crossing_row = true;
+                continue;
+            }
+            double x = at[i] + y * per_row[i], w = h * s->inv_nx[i];
+            if (side[i] > 0) {
+                lo = max_d(lo, x - w);
+                cut[i] = ceil_i(min_d(max_d(x + w + 1e-7, left), right));
+            } else {
+                hi = min_d(hi, x - w);
+                cut[i] = floor_i(min_d(max_d(x + w - 1e-7, left), right)) + 1;
+            }
+        }
+        if (outside || !(hi >= lo)) continue;
+        int32_t t0 = floor_i(min_d(max_d(lo, left), right)) + 1;
+        int32_t t1 = ceil_i(min_d(max_d(hi, left), right));
+        if (t0 < box.x0) t0 = box.x0;
+        if (t1 > box.x1) t1 = box.x1;
+        if (t1 <= t0) continue;
+        if (crossing_row) {
+            double d[4];
+            edge_distances(s, t0, y, d);
+            solid_edge_pixels(s, t, t0, t1, y, d);
+            continue;
+        }
+        /* Most rows: one edge crosses the left end, one the right end, and
+           whole pixels lie between. */
+        int32_t cut_l = t0, cut_r = t1;
+        int left_edge = -1, right_edge = -1, lower = 0, upper = 0;
+        for (int i = 0; i < 4; i++) {
+            if (side[i] > 0 && cut[i] > t0) { left_edge = i; cut_l = cut[i] < t1 ? cut[i] : t1; lower++; }
+            if (side[i] < 0 && cut[i] < t1) { right_edge = i; cut_r = cut[i] > t0 ? cut[i] : t0; upper++; }
+        }
+        if (lower <= 1 && upper <= 1 && cut_l <= cut_r) {
+            if (lower) fill_one_edge(s, t, t0, cut_l, y, left_edge, box.x1);
+            solid_span(t, cut_l, cut_r, y, s->argb, add);
+            if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box.x1);
+            continue;
+        }
+        /* the cuts within (t0, t1), in order (at most four: insertion sort) */
+        int32_t at_x[6];
+        int n = 0;
+        at_x[n++] = t0;
+        for (int i = 0; i < 4; i++) {
+            if (side[i] == 0 || cut[i] <= t0 || cut[i] >= t1) continue;
+            int j = n++;
+            while (j > 1 && at_x[j - 1] > cut[i]) { at_x[j] = at_x[j - 1]; j--; }
+            at_x[j] = cut[i];
+        }
+        at_x[n++] = t1;
+        for (int k = 0; k + 1 < n; k++) {
+            int32_t x0 = at_x[k], x1 = at_x[k + 1];
+            if (x1 <= x0) continue;
+            int edge = -1, count = 0;
+            for (int i = 0; i < 4; i++) {
+                if (side[i] > 0 ? x0 < cut[i] : x0 >= cut[i]) { edge = i; count++; }
+            }
+            if (count == 0) {
+                solid_span(t, x0, x1, y, s->argb, add);
+            } else if (count == 1) {
+                fill_one_edge(s, t, x0, x1, y, edge, box.x1);
+            } else {
+                double d[4];
+                edge_distances(s, x0, y, d);
+                solid_edge_pixels(s, t, x0, x1, y, d);
+            }
+        }
+    }
+}
+
 /* Draws sprite s within limit (its opacity and tint are in its factors). */
 static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box limit)
 {
     sw_box box = sw_box_intersect(s->box, limit);
     if (sw_box_empty(box)) return;
     if (!(s->flags & SW_SPRITE_AXIS)) {
-        draw_rotated(s, t, box);
+        if (s->flags & SW_SPRITE_SOLID) fill_rotated(s, t, box);
+        else draw_rotated(s, t, box);
         return;
     }
     /* the rect path's pieces of constant coverage */
