@@ -469,6 +469,46 @@ static void draw_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int3
     }
 }
 
+/* pixel_coverage's general case for fills (edges of both directions cross
+   the pixel: a corner): the unit square clipped by each crossing line in
+   turn (Sutherland-Hodgman; it stays convex, one vertex more a line), its
+   area by the shoelace formula. The same exact area as exact_area's, with
+   a division only where a line cuts a side. */
+static double corner_coverage(const sw_sprite *e, const double d[4])
+{
+    double x[2][8] = { { -0.5, 0.5, 0.5, -0.5 } }, y[2][8] = { { -0.5, -0.5, 0.5, 0.5 } };
+    int n = 4, from = 0;
+    for (int i = 0; i < 4; i++) {
+        if (d[i] >= e->reach[i / 2]) continue;
+        if (d[i] <= -e->reach[i / 2]) return 0.0;
+        const double *ax = x[from], *ay = y[from];
+        double *bx = x[1 - from], *by = y[1 - from];
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            int k1 = k + 1 == n ? 0 : k + 1;
+            double fa = e->nx[i] * ax[k] + e->ny[i] * ay[k] + d[i];
+            double fb = e->nx[i] * ax[k1] + e->ny[i] * ay[k1] + d[i];
+            if (fa >= 0.0) { bx[m] = ax[k]; by[m] = ay[k]; m++; }
+            if ((fa >= 0.0) != (fb >= 0.0)) {
+                double r = fa / (fa - fb);
+                bx[m] = ax[k] + r * (ax[k1] - ax[k]);
+                by[m] = ay[k] + r * (ay[k1] - ay[k]);
+                m++;
+            }
+        }
+        n = m;
+        from = 1 - from;
+        if (n < 3) return 0.0;
+    }
+    double twice = 0.0;
+    for (int k = 0; k < n; k++) {
+        int k1 = k + 1 == n ? 0 : k + 1;
+        twice += x[from][k] * y[from][k1] - x[from][k1] * y[from][k];
+    }
+    double area = 0.5 * twice;
+    return area < 0.0 ? 0.0 : (area > 1.0 ? 1.0 : area);
+}
+
 /* draw_edge_pixels for a solid fill: each pixel's exact coverage as the
    mask path's byte (rounded from a float, as software_raster.c does),
    times the clip mask (MUL_UN8), then the colour times that. */
@@ -487,7 +527,7 @@ static void solid_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int
         float c;
         if (m1 >= r1 && max_d(d[0], d[1]) >= r0) c = (float)edge_coverage(s, 0, m0);
         else if (m0 >= r0 && max_d(d[2], d[3]) >= r1) c = (float)edge_coverage(s, 1, m1);
-        else c = (float)pixel_coverage(s, d);
+        else c = (float)corner_coverage(s, d);
         uint32_t m = (uint32_t)((c < 1.0f ? c : 1.0f) * 255.0f + 0.5f);
         if (m && t->mask) {
             uint32_t k = m * clip_value(t, x, y) + 0x80u;
