@@ -310,15 +310,15 @@ static void solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_
     if (!t->scalar) {
         const __m128i zero = _mm_setzero_si128(), src = _mm_set1_epi32((int)argb);
         const __m128i ia = _mm_set1_epi16((short)(255u - (argb >> 24))), half = _mm_set1_epi16(0x80);
+        const __m128i k257 = _mm_set1_epi16(257);
         for (; x + 4 <= x1; x += 4) {
             __m128i d = _mm_loadu_si128((const __m128i *)&dst[x]);
             if (add) {
                 d = _mm_adds_epu8(d, src);
             } else {
-                __m128i lo = _mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(d, zero), ia), half);
-                __m128i hi = _mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(d, zero), ia), half);
-                lo = _mm_srli_epi16(_mm_add_epi16(lo, _mm_srli_epi16(lo, 8)), 8);
-                hi = _mm_srli_epi16(_mm_add_epi16(hi, _mm_srli_epi16(hi, 8)), 8);
+                /* MUL_UN8's (t + (t >> 8)) >> 8 is (t * 257) >> 16 for t < 2^16 */
+                __m128i lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(d, zero), ia), half), k257);
+                __m128i hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(d, zero), ia), half), k257);
                 d = _mm_adds_epu8(_mm_packus_epi16(lo, hi), src);
             }
             _mm_storeu_si128((__m128i *)&dst[x], d);
@@ -620,10 +620,10 @@ static inline uint32_t coverage_byte(const sw_sprite_target *t, double coverage,
 
 #if SW_SPRITE_SSE2
 /* fill_one_edge's pixels [x, x + 4) of dst, lane k at distance e0 + (j + k) step,
-   lanes from `lanes` on left as they are (coverage 0 blends to the pixel
-   itself): the same integers as the portable loop. */
-static inline void fill_one_edge_sse2(uint32_t *dst, double e0, int32_t j, double step, int lanes, double h, double l,
-                                      double inv_2ab, uint32_t argb, bool add)
+   lanes outside [first, last) left as they are (coverage 0 blends to the
+   pixel itself): the same integers as the portable loop. */
+static inline void fill_one_edge_sse2(uint32_t *dst, double e0, int32_t j, double step, int first, int last,
+                                      double h, double l, double inv_2ab, uint32_t argb, bool add)
 {
     const __m128d zero_d = _mm_setzero_pd(), hv = _mm_set1_pd(h), lv = _mm_set1_pd(l), inv = _mm_set1_pd(inv_2ab);
     __m128d k01 = _mm_set_pd(j + 1.0, (double)j), k23 = _mm_set_pd(j + 3.0, j + 2.0), sv = _mm_set1_pd(step);
@@ -639,8 +639,10 @@ static inline void fill_one_edge_sse2(uint32_t *dst, double e0, int32_t j, doubl
     __m128 cf = _mm_movelh_ps(_mm_cvtpd_ps(c[0]), _mm_cvtpd_ps(c[1]));
     cf = _mm_add_ps(_mm_mul_ps(_mm_min_ps(cf, _mm_set1_ps(1.0f)), _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
     __m128i m = _mm_cvttps_epi32(cf);
-    /* lanes past the run get coverage 0 */
-    m = _mm_and_si128(m, _mm_cmpgt_epi32(_mm_set1_epi32(lanes), _mm_set_epi32(3, 2, 1, 0)));
+    /* lanes outside the run get coverage 0 */
+    const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
+    m = _mm_and_si128(m, _mm_and_si128(_mm_cmpgt_epi32(_mm_set1_epi32(last), lane),
+                                       _mm_cmpgt_epi32(lane, _mm_set1_epi32(first - 1))));
     /* coverage per channel: m0 x4, m1 x4 | m2 x4, m3 x4 (16-bit lanes) */
     __m128i m16 = _mm_packs_epi32(m, m);
     m16 = _mm_unpacklo_epi16(m16, m16);
@@ -670,11 +672,12 @@ static inline void fill_one_edge_sse2(uint32_t *dst, double e0, int32_t j, doubl
    least its reach away: whole on that side): the coverage is edge i's, at
    its distance e0 + k step from the run's first pixel. Coverage 0 blends to
    the pixel itself, so every pixel is written (no branch to mispredict);
-   with SSE2 four at a time, as long as four stay within limit_x1 (the
-   fill's box, inside the target). The byte and the blend are
-   solid_edge_pixels' own. */
-static void fill_one_edge(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, int i,
-                          int32_t limit_x1)
+   with SSE2 four at a time within the fill's box (inside the target): a
+   run's last pixels that would reach past the box end a group that starts
+   before them instead (no portable tail at a fill's right end). The byte
+   and the blend are solid_edge_pixels' own. */
+static inline __attribute__((always_inline)) void fill_one_edge(const sw_sprite *s, const sw_sprite_target *t,
+                                                                int32_t x0, int32_t x1, int32_t y, int i, sw_box box)
 {
     int pair = i / 2;
     double e0 = s->base[i] + (x0 + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i], step = s->nx[i];
@@ -690,11 +693,17 @@ static void fill_one_edge(const sw_sprite *s, const sw_sprite_target *t, int32_t
     double h = s->reach[pair], l = s->linear[pair], inv_2ab = s->inv_2ab[pair];
     int32_t x = x0;
 #if SW_SPRITE_SSE2
-    if (!t->scalar && !t->mask)
-        for (; x < x1 && x + 4 <= limit_x1; x += 4)
-            fill_one_edge_sse2(&dst[x], e0, x - x0, step, x1 - x, h, l, inv_2ab, argb, add);
+    if (!t->scalar && !t->mask) {
+        for (; x < x1 && x + 4 <= box.x1; x += 4)
+            fill_one_edge_sse2(&dst[x], e0, x - x0, step, 0, x1 - x, h, l, inv_2ab, argb, add);
+        if (x < x1 && x1 - 4 >= box.x0) {
+            int32_t start = x1 - 4;
+            fill_one_edge_sse2(&dst[start], e0, start - x0, step, x - start, 4, h, l, inv_2ab, argb, add);
+            return;
+        }
+    }
 #else
-    (void)limit_x1;
+    (void)box;
 #endif
     for (; x < x1; x++)
         dst[x] = solid_blend(dst[x], mul_un8x4(argb, coverage_byte(t, edge_coverage_smooth(e0 + (x - x0) * step, h, l,
@@ -767,9 +776,9 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
             if (side[i] < 0 && cut[i] < t1) { right_edge = i; cut_r = cut[i] > t0 ? cut[i] : t0; upper++; }
         }
         if (lower <= 1 && upper <= 1 && cut_l <= cut_r) {
-            if (lower) fill_one_edge(s, t, t0, cut_l, y, left_edge, box.x1);
+            if (lower) fill_one_edge(s, t, t0, cut_l, y, left_edge, box);
             solid_span(t, cut_l, cut_r, y, s->argb, add);
-            if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box.x1);
+            if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box);
             continue;
         }
         /* the cuts within (t0, t1), in order (at most four: insertion sort) */
@@ -793,7 +802,7 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
             if (count == 0) {
                 solid_span(t, x0, x1, y, s->argb, add);
             } else if (count == 1) {
-                fill_one_edge(s, t, x0, x1, y, edge, box.x1);
+                fill_one_edge(s, t, x0, x1, y, edge, box);
             } else {
                 double d[4];
                 edge_distances(s, x0, y, d);
