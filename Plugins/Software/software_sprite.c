@@ -592,17 +592,18 @@ static void draw_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
 static inline int32_t floor_i(double v) { int32_t i = (int32_t)v; return i - (v < (double)i); }
 static inline int32_t ceil_i(double v) { int32_t i = (int32_t)v; return i + (v > (double)i); }
 
-/* edge_coverage without branches: the area of the pixel inside the line
-   is the distribution function, at d, of n . p over the pixel's points p,
-   a sum of two uniform variables of widths a and b, so
-   ((d + h)+^2 - (d + l)+^2 - (d - l)+^2 + (d - h)+^2) / 2ab with h and l the
-   reach and linear part, x+ = max(x, 0). Its rounding error grows as 1 / b:
-   edges within SW_FILL_MIN_SKEW of an axis keep edge_coverage. */
+/* edge_coverage without branches: with x = min(|d|, h) the area is
+   1/2 +- (x / a - max(x - l, 0)^2 / 2ab), + on the inside (d > 0): linear
+   up to l, the corner's square beyond (the two agree at l and reach 1/2 at
+   h). Every term is at most 1/2, so its rounding error stays near the
+   double's. inv_2ab overflows for a b near the smallest doubles: edges
+   within SW_FILL_MIN_SKEW of an axis keep edge_coverage. */
 #define SW_FILL_MIN_SKEW 1e-6
-static inline double edge_coverage_smooth(double d, double h, double l, double inv_2ab)
+static inline double edge_coverage_smooth(double d, double h, double l, double inv_a, double inv_2ab)
 {
-    double p = max_d(d + h, 0.0), q = max_d(d + l, 0.0), r = max_d(d - l, 0.0), u = max_d(d - h, 0.0);
-    return ((p * p - q * q) - (r * r - u * u)) * inv_2ab;
+    double x = min_d(fabs(d), h), c = max_d(x - l, 0.0);
+    double half = x * inv_a - c * c * inv_2ab;
+    return d > 0.0 ? 0.5 + half : 0.5 - half;
 }
 
 /* The coverage byte as pixman's rasterizer stores it (rounded from a float),
@@ -623,18 +624,20 @@ static inline uint32_t coverage_byte(const sw_sprite_target *t, double coverage,
    lanes outside [first, last) left as they are (coverage 0 blends to the
    pixel itself): the same integers as the portable loop. */
 static inline void fill_one_edge_sse2(uint32_t *dst, double e0, int32_t j, double step, int first, int last,
-                                      double h, double l, double inv_2ab, uint32_t argb, bool add)
+                                      double h, double l, double inv_a, double inv_2ab, uint32_t argb, bool add)
 {
     const __m128d zero_d = _mm_setzero_pd(), hv = _mm_set1_pd(h), lv = _mm_set1_pd(l), inv = _mm_set1_pd(inv_2ab);
+    const __m128d ia = _mm_set1_pd(inv_a), sign = _mm_set1_pd(-0.0), half_d = _mm_set1_pd(0.5);
     __m128d k01 = _mm_set_pd(j + 1.0, (double)j), k23 = _mm_set_pd(j + 3.0, j + 2.0), sv = _mm_set1_pd(step);
     __m128d ev = _mm_set1_pd(e0);
     __m128d c[2];
-    for (int half = 0; half < 2; half++) {
-        __m128d d = _mm_add_pd(ev, _mm_mul_pd(half ? k23 : k01, sv));
-        __m128d p = _mm_max_pd(_mm_add_pd(d, hv), zero_d), q = _mm_max_pd(_mm_add_pd(d, lv), zero_d);
-        __m128d r = _mm_max_pd(_mm_sub_pd(d, lv), zero_d), u = _mm_max_pd(_mm_sub_pd(d, hv), zero_d);
-        c[half] = _mm_mul_pd(_mm_sub_pd(_mm_sub_pd(_mm_mul_pd(p, p), _mm_mul_pd(q, q)),
-                                        _mm_sub_pd(_mm_mul_pd(r, r), _mm_mul_pd(u, u))), inv);
+    for (int part = 0; part < 2; part++) {
+        __m128d d = _mm_add_pd(ev, _mm_mul_pd(part ? k23 : k01, sv));
+        __m128d x = _mm_min_pd(_mm_andnot_pd(sign, d), hv), k = _mm_max_pd(_mm_sub_pd(x, lv), zero_d);
+        __m128d half = _mm_sub_pd(_mm_mul_pd(x, ia), _mm_mul_pd(_mm_mul_pd(k, k), inv));
+        /* + half where d > 0, - half elsewhere (d = 0 gives x = 0, half = 0) */
+        half = _mm_xor_pd(half, _mm_andnot_pd(_mm_cmpgt_pd(d, zero_d), sign));
+        c[part] = _mm_add_pd(half_d, half);
     }
     __m128 cf = _mm_movelh_ps(_mm_cvtpd_ps(c[0]), _mm_cvtpd_ps(c[1]));
     cf = _mm_add_ps(_mm_mul_ps(_mm_min_ps(cf, _mm_set1_ps(1.0f)), _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
@@ -690,15 +693,15 @@ static inline __attribute__((always_inline)) void fill_one_edge(const sw_sprite 
                                                                        x, y)), add);
         return;
     }
-    double h = s->reach[pair], l = s->linear[pair], inv_2ab = s->inv_2ab[pair];
+    double h = s->reach[pair], l = s->linear[pair], inv_a = s->inv_a[pair], inv_2ab = s->inv_2ab[pair];
     int32_t x = x0;
 #if SW_SPRITE_SSE2
     if (!t->scalar && !t->mask) {
         for (; x < x1 && x + 4 <= box.x1; x += 4)
-            fill_one_edge_sse2(&dst[x], e0, x - x0, step, 0, x1 - x, h, l, inv_2ab, argb, add);
+            fill_one_edge_sse2(&dst[x], e0, x - x0, step, 0, x1 - x, h, l, inv_a, inv_2ab, argb, add);
         if (x < x1 && x1 - 4 >= box.x0) {
             int32_t start = x1 - 4;
-            fill_one_edge_sse2(&dst[start], e0, start - x0, step, x - start, 4, h, l, inv_2ab, argb, add);
+            fill_one_edge_sse2(&dst[start], e0, start - x0, step, x - start, 4, h, l, inv_a, inv_2ab, argb, add);
             return;
         }
     }
@@ -707,7 +710,7 @@ static inline __attribute__((always_inline)) void fill_one_edge(const sw_sprite 
 #endif
     for (; x < x1; x++)
         dst[x] = solid_blend(dst[x], mul_un8x4(argb, coverage_byte(t, edge_coverage_smooth(e0 + (x - x0) * step, h, l,
-                                                                                        inv_2ab), x, y)), add);
+                                                                                        inv_a, inv_2ab), x, y)), add);
 }
 
 /* A rotated or skewed FILL within box. Each row is cut where an edge stops
