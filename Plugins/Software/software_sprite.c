@@ -723,12 +723,16 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
     /* Edge i with nx != 0 is at distance d at x = at[i] + y * per_row[i] + d * inv_nx[i]:
        a lower bound of the row (crossing it from the left) when nx > 0, an
        upper one when nx < 0; with nx ~ 0 its distance is the row's own. */
-    double at[4], per_row[4];
+    double touched_at[4], crossed_at[4], per_row[4];
     int side[4];
     for (int i = 0; i < 4; i++) {
         side[i] = s->nx[i] > 1e-12 ? 1 : (s->nx[i] < -1e-12 ? -1 : 0);
         double k = side[i] ? s->inv_nx[i] : 0.0;
-        at[i] = -(s->base[i] + 0.5 * s->nx[i] + 0.5 * s->ny[i]) * k;
+        double at = -(s->base[i] + 0.5 * s->nx[i] + 0.5 * s->ny[i]) * k, w = s->reach[i / 2] * k;
+        /* where the row's touched pixels end (distance -reach) and its
+           crossed ones (+reach, with a margin that absorbs rounding) */
+        touched_at[i] = at - w;
+        crossed_at[i] = at + w + (side[i] > 0 ? 1e-7 : -1e-7);
         per_row[i] = -s->ny[i] * k;
     }
     bool add = (s->flags & SW_SPRITE_ADD) != 0;
@@ -749,13 +753,14 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
                 if (d < h) crossing_row = true;
                 continue;
             }
-            double x = at[i] + y * per_row[i], w = h * s->inv_nx[i];
+            double x = touched_at[i] + y * per_row[i];
+            double c = min_d(max_d(crossed_at[i] + y * per_row[i], left), right);
             if (side[i] > 0) {
-                lo = max_d(lo, x - w);
-                cut[i] = ceil_i(min_d(max_d(x + w + 1e-7, left), right));
+                lo = max_d(lo, x);
+                cut[i] = ceil_i(c);
             } else {
-                hi = min_d(hi, x - w);
-                cut[i] = floor_i(min_d(max_d(x + w - 1e-7, left), right)) + 1;
+                hi = min_d(hi, x);
+                cut[i] = floor_i(c) + 1;
             }
         }
         if (outside || !(hi >= lo)) continue;
