@@ -619,33 +619,38 @@ static inline uint32_t coverage_byte(const sw_sprite_target *t, double coverage,
     return m;
 }
 
-#if SW_SPRITE_SSE2
-/* fill_one_edge's pixels [x, x + 4) of dst, lane k at distance e0 + (j + k) step,
-   lanes outside [first, last) left as they are (coverage 0 blends to the
-   pixel itself): the same integers as the portable loop. */
-static inline void fill_one_edge_sse2(uint32_t *dst, double e0, int32_t j, double step, int first, int last,
-                                      double h, double l, double inv_a, double inv_2ab, uint32_t argb, bool add)
+/* Edge i's distance at pixel (x, y) (edge_distances' for one edge). */
+static inline double edge_distance(const sw_sprite *s, int i, int32_t x, int32_t y)
 {
-    const __m128d zero_d = _mm_setzero_pd(), hv = _mm_set1_pd(h), lv = _mm_set1_pd(l), inv = _mm_set1_pd(inv_2ab);
-    const __m128d ia = _mm_set1_pd(inv_a), sign = _mm_set1_pd(-0.0), half_d = _mm_set1_pd(0.5);
-    __m128d k01 = _mm_set_pd(j + 1.0, (double)j), k23 = _mm_set_pd(j + 3.0, j + 2.0), sv = _mm_set1_pd(step);
-    __m128d ev = _mm_set1_pd(e0);
-    __m128d c[2];
-    for (int part = 0; part < 2; part++) {
-        __m128d d = _mm_add_pd(ev, _mm_mul_pd(part ? k23 : k01, sv));
-        __m128d x = _mm_min_pd(_mm_andnot_pd(sign, d), hv), k = _mm_max_pd(_mm_sub_pd(x, lv), zero_d);
-        __m128d half = _mm_sub_pd(_mm_mul_pd(x, ia), _mm_mul_pd(_mm_mul_pd(k, k), inv));
-        /* + half where d > 0, - half elsewhere (d = 0 gives x = 0, half = 0) */
-        half = _mm_xor_pd(half, _mm_andnot_pd(_mm_cmpgt_pd(d, zero_d), sign));
-        c[part] = _mm_add_pd(half_d, half);
-    }
-    __m128 cf = _mm_movelh_ps(_mm_cvtpd_ps(c[0]), _mm_cvtpd_ps(c[1]));
+    return s->base[i] + (x + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i];
+}
+
+#if SW_SPRITE_SSE2
+/* edge_coverage_smooth of two distances d, the edge's h, l, 1/a, 1/2ab in
+   the lanes beside them: the same doubles as the portable function. */
+static inline __m128d edge_coverage_sse2(__m128d d, __m128d h, __m128d l, __m128d inv_a, __m128d inv_2ab)
+{
+    const __m128d zero = _mm_setzero_pd(), sign = _mm_set1_pd(-0.0);
+    __m128d x = _mm_min_pd(_mm_andnot_pd(sign, d), h), k = _mm_max_pd(_mm_sub_pd(x, l), zero);
+    __m128d half = _mm_sub_pd(_mm_mul_pd(x, inv_a), _mm_mul_pd(_mm_mul_pd(k, k), inv_2ab));
+    /* + half where d > 0, - half elsewhere (d = 0 gives x = 0, half = 0) */
+    half = _mm_xor_pd(half, _mm_andnot_pd(_mm_cmpgt_pd(d, zero), sign));
+    return _mm_add_pd(_mm_set1_pd(0.5), half);
+}
+
+/* coverage_byte (unclipped) of four coverages, two in each of c01 and c23. */
+static inline __m128i coverage_bytes_sse2(__m128d c01, __m128d c23)
+{
+    __m128 cf = _mm_movelh_ps(_mm_cvtpd_ps(c01), _mm_cvtpd_ps(c23));
     cf = _mm_add_ps(_mm_mul_ps(_mm_min_ps(cf, _mm_set1_ps(1.0f)), _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
-    __m128i m = _mm_cvttps_epi32(cf);
-    /* lanes outside the run get coverage 0 */
-    const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
-    m = _mm_and_si128(m, _mm_and_si128(_mm_cmpgt_epi32(_mm_set1_epi32(last), lane),
-                                       _mm_cmpgt_epi32(lane, _mm_set1_epi32(first - 1))));
+    return _mm_cvttps_epi32(cf);
+}
+
+/* Four pixels dv, each the colour argb times its coverage byte in m (32-bit
+   lanes), OVER or ADD: the portable loop's integers (coverage 0 gives the
+   pixel back). */
+static inline __m128i coverage_blend_sse2(__m128i dv, __m128i m, uint32_t argb, bool add)
+{
     /* coverage per channel: m0 x4, m1 x4 | m2 x4, m3 x4 (16-bit lanes) */
     __m128i m16 = _mm_packs_epi32(m, m);
     m16 = _mm_unpacklo_epi16(m16, m16);
@@ -655,19 +660,58 @@ static inline void fill_one_edge_sse2(uint32_t *dst, double e0, int32_t j, doubl
     /* (t + (t >> 8)) >> 8 for t < 2^16 is (t * 257) >> 16 */
     __m128i s_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(colour, m_lo), half_v), k257);
     __m128i s_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(colour, m_hi), half_v), k257);
+    if (add) return _mm_adds_epu8(dv, _mm_packus_epi16(s_lo, s_hi));
+    const __m128i v255 = _mm_set1_epi16(255);
+    __m128i ia_lo = _mm_sub_epi16(v255, _mm_shufflehi_epi16(_mm_shufflelo_epi16(s_lo, 0xff), 0xff));
+    __m128i ia_hi = _mm_sub_epi16(v255, _mm_shufflehi_epi16(_mm_shufflelo_epi16(s_hi, 0xff), 0xff));
+    __m128i d_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(dv, zero), ia_lo), half_v), k257);
+    __m128i d_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(dv, zero), ia_hi), half_v), k257);
+    return _mm_adds_epu8(_mm_packus_epi16(s_lo, s_hi), _mm_packus_epi16(d_lo, d_hi));
+}
+
+/* fill_one_edge's pixels [x, x + 4) of dst, lane k at distance e0 + (j + k) step,
+   lanes outside [first, last) left as they are (coverage 0 blends to the
+   pixel itself): the same integers as the portable loop. */
+static inline void fill_one_edge_sse2(uint32_t *dst, double e0, int32_t j, double step, int first, int last,
+                                      double h, double l, double inv_a, double inv_2ab, uint32_t argb, bool add)
+{
+    __m128d hv = _mm_set1_pd(h), lv = _mm_set1_pd(l), ia = _mm_set1_pd(inv_a), inv = _mm_set1_pd(inv_2ab);
+    __m128d ev = _mm_set1_pd(e0), sv = _mm_set1_pd(step);
+    __m128d k01 = _mm_set_pd(j + 1.0, (double)j), k23 = _mm_set_pd(j + 3.0, j + 2.0);
+    __m128d c01 = edge_coverage_sse2(_mm_add_pd(ev, _mm_mul_pd(k01, sv)), hv, lv, ia, inv);
+    __m128d c23 = edge_coverage_sse2(_mm_add_pd(ev, _mm_mul_pd(k23, sv)), hv, lv, ia, inv);
+    __m128i m = coverage_bytes_sse2(c01, c23);
+    /* lanes outside the run get coverage 0 */
+    const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
+    m = _mm_and_si128(m, _mm_and_si128(_mm_cmpgt_epi32(_mm_set1_epi32(last), lane),
+                                       _mm_cmpgt_epi32(lane, _mm_set1_epi32(first - 1))));
     __m128i dv = _mm_loadu_si128((const __m128i *)dst);
-    __m128i out;
-    if (add) {
-        out = _mm_adds_epu8(dv, _mm_packus_epi16(s_lo, s_hi));
-    } else {
-        const __m128i v255 = _mm_set1_epi16(255);
-        __m128i ia_lo = _mm_sub_epi16(v255, _mm_shufflehi_epi16(_mm_shufflelo_epi16(s_lo, 0xff), 0xff));
-        __m128i ia_hi = _mm_sub_epi16(v255, _mm_shufflehi_epi16(_mm_shufflelo_epi16(s_hi, 0xff), 0xff));
-        __m128i d_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(dv, zero), ia_lo), half_v), k257);
-        __m128i d_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(dv, zero), ia_hi), half_v), k257);
-        out = _mm_adds_epu8(_mm_packus_epi16(s_lo, s_hi), _mm_packus_epi16(d_lo, d_hi));
-    }
-    _mm_storeu_si128((__m128i *)dst, out);
+    _mm_storeu_si128((__m128i *)dst, coverage_blend_sse2(dv, m, argb, add));
+}
+
+/* A row's two one-edge runs at once when each is one or two pixels (most
+   rows): lanes 0-1 the left run's pixels from xl (edge il, distance el at
+   xl), lanes 2-3 the right run's from xr; the other lanes of each pair are
+   written back as they are, the left pair first (it may reach the right
+   run's first pixel). The portable loop's integers. */
+static inline void fill_two_edges_sse2(const sw_sprite *s, uint32_t *dst, int32_t xl, int nl, int il, double el,
+                                       int32_t xr, int nr, int ir, double er, uint32_t argb, bool add)
+{
+    int pl = il / 2, pr = ir / 2;
+    __m128d one0 = _mm_set_pd(1.0, 0.0);
+    __m128d dl = _mm_add_pd(_mm_set1_pd(el), _mm_mul_pd(one0, _mm_set1_pd(s->nx[il])));
+    __m128d dr = _mm_add_pd(_mm_set1_pd(er), _mm_mul_pd(one0, _mm_set1_pd(s->nx[ir])));
+    __m128d cl = edge_coverage_sse2(dl, _mm_set1_pd(s->reach[pl]), _mm_set1_pd(s->linear[pl]),
+                                    _mm_set1_pd(s->inv_a[pl]), _mm_set1_pd(s->inv_2ab[pl]));
+    __m128d cr = edge_coverage_sse2(dr, _mm_set1_pd(s->reach[pr]), _mm_set1_pd(s->linear[pr]),
+                                    _mm_set1_pd(s->inv_a[pr]), _mm_set1_pd(s->inv_2ab[pr]));
+    __m128i m = coverage_bytes_sse2(cl, cr);
+    m = _mm_and_si128(m, _mm_cmpgt_epi32(_mm_set_epi32(nr, nr, nl, nl), _mm_set_epi32(1, 0, 1, 0)));
+    __m128i dv = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)&dst[xl]),
+                                    _mm_loadl_epi64((const __m128i *)&dst[xr]));
+    __m128i out = coverage_blend_sse2(dv, m, argb, add);
+    _mm_storel_epi64((__m128i *)&dst[xl], out);
+    _mm_storel_epi64((__m128i *)&dst[xr], _mm_unpackhi_epi64(out, out));
 }
 #endif
 
@@ -683,7 +727,7 @@ static inline __attribute__((always_inline)) void fill_one_edge(const sw_sprite 
                                                                 int32_t x0, int32_t x1, int32_t y, int i, sw_box box)
 {
     int pair = i / 2;
-    double e0 = s->base[i] + (x0 + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i], step = s->nx[i];
+    double e0 = edge_distance(s, i, x0, y), step = s->nx[i];
     bool add = (s->flags & SW_SPRITE_ADD) != 0;
     uint32_t argb = s->argb;
     uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
@@ -736,6 +780,11 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
         per_row[i] = -s->ny[i] * k;
     }
     bool add = (s->flags & SW_SPRITE_ADD) != 0;
+#if SW_SPRITE_SSE2
+    /* both one-edge runs of a row in one SSE2 pass (fill_two_edges_sse2) */
+    bool pairs = !t->scalar && !t->mask;
+    bool smooth[2] = { s->b[0] > SW_FILL_MIN_SKEW, s->b[1] > SW_FILL_MIN_SKEW };
+#endif
     /* bounds kept within the box's columns and a pixel beyond, so they convert to int */
     double left = box.x0 - 1.0, right = box.x1 + 1.0;
     for (int32_t y = box.y0; y < box.y1; y++) {
@@ -784,6 +833,16 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
             if (side[i] < 0 && cut[i] < t1) { right_edge = i; cut_r = cut[i] > t0 ? cut[i] : t0; upper++; }
         }
         if (lower <= 1 && upper <= 1 && cut_l <= cut_r) {
+#if SW_SPRITE_SSE2
+            if (pairs && lower && upper && cut_l - t0 <= 2 && t1 - cut_r <= 2 && cut_r + 2 <= box.x1 &&
+                smooth[left_edge / 2] && smooth[right_edge / 2]) {
+                uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+                fill_two_edges_sse2(s, dst, t0, cut_l - t0, left_edge, edge_distance(s, left_edge, t0, y), cut_r,
+                                    t1 - cut_r, right_edge, edge_distance(s, right_edge, cut_r, y), s->argb, add);
+                solid_span(t, cut_l, cut_r, y, s->argb, add);
+                continue;
+            }
+#endif
             if (lower) fill_one_edge(s, t, t0, cut_l, y, left_edge, box);
             solid_span(t, cut_l, cut_r, y, s->argb, add);
             if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box);
