@@ -289,8 +289,12 @@ static inline uint32_t clip_value(const sw_sprite_target *t, int32_t x, int32_t 
     return t->mask[(size_t)(y - t->my) * t->mstride + (size_t)(x - t->mx)];
 }
 
-/* Pixels [x0, x1) of row y fully covered by colour argb (x the clip mask). */
-static void solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, uint32_t argb, bool add)
+/* Pixels [x0, x1) of row y fully covered by colour argb (x the clip mask).
+   Pixels up to limit_x1 (inside the target) may be read and written back
+   as they are: the SSE2 loop ends with a group of four whose pixels past
+   x1 keep their value, instead of a portable tail. */
+static void solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, uint32_t argb, bool add,
+                       int32_t limit_x1)
 {
     if (x1 <= x0 || argb == 0) return;
     uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
@@ -310,20 +314,26 @@ static void solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_
     if (!t->scalar) {
         const __m128i zero = _mm_setzero_si128(), src = _mm_set1_epi32((int)argb);
         const __m128i ia = _mm_set1_epi16((short)(255u - (argb >> 24))), half = _mm_set1_epi16(0x80);
-        const __m128i k257 = _mm_set1_epi16(257);
-        for (; x + 4 <= x1; x += 4) {
-            __m128i d = _mm_loadu_si128((const __m128i *)&dst[x]);
+        const __m128i k257 = _mm_set1_epi16(257), lane = _mm_set_epi32(3, 2, 1, 0);
+        for (; x < x1 && x + 4 <= limit_x1; x += 4) {
+            __m128i old = _mm_loadu_si128((const __m128i *)&dst[x]), d;
             if (add) {
-                d = _mm_adds_epu8(d, src);
+                d = _mm_adds_epu8(old, src);
             } else {
                 /* MUL_UN8's (t + (t >> 8)) >> 8 is (t * 257) >> 16 for t < 2^16 */
-                __m128i lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(d, zero), ia), half), k257);
-                __m128i hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(d, zero), ia), half), k257);
+                __m128i lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(old, zero), ia), half), k257);
+                __m128i hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(old, zero), ia), half), k257);
                 d = _mm_adds_epu8(_mm_packus_epi16(lo, hi), src);
+            }
+            if (x + 4 > x1) {   /* the last group: pixels from x1 on as they were */
+                __m128i in = _mm_cmpgt_epi32(_mm_set1_epi32(x1 - x), lane);
+                d = _mm_or_si128(_mm_and_si128(in, d), _mm_andnot_si128(in, old));
             }
             _mm_storeu_si128((__m128i *)&dst[x], d);
         }
     }
+#else
+    (void)limit_x1;
 #endif
     for (; x < x1; x++) dst[x] = solid_blend(dst[x], argb, add);
 }
@@ -839,12 +849,12 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
                 uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
                 fill_two_edges_sse2(s, dst, t0, cut_l - t0, left_edge, edge_distance(s, left_edge, t0, y), cut_r,
                                     t1 - cut_r, right_edge, edge_distance(s, right_edge, cut_r, y), s->argb, add);
-                solid_span(t, cut_l, cut_r, y, s->argb, add);
+                solid_span(t, cut_l, cut_r, y, s->argb, add, box.x1);
                 continue;
             }
 #endif
             if (lower) fill_one_edge(s, t, t0, cut_l, y, left_edge, box);
-            solid_span(t, cut_l, cut_r, y, s->argb, add);
+            solid_span(t, cut_l, cut_r, y, s->argb, add, box.x1);
             if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box);
             continue;
         }
@@ -867,7 +877,7 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
                 if (side[i] > 0 ? x0 < cut[i] : x0 >= cut[i]) { edge = i; count++; }
             }
             if (count == 0) {
-                solid_span(t, x0, x1, y, s->argb, add);
+                solid_span(t, x0, x1, y, s->argb, add, box.x1);
             } else if (count == 1) {
                 fill_one_edge(s, t, x0, x1, y, edge, box);
             } else {
@@ -901,7 +911,7 @@ static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box li
                               (float)(s->color.a * f) };
             uint32_t argb = sw_argb(sw_pixman_color(c));
             for (int32_t y = pieces[i].box.y0; y < pieces[i].box.y1; y++)
-                solid_span(t, pieces[i].box.x0, pieces[i].box.x1, y, argb, add);
+                solid_span(t, pieces[i].box.x0, pieces[i].box.x1, y, argb, add, box.x1);
         }
         return;
     }
