@@ -774,9 +774,10 @@ static inline __attribute__((always_inline)) void fill_one_edge(const sw_sprite 
    (row_interval solved once for the fill). */
 static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
 {
-    /* Edge i with nx != 0 is at distance d at x = at[i] + y * per_row[i] + d * inv_nx[i]:
-       a lower bound of the row (crossing it from the left) when nx > 0, an
-       upper one when nx < 0; with nx ~ 0 its distance is the row's own. */
+    /* Edge i with nx != 0 is at distance d in row y at x = at + y * per_row[i]
+       + d / nx[i]: a lower bound of the row (it crosses the row's left end)
+       when nx > 0, an upper one when nx < 0; with nx ~ 0 its distance is
+       the same all along a row. */
     double touched_at[4], crossed_at[4], per_row[4];
     int side[4];
     for (int i = 0; i < 4; i++) {
