@@ -723,6 +723,32 @@ static inline void fill_two_edges_sse2(const sw_sprite *s, uint32_t *dst, int32_
     _mm_storel_epi64((__m128i *)&dst[xl], out);
     _mm_storel_epi64((__m128i *)&dst[xr], _mm_unpackhi_epi64(out, out));
 }
+
+/* A row's two one-edge runs at once when each is at most four pixels:
+   fill_one_edge_sse2 for the left run's group from xl, then for the right
+   run's from xr (xr >= the left run's end, so the left group's store,
+   first, only gives back pixels the right one draws). */
+static inline void fill_two_runs_sse2(const sw_sprite *s, uint32_t *dst, int32_t xl, int nl, int il, double el,
+                                      int32_t xr, int nr, int ir, double er, uint32_t argb, bool add)
+{
+    int pl = il / 2, pr = ir / 2;
+    __m128d one0 = _mm_set_pd(1.0, 0.0), three2 = _mm_set_pd(3.0, 2.0);
+    __m128d sl = _mm_set1_pd(s->nx[il]), sr = _mm_set1_pd(s->nx[ir]), elv = _mm_set1_pd(el), erv = _mm_set1_pd(er);
+    __m128d hl = _mm_set1_pd(s->reach[pl]), ll = _mm_set1_pd(s->linear[pl]), al = _mm_set1_pd(s->inv_a[pl]);
+    __m128d bl = _mm_set1_pd(s->inv_2ab[pl]);
+    __m128d hr = _mm_set1_pd(s->reach[pr]), lr = _mm_set1_pd(s->linear[pr]), ar = _mm_set1_pd(s->inv_a[pr]);
+    __m128d br = _mm_set1_pd(s->inv_2ab[pr]);
+    __m128i ml = coverage_bytes_sse2(edge_coverage_sse2(_mm_add_pd(elv, _mm_mul_pd(one0, sl)), hl, ll, al, bl),
+                                     edge_coverage_sse2(_mm_add_pd(elv, _mm_mul_pd(three2, sl)), hl, ll, al, bl));
+    __m128i mr = coverage_bytes_sse2(edge_coverage_sse2(_mm_add_pd(erv, _mm_mul_pd(one0, sr)), hr, lr, ar, br),
+                                     edge_coverage_sse2(_mm_add_pd(erv, _mm_mul_pd(three2, sr)), hr, lr, ar, br));
+    const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
+    ml = _mm_and_si128(ml, _mm_cmpgt_epi32(_mm_set1_epi32(nl), lane));
+    mr = _mm_and_si128(mr, _mm_cmpgt_epi32(_mm_set1_epi32(nr), lane));
+    __m128i dl = _mm_loadu_si128((const __m128i *)&dst[xl]), dr = _mm_loadu_si128((const __m128i *)&dst[xr]);
+    _mm_storeu_si128((__m128i *)&dst[xl], coverage_blend_sse2(dl, ml, argb, add));
+    _mm_storeu_si128((__m128i *)&dst[xr], coverage_blend_sse2(dr, mr, argb, add));
+}
 #endif
 
 /* Pixels [x0, x1) of row y crossed by edge i alone (every other edge at
@@ -850,6 +876,14 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
                 uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
                 fill_two_edges_sse2(s, dst, t0, cut_l - t0, left_edge, edge_distance(s, left_edge, t0, y), cut_r,
                                     t1 - cut_r, right_edge, edge_distance(s, right_edge, cut_r, y), s->argb, add);
+                solid_span(t, cut_l, cut_r, y, s->argb, add, box.x1);
+                continue;
+            }
+            if (pairs && lower && upper && cut_l - t0 <= 4 && t1 - cut_r <= 4 && cut_r + 4 <= box.x1 &&
+                smooth[left_edge / 2] && smooth[right_edge / 2]) {
+                uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+                fill_two_runs_sse2(s, dst, t0, cut_l - t0, left_edge, edge_distance(s, left_edge, t0, y), cut_r,
+                                   t1 - cut_r, right_edge, edge_distance(s, right_edge, cut_r, y), s->argb, add);
                 solid_span(t, cut_l, cut_r, y, s->argb, add, box.x1);
                 continue;
             }
