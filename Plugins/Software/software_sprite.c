@@ -1120,9 +1120,9 @@ sw_sprite_result sw_fill_prepare(const lk_backend_instance *inst, const lk_dl_op
     bool antialias = (op->flags & LK_DL_FLAG_ANTIALIAS) != 0;
     double sx, sy, tx, ty;
     bool axis_aligned = sw_homography_axis_aligned(&shape.h, &sx, &sy, &tx, &ty);
-    /* Aliased turned fills sample pixel centres (the mask path's own); small
-       turned ones are almost all edge pixels, which pixman's rasterizer
-       does faster. */
+    /* Aliased turned fills sample pixel centres (the mask path's own); below
+       SW_FILL_MIN_SIDE turned ones are almost all edge pixels, which
+       pixman's rasterizer does as fast. */
     if (!axis_aligned && (!antialias || (bounds[2] - bounds[0] < SW_FILL_MIN_SIDE &&
                                          bounds[3] - bounds[1] < SW_FILL_MIN_SIDE)))
         return SW_SPRITE_DECLINE;
