@@ -234,7 +234,7 @@ typedef enum sw_sprite_mode { SW_SPRITES_ON, SW_SPRITES_SCALAR, SW_SPRITES_OFF }
    ones with a fractional edge up to SW_FILL_AXIS_MAX_SIDE a side
    (measured, docs/rendering.md "fill runs"). */
 #ifndef SW_FILL_MIN_SIDE
-#define SW_FILL_MIN_SIDE 16
+#define SW_FILL_MIN_SIDE 8
 #endif
 #ifndef SW_FILL_MAX_SIDE
 #define SW_FILL_MAX_SIDE 128

@@ -118,6 +118,37 @@ static void build_scenes(scene *scenes, int *count)
                                             lkt_translate(150.5, 110.25, 0)));
     add(s, flipped);
 
+    /* The rotated fills' row paths: long one-edge runs (small turns: many
+       pixels of four a row, the last group ending at a fill's right end),
+       turns too small for the branch-free coverage (below 1e-6) and just
+       above it, skews (corners not square), slivers thinner than two pixels
+       (both edges of a pair crossing the same pixels), fills ending at the
+       output's right edge; opaque and translucent, OVER and ADD. */
+    s = &scenes[n++];
+    begin_scene(s, "fills_long_edges_skews_slivers");
+    s->clear = lkt_color(0.15f, 0.1f, 0.2f, 1);
+    const double turns[7] = { 0.02, -0.05, 0.1, 1e-7, -3e-7, 2e-5, LKT_PI / 2 + 0.03 };
+    for (int i = 0; i < 7; i++) {
+        lk_dl_op op = square(22 + 19 * i + 0.37 * i, 14 + 13 * (i % 2) + 0.21 * i, 17.3 + 2 * i, 9.6 + i, turns[i],
+                             random_color(i % 2));
+        op.flags |= LK_DL_FLAG_BLEND_ADD * (uint32_t)(i == 4);
+        add(s, op);
+    }
+    add(s, square(60.3, 48.7, 110, 13.4, 0.035, lkt_color(0.2f, 0.7f, 0.4f, 0.7f)));
+    add(s, square(W - 31.6, 52.2, 58, 21, -0.06, lkt_color(0.8f, 0.6f, 0.1f, 0.9f)));
+    for (int i = 0; i < 5; i++) {
+        lk_dl_op op = lkt_fill(-12, -8, 24, 16, random_color(1));
+        lkt_mat skew = lkt_mat_identity();
+        skew.m[4] = 0.3 + 0.25 * i;   /* x += k y */
+        lkt_set_transform(&op, lkt_mat_mul(lkt_mat_mul(skew, lkt_rotate_z(0.4 * i)),
+                                           lkt_translate(18 + 30 * i + 0.3, 78.4 + 2 * (i % 2), 0)));
+        add(s, op);
+    }
+    for (int i = 0; i < 6; i++)
+        add(s, square(12 + 25 * i + 0.6, 104.3 + 0.2 * i, 24 + 3 * i, 0.6 + 0.25 * i, 0.3 + 0.45 * i,
+                      random_color(i % 2)));
+    add(s, square(W - 4.3, 100.5, 26, 11, 0.08, lkt_color(0.7f, 0.2f, 0.3f, 0.8f)));
+
     /* Clips: a damage box, a pixel-aligned clip, a rotated clip (a mask),
        a group drawn offscreen with opacity, fills cut by every edge. */
     s = &scenes[n++];
