@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds the software backend in release mode (scratch path .build-sw, so the
-# main .build is left alone) and bench_composite, then runs the benchmark.
+# main .build is left alone), bench_composite and bench_peer_fills, then runs
+# bench_composite (and, in a smoke run, bench_peer_fills once).
 #
 # usage: Benchmarks/software/run.sh [--smoke] [--frames N] [--plugin PATH]
 #   With --plugin (or $LKTEST_PLUGIN) that plugin is measured and nothing
@@ -28,4 +29,10 @@ mkdir -p "$out"
 # shellcheck disable=SC2046
 "$CC" -std=c99 -O2 -Wall -Wextra -I"$root/include" "$here/bench_composite.c" \
     $(pkg-config --cflags --libs pixman-1) -ldl -lm -o "$out/bench_composite"
+# The peer scene's list on the plugin alone (a tool for A/B runs of two
+# plugins): built each time, so that it keeps building; run once in smoke runs.
+"$CC" -std=c99 -O2 -Wall -Wextra -I"$root/include" "$here/bench_peer_fills.c" -ldl -lm -o "$out/bench_peer_fills"
+case " $* " in
+*" --smoke "*) [ -n "${LKTEST_PLUGIN:-}" ] && "$out/bench_peer_fills" --smoke 1000 2 "$LKTEST_PLUGIN" ;;
+esac
 exec "$out/bench_composite" "$@"
