@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "layerkit/layerkit_backend.h"
+#include "bench_host.h"
 
 #define W 1920
 #define H 1080
@@ -360,18 +361,8 @@ int main(int argc, char **argv)
     char path[4096];
     const lk_backend *b = load_plugin(explicit_path, path, sizeof path);
     if (!b) return 2;
-    lk_backend_host host;
-    memset(&host, 0, sizeof host);
-    host.abi_version = LK_BACKEND_ABI_VERSION;
-    host.struct_size = sizeof host;
-    host.log = host_log;
-    lk_backend_open_options options;
-    memset(&options, 0, sizeof options);
-    options.struct_size = sizeof options;
-    options.width = W;
-    options.height = H;
     char error[256];
-    lk_backend_instance *inst = b->open(&host, &options, error, sizeof error);
+    lk_backend_instance *inst = bench_open_instance(b, W, H, host_log, error, sizeof error);
     if (!inst) {
         fprintf(stderr, "bench_composite: open: %s\n", error);
         return 2;

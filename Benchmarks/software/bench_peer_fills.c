@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "layerkit/layerkit_backend.h"
+#include "bench_host.h"
 
 #define W 1920
 #define H 1080
@@ -97,17 +98,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < plugins; k++) {
         backend[k] = load(argv[arg + 2 + k]);
         if (!backend[k]) return 2;
-        lk_backend_host host;
-        memset(&host, 0, sizeof host);
-        host.abi_version = LK_BACKEND_ABI_VERSION;
-        host.struct_size = sizeof host;
-        host.log = host_log;
-        lk_backend_open_options options;
-        memset(&options, 0, sizeof options);
-        options.struct_size = sizeof options;
-        options.width = W;
-        options.height = H;
-        instance[k] = backend[k]->open(&host, &options, error, sizeof error);
+        instance[k] = bench_open_instance(backend[k], W, H, host_log, error, sizeof error);
         if (!instance[k]) {
             fprintf(stderr, "bench_peer_fills: open: %s\n", error);
             return 2;

@@ -723,6 +723,17 @@ static inline __m128i blend2(__m128i v, __m128i d, __m128i k, bool add)
     return _mm_add_epi16(s, t);
 }
 
+/* Four pixels dst[0..3]: samples v01 (pixels 0, 1) and v23 (16-bit lanes)
+   times factors k01 and k23, OVER or ADD, stored. */
+static inline void blend4(uint32_t *dst, __m128i v01, __m128i v23, __m128i k01, __m128i k23, bool add)
+{
+    const __m128i zero = _mm_setzero_si128();
+    __m128i d = _mm_loadu_si128((const __m128i *)dst);
+    __m128i lo = blend2(v01, _mm_unpacklo_epi8(d, zero), k01, add);
+    __m128i hi = blend2(v23, _mm_unpackhi_epi8(d, zero), k23, add);
+    _mm_storeu_si128((__m128i *)dst, _mm_packus_epi16(lo, hi));
+}
+
 /* Four pixels dst[0..3], bilinear samples at (u, v) + j (du, dv), every
    one times the same factors k (16-bit lanes b g r a, twice). */
 static inline void span4_sse2(const sw_sprite *s, uint32_t *dst, int32_t u, int32_t v, int32_t du, int32_t dv,
@@ -735,11 +746,7 @@ static inline void span4_sse2(const sw_sprite *s, uint32_t *dst, int32_t u, int3
     vertical4(s, u + 3 * du, v + 3 * dv, inside, &l3, &r3);
     __m128i v01 = horizontal2(l0, r0, u, l1, r1, u + du);
     __m128i v23 = horizontal2(l2, r2, u + 2 * du, l3, r3, u + 3 * du);
-    const __m128i zero = _mm_setzero_si128();
-    __m128i d = _mm_loadu_si128((const __m128i *)dst);
-    __m128i lo = blend2(v01, _mm_unpacklo_epi8(d, zero), k, add);
-    __m128i hi = blend2(v23, _mm_unpackhi_epi8(d, zero), k, add);
-    _mm_storeu_si128((__m128i *)dst, _mm_packus_epi16(lo, hi));
+    blend4(dst, v01, v23, k, k, add);
 }
 #endif
 
@@ -787,11 +794,7 @@ static inline void inner4_inside(const sw_sprite *s, uint32_t *dst, const int32_
     a = _mm_madd_epi16(_mm_unpacklo_epi16(l, r), _mm_shuffle_epi32(wx, 0xaa));
     b = _mm_madd_epi16(_mm_unpackhi_epi16(l, r), _mm_shuffle_epi32(wx, 0xff));
     __m128i v23 = _mm_packs_epi32(_mm_srli_epi32(a, 14), _mm_srli_epi32(b, 14));
-    const __m128i zero = _mm_setzero_si128();
-    __m128i d = _mm_loadu_si128((const __m128i *)dst);
-    __m128i lo = blend2(v01, _mm_unpacklo_epi8(d, zero), k01, add);
-    __m128i hi = blend2(v23, _mm_unpackhi_epi8(d, zero), k23, add);
-    _mm_storeu_si128((__m128i *)dst, _mm_packus_epi16(lo, hi));
+    blend4(dst, v01, v23, k01, k23, add);
 }
 #endif
 
