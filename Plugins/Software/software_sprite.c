@@ -1195,19 +1195,17 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
         }
         if (lower <= 1 && upper <= 1 && cut_l <= cut_r) {
 #if SW_SPRITE_SSE2
-            if (pairs && lower && upper && cut_l - t0 <= 2 && t1 - cut_r <= 2 && cut_r + 2 <= box.x1 &&
-                smooth[left_edge / 2] && smooth[right_edge / 2]) {
+            /* both one-edge runs in one SSE2 call: up to two pixels each in
+               one pass, else up to four each */
+            int32_t nl = cut_l - t0, nr = t1 - cut_r;
+            int both = nl <= 2 && nr <= 2 && cut_r + 2 <= box.x1 ? 2 : nl <= 4 && nr <= 4 && cut_r + 4 <= box.x1 ? 4 : 0;
+            if (pairs && lower && upper && both && smooth[left_edge / 2] && smooth[right_edge / 2]) {
                 uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-                fill_two_edges_sse2(s, dst, t0, cut_l - t0, left_edge, edge_distance(s, left_edge, t0, y), cut_r,
-                                    t1 - cut_r, right_edge, edge_distance(s, right_edge, cut_r, y), s->argb, add);
-                solid_span(t, cut_l, cut_r, y, s->argb, add, box.x1);
-                continue;
-            }
-            if (pairs && lower && upper && cut_l - t0 <= 4 && t1 - cut_r <= 4 && cut_r + 4 <= box.x1 &&
-                smooth[left_edge / 2] && smooth[right_edge / 2]) {
-                uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-                fill_two_runs_sse2(s, dst, t0, cut_l - t0, left_edge, edge_distance(s, left_edge, t0, y), cut_r,
-                                   t1 - cut_r, right_edge, edge_distance(s, right_edge, cut_r, y), s->argb, add);
+                double dl = edge_distance(s, left_edge, t0, y), dr = edge_distance(s, right_edge, cut_r, y);
+                if (both == 2)
+                    fill_two_edges_sse2(s, dst, t0, nl, left_edge, dl, cut_r, nr, right_edge, dr, s->argb, add);
+                else
+                    fill_two_runs_sse2(s, dst, t0, nl, left_edge, dl, cut_r, nr, right_edge, dr, s->argb, add);
                 solid_span(t, cut_l, cut_r, y, s->argb, add, box.x1);
                 continue;
             }
