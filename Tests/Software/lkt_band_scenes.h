@@ -409,4 +409,71 @@ static inline long logged_count(const char *log, const char *label)
     return strtol(p, NULL, 10);
 }
 
+/* What a band test checks beyond its scenes: how its path is turned off
+   (pixman's way), its tolerances, and what the software plugin's closing
+   log must count with the path on (at least `minimum`, the same with the
+   portable loop) and off (none). */
+typedef struct band_test {
+    const char *off_variable;         /* set to "0" */
+    int reference_tolerance;          /* against the reference, in 1/255 */
+    int sprites_reference_tolerance;  /* the same for scenes named "...sprites..." */
+    const char *pixman_suffix;        /* that check's name: the scene's + this */
+    const char *path_words;           /* "by the sprite path", in its messages */
+    int pixman_tolerance;
+    const char *count_check;          /* the count check's name */
+    const char *log_label;            /* " sprites,": the count's label in the log */
+    const char *path, *things;        /* "sprite path", "sprites" */
+    long minimum;
+} band_test;
+
+/* A band test's whole run: its images, its scenes (`build`), the three
+   checks of each (check_band_scene) and, on software, the counts. */
+static inline int run_band_test(const band_test *t, void (*build)(scene *, int *))
+{
+    b = lkt_load();
+    if (!b) return 1;
+    img_particle = particle(501);
+    img_tile = tile(502);
+    static scene scenes[8];
+    int count = 0;
+    build(scenes, &count);
+    int software = strcmp(lkt_backend_name(), "software") == 0;
+
+    way on, off, scalar;
+    unsetenv("LAYERKIT_SOFTWARE_SPRITES");
+    unsetenv("LAYERKIT_SOFTWARE_FILL_RUNS");
+    if (!open_way(&on, NULL, NULL)) return 1;
+    if (software && (!open_way(&off, t->off_variable, "0") || !open_way(&scalar, "LAYERKIT_SOFTWARE_SPRITES", "scalar")))
+        return 1;
+    lkt_frame f_on = lkt_frame_new(W, H), f_off = lkt_frame_new(W, H), f_scalar = lkt_frame_new(W, H);
+    rgba *ref = (rgba *)malloc(sizeof(rgba) * W * H);
+
+    for (int i = 0; i < count; i++)
+        check_band_scene(&scenes[i], software, &on, &off, &scalar, ref, &f_on, &f_off, &f_scalar,
+                         strstr(scenes[i].name, "sprites") ? t->sprites_reference_tolerance : t->reference_tolerance,
+                         t->pixman_suffix, t->path_words, t->pixman_tolerance);
+
+    b->close(on.inst);
+    if (software) {
+        b->close(off.inst);
+        b->close(scalar.inst);
+        lkt_begin(t->count_check);
+        long n_on = logged_count(on.record.last_log, t->log_label), n_off = logged_count(off.record.last_log, t->log_label);
+        long n_scalar = logged_count(scalar.record.last_log, t->log_label);
+        printf("# %s drawn by the %s: %ld (on), %ld (scalar), %ld (off)\n", t->things, t->path, n_on, n_scalar, n_off);
+        if (n_on < t->minimum || n_scalar != n_on)
+            lkt_fail("the %s drew %ld %s (portable loop: %ld); expected at least %ld, the same both ways: %s", t->path,
+                     n_on, t->things, n_scalar, t->minimum, on.record.last_log);
+        if (n_off != 0) lkt_fail("with %s=0 the %s drew %ld %s", t->off_variable, t->path, n_off, t->things);
+        lkt_end();
+    }
+    free(ref);
+    free(f_on.pixels);
+    free(f_off.pixels);
+    free(f_scalar.pixels);
+    free(img_particle.pixels);
+    free(img_tile.pixels);
+    return lkt_exit_code();
+}
+
 #endif

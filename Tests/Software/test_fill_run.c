@@ -190,48 +190,9 @@ static void build_scenes(scene *scenes, int *count)
 
 int main(void)
 {
-    b = lkt_load();
-    if (!b) return 1;
-    img_particle = particle(501);
-    img_tile = tile(502);
-    static scene scenes[8];
-    int count = 0;
-    build_scenes(scenes, &count);
-    int software = strcmp(lkt_backend_name(), "software") == 0;
-
-    way on, off, scalar;
-    unsetenv("LAYERKIT_SOFTWARE_SPRITES");
-    unsetenv("LAYERKIT_SOFTWARE_FILL_RUNS");
-    if (!open_way(&on, NULL, NULL)) return 1;
-    if (software && (!open_way(&off, "LAYERKIT_SOFTWARE_FILL_RUNS", "0") ||
-                     !open_way(&scalar, "LAYERKIT_SOFTWARE_SPRITES", "scalar")))
-        return 1;
-    lkt_frame f_on = lkt_frame_new(W, H), f_off = lkt_frame_new(W, H), f_scalar = lkt_frame_new(W, H);
-    rgba *ref = (rgba *)malloc(sizeof(rgba) * W * H);
-
-    for (int i = 0; i < count; i++)
-        check_band_scene(&scenes[i], software, &on, &off, &scalar, ref, &f_on, &f_off, &f_scalar,
-                         strstr(scenes[i].name, "sprites") ? 4 : 3, "_band_fills_match_pixman", "in bands", 1);
-
-    b->close(on.inst);
-    if (software) {
-        b->close(off.inst);
-        b->close(scalar.inst);
-        lkt_begin("fill_runs_drew_the_fills");
-        long n_on = logged_count(on.record.last_log, " band fills,"), n_off = logged_count(off.record.last_log, " band fills,");
-        long n_scalar = logged_count(scalar.record.last_log, " band fills,");
-        printf("# fills drawn in bands: %ld (on), %ld (scalar), %ld (off)\n", n_on, n_scalar, n_off);
-        if (n_on < 250 || n_scalar != n_on)
-            lkt_fail("the band path drew %ld fills (portable loop: %ld); expected at least 250, the same both ways: %s",
-                     n_on, n_scalar, on.record.last_log);
-        if (n_off != 0) lkt_fail("with LAYERKIT_SOFTWARE_FILL_RUNS=0 the band path drew %ld fills", n_off);
-        lkt_end();
-    }
-    free(ref);
-    free(f_on.pixels);
-    free(f_off.pixels);
-    free(f_scalar.pixels);
-    free(img_particle.pixels);
-    free(img_tile.pixels);
-    return lkt_exit_code();
+    static const band_test fills = {
+        "LAYERKIT_SOFTWARE_FILL_RUNS", 3, 4, "_band_fills_match_pixman", "in bands", 1,
+        "fill_runs_drew_the_fills", " band fills,", "band path", "fills", 250,
+    };
+    return run_band_test(&fills, build_scenes);
 }

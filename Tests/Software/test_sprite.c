@@ -157,44 +157,9 @@ static void build_scenes(scene *scenes, int *count)
 
 int main(void)
 {
-    b = lkt_load();
-    if (!b) return 1;
-    img_particle = particle(501);
-    img_tile = tile(502);
-    static scene scenes[8];
-    int count = 0;
-    build_scenes(scenes, &count);
-    int software = strcmp(lkt_backend_name(), "software") == 0;
-
-    way on, off, scalar;
-    if (!open_way(&on, NULL, NULL)) return 1;
-    if (software && (!open_way(&off, "LAYERKIT_SOFTWARE_SPRITES", "0") || !open_way(&scalar, "LAYERKIT_SOFTWARE_SPRITES", "scalar"))) return 1;
-    lkt_frame f_on = lkt_frame_new(W, H), f_off = lkt_frame_new(W, H), f_scalar = lkt_frame_new(W, H);
-    rgba *ref = (rgba *)malloc(sizeof(rgba) * W * H);
-
-    for (int i = 0; i < count; i++)
-        check_band_scene(&scenes[i], software, &on, &off, &scalar, ref, &f_on, &f_off, &f_scalar, 4,
-                         "_sprite_path_matches_pixman", "by the sprite path", 3);
-
-    b->close(on.inst);
-    if (software) {
-        b->close(off.inst);
-        b->close(scalar.inst);
-        lkt_begin("sprite_path_drew_the_sprites");
-        long n_on = logged_count(on.record.last_log, " sprites,"), n_off = logged_count(off.record.last_log, " sprites,");
-        long n_scalar = logged_count(scalar.record.last_log, " sprites,");
-        printf("# sprites drawn by the sprite path: %ld (on), %ld (scalar), %ld (off)\n", n_on, n_scalar, n_off);
-        if (n_on < 200 || n_scalar != n_on)
-            lkt_fail("the sprite path drew %ld sprites (portable loop: %ld); expected at least 200, the same both ways: %s",
-                     n_on, n_scalar, on.record.last_log);
-        if (n_off != 0) lkt_fail("with LAYERKIT_SOFTWARE_SPRITES=0 the sprite path drew %ld", n_off);
-        lkt_end();
-    }
-    free(ref);
-    free(f_on.pixels);
-    free(f_off.pixels);
-    free(f_scalar.pixels);
-    free(img_particle.pixels);
-    free(img_tile.pixels);
-    return lkt_exit_code();
+    static const band_test sprites = {
+        "LAYERKIT_SOFTWARE_SPRITES", 4, 4, "_sprite_path_matches_pixman", "by the sprite path", 3,
+        "sprite_path_drew_the_sprites", " sprites,", "sprite path", "sprites", 200,
+    };
+    return run_band_test(&sprites, build_scenes);
 }
