@@ -84,6 +84,44 @@ static inline int wait_event(lk_display *d, heard *h, lk_display_event e, char *
     return 0;
 }
 
+/* The display a lifecycle check works on: the caller's (`given`, already
+   showing given_scene) or one of its own on Virtual-1 at w x h (0 x 0: its
+   preferred mode, 1024x768), showing a new scene. Its events go to
+   *events until kms_lifecycle_end. NULL (a failed check named after
+   `what`) when its own does not open. */
+static inline lk_display *kms_lifecycle_begin(const char *label, const char *what, lk_display *given,
+                                              kms_scene *given_scene, uint32_t w, uint32_t h, heard *events,
+                                              kms_scene *scene)
+{
+    char name[200];
+    lk_display *d = given ? given : kms_open("drm", "Virtual-1", w, h, 0);
+    snprintf(name, sizeof name, "%s%s: open", label, what);
+    if (!given && !LKT_CHECK(d != NULL, name, "%s", lk_last_error())) return NULL;
+    memset(events, 0, sizeof *events);
+    lk_display_set_event_callback(d, on_event, events, NULL);
+    if (given) {
+        *scene = *given_scene;
+        return d;
+    }
+    *scene = kms_scene_make(w ? w : 1024, h ? h : 768);
+    lk_display_set_root_layer(d, scene->root);
+    lk_display_render_frame_at(d, 0);
+    kms_wait_presented(d, 1);
+    return d;
+}
+
+/* Closes the display and scene kms_lifecycle_begin made, or (the caller's)
+   stops its events reaching the check's `heard`, which ends with it. */
+static inline void kms_lifecycle_end(lk_display *d, int given, kms_scene *scene)
+{
+    if (!given) {
+        lk_display_close(d);
+        lk_release(scene->root);
+    } else {
+        lk_display_set_event_callback(d, NULL, NULL, NULL);
+    }
+}
+
 /* Virtual-1 at w x h (0 x 0: its preferred mode, 1024x768), opened here,
    or the caller's display `given` showing given_scene, whose last frame was
    drawn for time `at`; every check's name starts with label. */
@@ -93,22 +131,10 @@ static inline void kms_check_hotplug(const char *label, lk_display *given, kms_s
     const char *status = "/sys/class/drm/card0-Virtual-1/status";
     char name[200];
     uint32_t ew = w ? w : 1024, eh = h ? h : 768;
-    lk_display *d = given ? given : kms_open("drm", "Virtual-1", w, h, 0);
-    snprintf(name, sizeof name, "%shotplug: open", label);
-    if (!given && !LKT_CHECK(d != NULL, name, "%s", lk_last_error())) return;
     heard heard_events;
-    memset(&heard_events, 0, sizeof heard_events);
-    lk_display_set_event_callback(d, on_event, &heard_events, NULL);
-    /* a display of the caller's is already showing its scene */
-    kms_scene own;
-    memset(&own, 0, sizeof own);
-    if (!given) {
-        own = kms_scene_make(ew, eh);
-        lk_display_set_root_layer(d, own.root);
-        lk_display_render_frame_at(d, 0);
-        kms_wait_presented(d, 1);
-    }
-    kms_scene scene = given ? *given_scene : own;
+    kms_scene scene;
+    lk_display *d = kms_lifecycle_begin(label, "hotplug", given, given_scene, w, h, &heard_events, &scene);
+    if (!d) return;
 
     char text[4096], paused[200], resumed[200];
     capture c = capture_begin(2);
@@ -155,12 +181,7 @@ static inline void kms_check_hotplug(const char *label, lk_display *given, kms_s
               "status %s, shown %d, mode_valid %d", lkt_status_name(s), shown, crtc ? crtc->mode_valid : -1);
     drmModeFreeCrtc(crtc);
     close(observer);
-    if (!given) {
-        lk_display_close(d);
-        lk_release(scene.root);
-    } else {
-        lk_display_set_event_callback(d, NULL, NULL, NULL);   /* heard_events ends here */
-    }
+    kms_lifecycle_end(d, given != NULL, &scene);
 }
 
 /* The display's own file descriptor on the device: the one that is master. */
@@ -186,23 +207,11 @@ static inline void kms_check_master_lost(const char *label, lk_display *given, k
                                          uint32_t w, uint32_t h, int frames_back)
 {
     char name[200];
-    uint32_t ew = w ? w : 1024, eh = h ? h : 768;
-    lk_display *d = given ? given : kms_open("drm", "Virtual-1", w, h, 0);
-    snprintf(name, sizeof name, "%smaster: open", label);
-    if (!given && !LKT_CHECK(d != NULL, name, "%s", lk_last_error())) return;
+    uint32_t eh = h ? h : 768;
     heard heard_events;
-    memset(&heard_events, 0, sizeof heard_events);
-    lk_display_set_event_callback(d, on_event, &heard_events, NULL);
-    /* a display of the caller's is already showing its scene */
-    kms_scene own;
-    memset(&own, 0, sizeof own);
-    if (!given) {
-        own = kms_scene_make(ew, eh);
-        lk_display_set_root_layer(d, own.root);
-        lk_display_render_frame_at(d, 0);
-        kms_wait_presented(d, 1);
-    }
-    kms_scene scene = given ? *given_scene : own;
+    kms_scene scene;
+    lk_display *d = kms_lifecycle_begin(label, "master", given, given_scene, w, h, &heard_events, &scene);
+    if (!d) return;
 
     char text[4096], paused[200], resumed[200];
     capture c = capture_begin(2);
@@ -254,12 +263,7 @@ static inline void kms_check_master_lost(const char *label, lk_display *given, k
               crtc ? crtc->buffer_id : 0, shown_while_away, shown);
     drmModeFreeCrtc(crtc);
     close(other);
-    if (!given) {
-        lk_display_close(d);
-        lk_release(scene.root);
-    } else {
-        lk_display_set_event_callback(d, NULL, NULL, NULL);   /* heard_events ends here */
-    }
+    kms_lifecycle_end(d, given != NULL, &scene);
 }
 
 #endif
