@@ -149,6 +149,19 @@ static inline void local_point(const lk_dl_op *op, double ox, double oy, double 
     *y = (dy * t[0] - dx * t[1]) / det;
 }
 
+
+/* Premultiplied s (0..255) onto *d: saturating ADD, or OVER. */
+static inline void reference_blend(rgba *d, rgba s, int add)
+{
+    if (add) {
+        d->a = fmin(255, d->a + s.a); d->r = fmin(255, d->r + s.r);
+        d->g = fmin(255, d->g + s.g); d->b = fmin(255, d->b + s.b);
+    } else {
+        double k = 1 - s.a / 255;
+        d->a = s.a + d->a * k; d->r = s.r + d->r * k; d->g = s.g + d->g * k; d->b = s.b + d->b * k;
+    }
+}
+
 /* Draws the op into buf (w x h, pixel (0,0) at output (ox, oy)) within the
    output box [bx0, bx1) x [by0, by1), times extra (a clip's coverage). */
 static inline void reference_op(const lk_dl_op *op, rgba *buf, int w, int ox, int oy, int bx0, int by0, int bx1,
@@ -192,14 +205,7 @@ static inline void reference_op(const lk_dl_op *op, rgba *buf, int w, int ox, in
             if (solid) {
                 rgba c = { op->color.a * 255.0 * cov, op->color.r * 255.0 * cov, op->color.g * 255.0 * cov,
                            op->color.b * 255.0 * cov };
-                rgba *d = &buf[(y - oy) * w + (x - ox)];
-                if (add) {
-                    d->a = fmin(255, d->a + c.a); d->r = fmin(255, d->r + c.r);
-                    d->g = fmin(255, d->g + c.g); d->b = fmin(255, d->b + c.b);
-                } else {
-                    double k = 1 - c.a / 255;
-                    d->a = c.a + d->a * k; d->r = c.r + d->r * k; d->g = c.g + d->g * k; d->b = c.b + d->b * k;
-                }
+                reference_blend(&buf[(y - oy) * w + (x - ox)], c, add);
                 continue;
             }
             double lx, ly;
@@ -211,14 +217,7 @@ static inline void reference_op(const lk_dl_op *op, rgba *buf, int w, int ox, in
             }
             rgba t = sample(img, u, v, tx0, ty0, tx1, ty1, (op->flags & LK_DL_FLAG_FILTER_NEAREST) != 0);
             rgba s = { t.a * tint[0] * cov, t.r * tint[1] * cov, t.g * tint[2] * cov, t.b * tint[3] * cov };
-            rgba *d = &buf[(y - oy) * w + (x - ox)];
-            if (add) {
-                d->a = fmin(255, d->a + s.a); d->r = fmin(255, d->r + s.r);
-                d->g = fmin(255, d->g + s.g); d->b = fmin(255, d->b + s.b);
-            } else {
-                double k = 1 - s.a / 255;
-                d->a = s.a + d->a * k; d->r = s.r + d->r * k; d->g = s.g + d->g * k; d->b = s.b + d->b * k;
-            }
+            reference_blend(&buf[(y - oy) * w + (x - ox)], s, add);
         }
 }
 
