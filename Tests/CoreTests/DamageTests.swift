@@ -35,15 +35,7 @@ import Testing
     /// The unboxed path and the general Value path give the same values for
     /// every from/to/by combination, additive and cumulative (S4.8).
     @Test func typedAndGeneralPathsAgreeS4_8() throws {
-        let combos: [(Value?, Value?, Value?)] = [
-            (.point(Point(x: 1, y: 2)), .point(Point(x: 11, y: 22)), nil),
-            (.point(Point(x: 1, y: 2)), nil, .point(Point(x: 5, y: -5))),
-            (nil, .point(Point(x: 11, y: 22)), .point(Point(x: 5, y: -5))),
-            (.point(Point(x: 1, y: 2)), nil, nil),
-            (nil, .point(Point(x: 11, y: 22)), nil),
-            (nil, nil, .point(Point(x: 5, y: -5))),
-            (nil, nil, nil),
-        ]
+        let combos = pointFromToByCombinations
         for (from, to, by) in combos {
             for (additive, cumulative) in [(false, false), (true, false), (false, true)] {
                 let a = Animation(kind: .basic, keyPath: "position")

@@ -40,15 +40,7 @@ import Testing
     }
 
     @Test func inlineTracksAgreeWithTheRecordsS4_8() throws {
-        let points: [(Value?, Value?, Value?)] = [
-            (.point(Point(x: 1, y: 2)), .point(Point(x: 11, y: 22)), nil),
-            (.point(Point(x: 1, y: 2)), nil, .point(Point(x: 5, y: -5))),
-            (nil, .point(Point(x: 11, y: 22)), .point(Point(x: 5, y: -5))),
-            (.point(Point(x: 1, y: 2)), nil, nil),
-            (nil, .point(Point(x: 11, y: 22)), nil),
-            (nil, nil, .point(Point(x: 5, y: -5))),
-            (nil, nil, nil),
-        ]
+        let points = pointFromToByCombinations
         var model = LayerState()
         model.position = Point(x: 100, y: 200)
         model.bounds = Rect(x: 0, y: 0, width: 40, height: 30)

@@ -30,3 +30,15 @@ func makeLayer(frame: Rect) -> Layer {
     try! l.setFrame(frame)
     return l
 }
+
+/// Every combination of from, to and by a basic animation of a point can
+/// have (S4.8), none set included.
+let pointFromToByCombinations: [(Value?, Value?, Value?)] = [
+    (.point(Point(x: 1, y: 2)), .point(Point(x: 11, y: 22)), nil),
+    (.point(Point(x: 1, y: 2)), nil, .point(Point(x: 5, y: -5))),
+    (nil, .point(Point(x: 11, y: 22)), .point(Point(x: 5, y: -5))),
+    (.point(Point(x: 1, y: 2)), nil, nil),
+    (nil, .point(Point(x: 11, y: 22)), nil),
+    (nil, nil, .point(Point(x: 5, y: -5))),
+    (nil, nil, nil),
+]
