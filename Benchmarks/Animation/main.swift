@@ -23,6 +23,10 @@ let only: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap {
     $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
 }
 func runs(_ section: String) -> Bool { only == nil || only == section }
+/// --layers N runs the peer scene at N layers only, for profiling one size.
+let peerLayers: Int? = CommandLine.arguments.firstIndex(of: "--layers").flatMap {
+    $0 + 1 < CommandLine.arguments.count ? Int(CommandLine.arguments[$0 + 1]) : nil
+}
 
 func cpuSeconds() -> Double {
     var ts = timespec()
@@ -268,7 +272,7 @@ locked { for l in layers { try? l.removeAllAnimations(); try? l.removeFromSuperl
 
 // 1. the peer scene
 let peerSizes: [(Int, Double, Double, Double)] = [(1_000, 12.0, 29.0, 4.0), (10_000, 81.0, 1000.0, 16.0)]
-for (n, qt, clutter, goal) in runs("peer") ? peerSizes : [] {
+for (n, qt, clutter, goal) in runs("peer") ? peerSizes : [] where peerLayers == nil || peerLayers == n {
     let r = try peerScene(n, seconds: smoke ? 0.5 : 4)
     print("peer scene, \(n) layers of 32x32, software backend: \(fixed(r.cpuPerFrame, 2)) CPU ms per frame at \(fixed(r.fps, 1)) fps   [goal < \(fixed(goal, 0)) ms; Qt Quick \(fixed(qt, 0)) ms, Clutter \(fixed(clutter, 0)) ms] \(verdict(r.cpuPerFrame < goal))")
 }
