@@ -125,6 +125,14 @@ public enum Interpolation {
     }
 
     public static func interpolate(_ a: DecomposedTransform, _ b: DecomposedTransform, _ p: Double) -> DecomposedTransform {
+        interpolate(a, b, p, rotation: SlerpPlan(a.quaternion, b.quaternion))
+    }
+
+    /// interpolate(a, b, p) with the rotation's arc worked out already
+    /// (`rotation` is SlerpPlan(a.quaternion, b.quaternion)): a track
+    /// animating between fixed ends plans it once, not every frame.
+    static func interpolate(_ a: DecomposedTransform, _ b: DecomposedTransform, _ p: Double,
+                            rotation: SlerpPlan) -> DecomposedTransform {
         var r = DecomposedTransform()
         r.translation = (lerp(a.translation.x, b.translation.x, p),
                          lerp(a.translation.y, b.translation.y, p),
@@ -133,7 +141,7 @@ public enum Interpolation {
         r.skew = (lerp(a.skew.xy, b.skew.xy, p), lerp(a.skew.xz, b.skew.xz, p), lerp(a.skew.yz, b.skew.yz, p))
         r.perspective = (lerp(a.perspective.x, b.perspective.x, p), lerp(a.perspective.y, b.perspective.y, p),
                          lerp(a.perspective.z, b.perspective.z, p), lerp(a.perspective.w, b.perspective.w, p))
-        r.quaternion = slerp(a.quaternion, b.quaternion, p)
+        r.quaternion = rotation.at(p)
         return r
     }
 
@@ -143,25 +151,47 @@ public enum Interpolation {
     /// rotation, so b is negated when it lies more than 90° away from a.
     /// Extrapolates for p outside 0...1.
     static func slerp(_ a: Quaternion, _ b: Quaternion, _ p: Double) -> Quaternion {
-        var b = b
-        var d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w
-        if d < 0 {
-            b = (-b.x, -b.y, -b.z, -b.w)
-            d = -d
+        SlerpPlan(a, b).at(p)
+    }
+
+    /// What slerp works out from the two ends alone: the end on the shorter
+    /// arc, the arc's angle and its sine (an acos and a sin); `at(p)` is the
+    /// rest, so a plan made once gives every frame slerp's very values.
+    struct SlerpPlan {
+        let a: Quaternion, b: Quaternion
+        /// The arc's angle; 0 when the ends are nearly equal (then lerp and normalise).
+        let theta: Double, sinTheta: Double
+
+        init(_ a: Quaternion, _ b: Quaternion) {
+            var b = b
+            var d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w
+            if d < 0 {
+                b = (-b.x, -b.y, -b.z, -b.w)
+                d = -d
+            }
+            self.a = a
+            self.b = b
+            if d > 0.9999 {
+                // Nearly equal: sin θ is too small to divide by.
+                (theta, sinTheta) = (0, 0)
+            } else {
+                theta = acos(min(d, 1))
+                sinTheta = sin(theta)
+            }
         }
-        let wa: Double, wb: Double
-        if d > 0.9999 {
-            // Nearly equal: sin θ is too small to divide by; lerp and normalise.
-            (wa, wb) = (1 - p, p)
-        } else {
-            let theta = acos(min(d, 1))
-            let s = sin(theta)
-            (wa, wb) = (sin((1 - p) * theta) / s, sin(p * theta) / s)
+
+        func at(_ p: Double) -> Quaternion {
+            let wa: Double, wb: Double
+            if sinTheta == 0 {
+                (wa, wb) = (1 - p, p)
+            } else {
+                (wa, wb) = (sin((1 - p) * theta) / sinTheta, sin(p * theta) / sinTheta)
+            }
+            let q = (wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w)
+            let n = (q.0 * q.0 + q.1 * q.1 + q.2 * q.2 + q.3 * q.3).squareRoot()
+            guard n > 0 else { return a }
+            return (q.0 / n, q.1 / n, q.2 / n, q.3 / n)
         }
-        let q = (wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w)
-        let n = (q.0 * q.0 + q.1 * q.1 + q.2 * q.2 + q.3 * q.3).squareRoot()
-        guard n > 0 else { return a }
-        return (q.0 / n, q.1 / n, q.2 / n, q.3 / n)
     }
 
     // MARK: Arithmetic

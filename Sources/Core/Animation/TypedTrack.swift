@@ -226,6 +226,8 @@ final class TransformTrack {
     private let slots = UnsafeMutablePointer<Transform3D>.allocate(capacity: 5)
     private let hasFrom: Bool, hasTo: Bool, hasPrevious: Bool
     private var decomposedFrom = DecomposedTransform(), decomposedTo = DecomposedTransform()
+    /// The rotation's arc between the decomposed ends (an acos and a sin), planned with them.
+    private var rotation = Interpolation.SlerpPlan((0, 0, 0, 1), (0, 0, 0, 1))
     private var cached = false
     private var from: UnsafeMutablePointer<Transform3D> { slots }
     private var to: UnsafeMutablePointer<Transform3D> { slots + 1 }
@@ -293,8 +295,9 @@ final class TransformTrack {
             cachedFrom.pointee = start.pointee
             cachedTo.pointee = end.pointee
             (decomposedFrom, decomposedTo, cached) = (da, db, true)
+            rotation = Interpolation.SlerpPlan(da.quaternion, db.quaternion)
         }
-        base.pointee = Interpolation.interpolate(decomposedFrom, decomposedTo, eased).transform
+        base.pointee = Interpolation.interpolate(decomposedFrom, decomposedTo, eased, rotation: rotation).transform
     }
 }
 

@@ -100,6 +100,14 @@ public struct Transform3D: Equatable, Sendable {
         return r
     }
 
+    /// self = self.thenTranslating(tx, ty, tz), in place.
+    mutating func translate(_ tx: Double, _ ty: Double, _ tz: Double) {
+        m11 += m14 * tx; m12 += m14 * ty; m13 += m14 * tz
+        m21 += m24 * tx; m22 += m24 * ty; m23 += m24 * tz
+        m31 += m34 * tx; m32 += m34 * ty; m33 += m34 * tz
+        m41 += m44 * tx; m42 += m44 * ty; m43 += m44 * tz
+    }
+
     /// Translation by (tx, ty, tz) followed by self (CATransform3DTranslate).
     public func translatedBy(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
         Transform3D.translation(tx, ty, tz).concatenating(self)
@@ -139,10 +147,7 @@ public struct Transform3D: Equatable, Sendable {
 
     func thenTranslating(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
         var r = self
-        r.m11 += m14 * tx; r.m12 += m14 * ty; r.m13 += m14 * tz
-        r.m21 += m24 * tx; r.m22 += m24 * ty; r.m23 += m24 * tz
-        r.m31 += m34 * tx; r.m32 += m34 * ty; r.m33 += m34 * tz
-        r.m41 += m44 * tx; r.m42 += m44 * ty; r.m43 += m44 * tz
+        r.translate(tx, ty, tz)
         return r
     }
 

@@ -98,18 +98,35 @@ public struct DisplayListBuilder: ~Copyable {
 
     /// Where a node lands: its transform to the output, from its superlayer's.
     struct Placement {
-        var world: Transform3D
+        let world: Transform3D
         /// The superlayer's sublayerTransform about its anchor; nil for identity.
-        var sublayerTransform: Transform3D?
-        var isRoot: Bool
+        let sublayerTransform: Transform3D?
+        let isRoot: Bool
         /// The output box the ancestors' masksToBounds and the viewport leave.
-        var clip = ScreenBox.unbounded
+        let clip: ScreenBox
         /// The node's own map to the output, worked out already (a sublayer
         /// of a transform layer, placed in its 3D space).
-        var fixedWorld: Transform3D? = nil
+        let fixedWorld: Transform3D?
         /// With fixedWorld: the node's unflattened map into that space's
         /// plane, and the plane's map to the output.
-        var fixedDepth: DepthSpace? = nil
+        let fixedDepth: DepthSpace?
+        /// Which of the above are there, and whether world is a translation,
+        /// worked out once per superlayer: a test of a 128-byte optional
+        /// copied it, for every sublayer.
+        let hasSublayerTransform: Bool, hasFixedWorld: Bool, worldIsTranslation: Bool
+
+        init(world: Transform3D, sublayerTransform: Transform3D?, isRoot: Bool, clip: ScreenBox = .unbounded,
+             fixedWorld: Transform3D? = nil, fixedDepth: DepthSpace? = nil) {
+            self.world = world
+            self.sublayerTransform = sublayerTransform
+            self.isRoot = isRoot
+            self.clip = clip
+            self.fixedWorld = fixedWorld
+            self.fixedDepth = fixedDepth
+            hasSublayerTransform = sublayerTransform != nil
+            hasFixedWorld = fixedWorld != nil
+            worldIsTranslation = world.isTranslation
+        }
     }
 
     /// Where a layer lies in 3D before it is flattened: its map into the
@@ -219,13 +236,29 @@ public struct DisplayListBuilder: ~Copyable {
     }
 
     private static func world(of s: UnsafeMutablePointer<LayerState>, in parent: Placement) -> Transform3D {
-        if let fixed = parent.fixedWorld { return fixed }
+        if parent.hasFixedWorld { return parent.fixedWorld! }
         if parent.isRoot { return s.pointee.transformToSuperlayer(through: nil) }
-        if parent.sublayerTransform == nil && s.pointee.transform.isIdentity {
-            // The common case: a plain offset in the superlayer's plane.
+        if !parent.hasSublayerTransform {
+            // The common cases, built in one matrix (a transform is 128
+            // bytes; each intermediate one was a copy): a plain offset in
+            // the superlayer's plane, or the layer's own transform placed
+            // and flattened there, then the superlayer's world.
             let b = s.pointee.bounds, anchor = s.pointee.anchorPoint, p = s.pointee.position
-            return parent.world.preTranslated(p.x - b.origin.x - anchor.x * b.size.width,
-                                              p.y - b.origin.y - anchor.y * b.size.height)
+            if s.pointee.transform.isIdentity {
+                return parent.world.preTranslated(p.x - b.origin.x - anchor.x * b.size.width,
+                                                  p.y - b.origin.y - anchor.y * b.size.height)
+            }
+            // LayerState.transformToSuperlayer(through: nil)'s matrix
+            let ax = b.origin.x + anchor.x * b.size.width, ay = b.origin.y + anchor.y * b.size.height
+            var m = s.pointee.transform
+            m.place(preTranslation: (-ax, -ay, -s.pointee.anchorPointZ), translation: (p.x, p.y, s.pointee.zPosition),
+                    flatten: true)
+            if parent.worldIsTranslation {
+                m.translate(parent.world.m41, parent.world.m42, parent.world.m43)
+            } else {
+                m = m.concatenating(parent.world)
+            }
+            return m
         }
         return s.pointee.transformToSuperlayer(through: parent.sublayerTransform).concatenating(parent.world)
     }
