@@ -352,6 +352,78 @@ static void check_shared_versus_flattened(int shared)
     lk_display_close(d);
 }
 
+/* S6.3, S7.6: two cards that cross in a transform layer's space are cut
+   along the line where they meet: on each side of it the nearer one shows
+   (Core Animation cuts layers "to match expectations for that geometry").
+   The cards share bounds and position and turn about y by +angle and
+   -angle, so they meet along their middle: each half of each card is its
+   own expected quad, the farther half drawn first. A sort by the cards'
+   centres (both at depth 0) would draw the later card whole over the
+   other. `tilt` turns the transform layer itself about x. */
+#define XW 260
+#define XH 200
+static void check_crossing_cards(double angle, double tilt)
+{
+    char name[200], stem[64];
+    lk_color grey = lk_color_make(0.1, 0.1, 0.1, 1);
+    lk_color colors[2] = {lk_color_make(0.9, 0.1, 0.1, 1), lk_color_make(0.2, 0.3, 0.9, 1)};
+    lk_rect tb = lk_rect_make(0, 0, 160, 120), cb = lk_rect_make(0, 0, 140, 100);
+    lk_rect halves[2] = {lk_rect_make(0, 0, 70, 100), lk_rect_make(70, 0, 70, 100)};
+    lk_point center = lk_point_make(0.5, 0.5), tp = lk_point_make(XW / 2.0, XH / 2.0), cp = lk_point_make(80, 60);
+    lk_transform3d turns[2], group, to_root, m[2];
+    lk_display *d;
+    lk_layer *root, *t;
+    uint8_t *px;
+    lkt_expectation e;
+    int i, h, first_nearer = 0;
+    snprintf(name, sizeof name,
+             "S6.3 S7.6 two cards crossing at +-%g deg (space tilted %g) are cut where they meet: the nearer shows on each side",
+             angle, tilt);
+    snprintf(stem, sizeof stem, "s7_6_crossing_%d_%d", (int)angle, (int)tilt);
+    d = lkt_open_display(XW, XH, name);
+    if (!d) return;
+    turns[0] = lkt_t_rotation_y(angle * LKT_PI / 180);
+    turns[1] = lkt_t_rotation_y(-angle * LKT_PI / 180);
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    root = root_layer(XW, XH, grey, lkt_t_perspective(500));
+    t = layer_in(root, lk_transform_layer_create(), tb, tp, lkt_t_rotation_x(tilt * LKT_PI / 180));
+    for (i = 0; i < 2; i++) {
+        lk_layer *card = layer_in(t, lk_layer_create(), cb, cp, turns[i]);
+        lk_layer_set_background_color(card, colors[i]);
+    }
+    lk_transaction_commit();
+    lk_display_set_root_layer(d, root);
+
+    memset(&e, 0, sizeof e);
+    e.background[0] = e.background[1] = e.background[2] = lkt_quads_to8(0.1);
+    to_root = lkt_t_mul(lkt_quads_sublayer_matrix(lk_rect_make(0, 0, XW, XH), center, lkt_t_perspective(500)),
+                        root_matrix(XW, XH));
+    group = lkt_quads_layer_matrix(tb, center, tp, lkt_t_rotation_x(tilt * LKT_PI / 180));
+    for (i = 0; i < 2; i++) m[i] = lkt_t_mul(lkt_quads_layer_matrix(cb, center, cp, turns[i]), group);
+    for (h = 0; h < 2; h++) {
+        /* the farther card's half first: depth of each half's centre, +z nearer */
+        double z[2];
+        int nearer;
+        for (i = 0; i < 2; i++)
+            lkt_t_apply(m[i], halves[h].origin.x + halves[h].size.width / 2, 50, 0, NULL, NULL, &z[i]);
+        nearer = z[1] > z[0];
+        LKT_CHECK(fabs(z[0] - z[1]) > 5, "S6.3 (the test's own projection) the cards' halves lie at different depths",
+                  "half %d: %.2f and %.2f", h, z[0], z[1]);
+        if (h == 0) first_nearer = nearer;
+        else LKT_CHECK(nearer != first_nearer, "S6.3 (the test's own projection) each card is nearer on one side", "%s", "");
+        lkt_quads_add_quad(&e, lkt_t_mul(m[1 - nearer], to_root), halves[h], colors[1 - nearer]);
+        lkt_quads_add_quad(&e, lkt_t_mul(m[nearer], to_root), halves[h], colors[nearer]);
+    }
+    px = lkt_render_and_read(d, name);
+    if (px) {
+        lkt_check_quads(name, stem, px, XW, XH, &e);
+        free(px);
+    }
+    lk_release(root);
+    lk_display_close(d);
+}
+
 /* S7.6: a transform layer draws none of its own background, border,
    shadow or contents; its kind is named in errors and has no key of its
    own. */
@@ -393,6 +465,8 @@ int main(void)
     check_cube_rotating();
     check_shared_versus_flattened(0);
     check_shared_versus_flattened(1);
+    check_crossing_cards(35, 0);
+    check_crossing_cards(50, 25);
     check_draws_nothing_itself();
     return lkt_finish();
 }

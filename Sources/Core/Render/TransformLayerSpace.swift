@@ -1,10 +1,11 @@
 /// S6.3, S7.6: a transform layer's sublayers share one 3D space. Every
 /// layer reached from it through transform layers is placed by its whole,
 /// unflattened 3D map into the plane of the transform layer's superlayer,
-/// then all of them are drawn back to front by the depth of their centres
-/// (painter's algorithm, as Core Animation sorts). Each such layer still
-/// flattens its own sublayers into its plane. The transform layers
-/// themselves draw nothing but their sublayers.
+/// then all of them are drawn back to front: sorted by the depth of their
+/// centres, then ordered by DepthSort, which cuts layers that cross each
+/// other along the line where they meet (each piece drawn clipped to its
+/// side). Each such layer still flattens its own sublayers into its plane.
+/// The transform layers themselves draw nothing but their sublayers.
 extension DisplayListBuilder {
     /// One layer of a shared 3D space, ready to draw.
     struct SpaceItem {
@@ -15,6 +16,11 @@ extension DisplayListBuilder {
         let map: Transform3D
         /// z / w of its centre in the superlayer's space: larger is nearer.
         let depth: Double
+        /// Its bounds' corners in that space, divided by w (DepthSort's
+        /// projected space); nil when a corner is not in front of the eye.
+        let quad: [SIMD3<Double>]?
+        /// Its bounds in its own coordinates.
+        let bounds: Rect
         let order: Int
         let parentOpacity: Double
         let parentTime: Double
@@ -46,14 +52,58 @@ extension DisplayListBuilder {
                             events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         items.sort { ($0.depth, $0.order) < ($1.depth, $1.order) }
         let outerTint = instanceTint
-        for item in items {
+        var visited = [Bool](repeating: false, count: items.count)
+        for piece in DepthSort.pieces(items.map(\.quad)) {
+            let item = items[piece.index]
             let placement = Placement(world: base, sublayerTransform: nil, isRoot: false, clip: clip,
                                       fixedWorld: item.world, fixedDepth: DepthSpace(map: item.map, base: base))
             instanceTint = item.tint
+            for half in piece.clips { pushHalfPlaneClip(half, of: item) }
+            // A cut layer's animations start and stop once, with its first piece.
+            let notes = item.notesEvents && !visited[piece.index]
+            visited[piece.index] = true
             visit(item.node, parent: placement, parentOpacity: item.parentOpacity, parentTime: item.parentTime,
-                  events: item.notesEvents ? events : nil)
+                  events: notes ? events : nil)
+            for _ in piece.clips { append(.popClip, item.world, item.bounds) }
         }
         instanceTint = outerTint
+    }
+
+    /// A PUSH_CLIP keeping the side of `half` (in DepthSort's projected
+    /// space) on `item`'s plane: in the item's own coordinates that side
+    /// is the half-plane a x + b y + c >= 0 (where w > 0, as for every
+    /// corner of a cut layer), clipped by a rect laid along its edge, far
+    /// enough to cover the layer and what it draws beyond its bounds
+    /// (sublayers reaching out more than its size again are cut). Not
+    /// anti-aliased: the two pieces of a layer meet exactly, with no seam.
+    private mutating func pushHalfPlaneClip(_ half: DepthSort.HalfSpace, of item: SpaceItem) {
+        let m = item.map, n = half.n, d = half.d
+        let a = n.x * m.m11 + n.y * m.m12 + n.z * m.m13 + d * m.m14
+        let b = n.x * m.m21 + n.y * m.m22 + n.z * m.m23 + d * m.m24
+        let c = n.x * m.m41 + n.y * m.m42 + n.z * m.m43 + d * m.m44
+        let length = (a * a + b * b).squareRoot()
+        let bounds = item.bounds
+        let cx = bounds.origin.x + bounds.size.width / 2, cy = bounds.origin.y + bounds.size.height / 2
+        let radius = (bounds.size.width * bounds.size.width + bounds.size.height * bounds.size.height).squareRoot() / 2
+        let reach = 4 * radius + 64
+        var clip = Transform3D()
+        let rect: Rect
+        if length > 1e-12 && length.isFinite {
+            // u: the kept side's unit normal, t along the edge, o the
+            // edge's point nearest the centre.
+            let ux = a / length, uy = b / length
+            let k = (a * cx + b * cy + c) / length
+            let ox = cx - k * ux, oy = cy - k * uy
+            clip.m11 = -uy; clip.m12 = ux
+            clip.m21 = ux; clip.m22 = uy
+            clip.m41 = ox; clip.m42 = oy
+            rect = Rect(x: -reach, y: 0, width: 2 * reach, height: reach)
+        } else {
+            // Parallel to the layer (not reached for a cut layer): all or nothing.
+            clip.m41 = cx; clip.m42 = cy
+            rect = c >= 0 ? Rect(x: -reach, y: -reach, width: 2 * reach, height: 2 * reach) : .zero
+        }
+        append(.pushClip, clip.concatenating(item.world), rect, flags: 0)
     }
 
     /// Collects the layers of one 3D space: `space` maps the parent's
@@ -93,9 +143,16 @@ extension DisplayListBuilder {
             let z = cx * m.m13 + cy * m.m23 + m.m43
             let w = cx * m.m14 + cy * m.m24 + m.m44
             let depth = w > 1e-12 ? z / w : -Double.infinity
+            var quad: [SIMD3<Double>]? = []
+            for (x, y) in [(b.minX, b.minY), (b.maxX, b.minY), (b.maxX, b.maxY), (b.minX, b.maxY)] {
+                let cw = x * m.m14 + y * m.m24 + m.m44
+                guard cw > 1e-9 else { quad = nil; break }
+                quad?.append(SIMD3(x * m.m11 + y * m.m21 + m.m41, x * m.m12 + y * m.m22 + m.m42,
+                                   x * m.m13 + y * m.m23 + m.m43) / cw)
+            }
             items.append(SpaceItem(node: child, world: m.flattened.concatenating(base), map: m, depth: depth,
-                                   order: items.count, parentOpacity: opacity, parentTime: time, tint: tint,
-                                   notesEvents: events != nil))
+                                   quad: quad, bounds: b, order: items.count, parentOpacity: opacity,
+                                   parentTime: time, tint: tint, notesEvents: events != nil))
         }
     }
 }
