@@ -62,4 +62,21 @@ import Testing
         let line = [SIMD3(0.0, 0, 0), SIMD3(1, 0, 0), SIMD3(1, 0, 0), SIMD3(0, 0, 0)]
         #expect(DepthSort.pieces([line, card(0)]).map(\.index) == [0, 1])
     }
+
+    @Test func manyCrossingLayersStayBoundedS8_1() {
+        // 3,000 cards turned every way through one point: every pair
+        // crosses. The cuts stop at a budget (each layer still drawn, at
+        // most 2n + 256 extra pieces) and the recursion stays shallow.
+        var rng = SplitMix(state: 11)
+        var quads: [[SIMD3<Double>]?] = []
+        for _ in 0..<3000 {
+            let turned = card(rng.uniform(-1.5, 1.5), x0: rng.uniform(-0.2, 0.2), y0: rng.uniform(-0.2, 0.2))
+            let t = rng.uniform(-1.5, 1.5)
+            quads.append(turned.map { SIMD3($0.x, $0.y * cos(t) - $0.z * sin(t), $0.y * sin(t) + $0.z * cos(t)) })
+        }
+        let pieces = DepthSort.pieces(quads)
+        #expect(Set(pieces.map(\.index)).count == 3000)
+        #expect(pieces.count <= 3000 + 2 * 3000 + 256)
+        #expect(pieces.count > 3000)
+    }
 }

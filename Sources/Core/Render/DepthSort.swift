@@ -50,7 +50,10 @@ enum DepthSort {
         if polygons.count < 2 { return polygons.map { Piece(index: $0.index, clips: []) } }
         var out: [Piece] = []
         out.reserveCapacity(polygons.count)
-        emit(polygons, into: &out, depth: 0)
+        // Cuts can multiply the pieces (each cut adds one); past this many a
+        // crossing layer goes whole to the side of its centre.
+        var cuts = 2 * polygons.count + 256
+        emit(polygons, into: &out, depth: 0, cuts: &cuts)
         return out
     }
 
@@ -72,15 +75,20 @@ enum DepthSort {
         return HalfSpace(n: n, d: -(n * c).sum())
     }
 
-    /// Deep enough for any scene; past it the rest keeps the order given.
+    /// Deep enough for any scene; past it the rest keeps the order given
+    /// (and the recursion stays shallow whatever the number of layers).
     private static let maxDepth = 64
 
-    private static func emit(_ polygons: [Polygon], into out: inout [Piece], depth: Int) {
+    private static func emit(_ polygons: [Polygon], into out: inout [Piece], depth: Int, cuts: inout Int) {
         guard let first = polygons.first else { return }
-        guard depth < maxDepth, let plane = plane(of: first.points) else {
+        guard depth < maxDepth else {
+            for p in polygons { out.append(Piece(index: p.index, clips: p.clips)) }
+            return
+        }
+        guard let plane = plane(of: first.points) else {
             // No area (a layer seen exactly edge-on covers no pixel): in order.
             out.append(Piece(index: first.index, clips: first.clips))
-            emit(Array(polygons.dropFirst()), into: &out, depth: depth + 1)
+            emit(Array(polygons.dropFirst()), into: &out, depth: depth + 1, cuts: &cuts)
             return
         }
         var front: [Polygon] = [], back: [Polygon] = [], coplanar: [Polygon] = [first]
@@ -90,16 +98,24 @@ enum DepthSort {
             var scale = 1.0
             for q in p.points { scale = max(scale, abs(q.x), abs(q.y), abs(q.z)) }
             let eps = 1e-9 * scale
-            let distances = p.points.map { plane.distance($0) }
-            let hasFront = distances.contains { $0 > eps }, hasBack = distances.contains { $0 < -eps }
+            var hasFront = false, hasBack = false, sum = 0.0
+            for q in p.points {
+                let d = plane.distance(q)
+                hasFront = hasFront || d > eps
+                hasBack = hasBack || d < -eps
+                sum += d
+            }
             switch (hasFront, hasBack) {
             case (false, false): coplanar.append(p)
             case (true, false): front.append(p)
             case (false, true): back.append(p)
-            case (true, true):
-                let (f, b) = split(p.points, distances)
+            case (true, true) where cuts > 0:
+                cuts -= 1
+                let (f, b) = split(p.points, p.points.map { plane.distance($0) })
                 front.append(Polygon(points: f, index: p.index, clips: p.clips + [plane]))
                 back.append(Polygon(points: b, index: p.index, clips: p.clips + [plane.flipped]))
+            case (true, true):
+                if sum >= 0 { front.append(p) } else { back.append(p) }
             }
         }
         // Layers in one plane keep the order given (by their centres'
@@ -107,9 +123,9 @@ enum DepthSort {
         coplanar.sort { $0.index < $1.index }
         // The viewer is far along +z: on the front side when n.z > 0.
         let viewerInFront = plane.n.z >= 0
-        emit(viewerInFront ? back : front, into: &out, depth: depth + 1)
+        emit(viewerInFront ? back : front, into: &out, depth: depth + 1, cuts: &cuts)
         for p in coplanar { out.append(Piece(index: p.index, clips: p.clips)) }
-        emit(viewerInFront ? front : back, into: &out, depth: depth + 1)
+        emit(viewerInFront ? front : back, into: &out, depth: depth + 1, cuts: &cuts)
     }
 
     /// A convex polygon cut by a plane (its points' signed distances given):
