@@ -276,10 +276,14 @@ final class TransformTrack {
 
     func apply(_ a: Animation, progress: Double, to state: UnsafeMutablePointer<LayerState>,
                model: UnsafePointer<LayerState>, eased: Double? = nil) {
+        apply(eased: eased ?? Interpolation.fraction(a, progress), to: state, model: model)
+    }
+
+    /// The transform at `eased`, the progress through the timing function.
+    func apply(eased: Double, to state: UnsafeMutablePointer<LayerState>, model: UnsafePointer<LayerState>) {
         let base = field(state)
         let start: UnsafeMutablePointer<Transform3D> = hasFrom ? from : hasPrevious ? previous : base
         let end: UnsafeMutablePointer<Transform3D> = hasTo ? to : hasFrom ? field(model) : base
-        let eased = eased ?? Interpolation.fraction(a, progress)
         let equalEnds = TransformTrack.same(start, end)
         if eased == 0 || eased == 1 || equalEnds {
             let pick = eased < 0.5 || equalEnds ? start : end

@@ -31,6 +31,12 @@ struct NodeTrack {
     unowned(unsafe) let timingFunction: TimingFunction?
     /// Its address, compared without touching its reference count.
     let timingFunctionID: UnsafeRawPointer?
+    /// A basic animation (its eased progress is the timing function's).
+    let basic: Bool
+    /// A field track's whole-transform track, read without the record and
+    /// its animation (two objects, two cache misses a frame): kept alive by
+    /// the record, as the record is by the node.
+    unowned(unsafe) let transformTrack: TransformTrack?
     /// Which of from, to, by and previous are set (bits 0...3).
     let present: UInt8
     let from: SIMD4<Double>, to: SIMD4<Double>, by: SIMD4<Double>, previous: SIMD4<Double>
@@ -52,6 +58,8 @@ struct NodeTrack {
         var present: UInt8 = 0
         var kind = Kind.general
         var offset = 0, lanes = 0
+        basic = a.animationKind == .basic
+        if case .transform(let t) = record.fastTrack { transformTrack = t } else { transformTrack = nil }
         if let fast = record.fastTrack {
             (offset, lanes) = (fast.offset, fast.lanes)
             kind = .field
@@ -172,7 +180,7 @@ extension AnimationEvaluator {
             guard let progress = evaluation.progress else { continue }
             let kind = track.pointee.kind
             if kind == .general { continue } // not reached: such nodes take the whole-copy path
-            let basic = kind == .inline || track.pointee.record.animation.animationKind == .basic
+            let basic = kind == .inline || track.pointee.basic
             var eased: Double?
             if basic {
                 if curveFunction == track.pointee.timingFunctionID && curveProgress == progress {
@@ -184,8 +192,17 @@ extension AnimationEvaluator {
                 }
             }
             if kind == .inline {
-                track.pointee.applyInline(eased: eased!, iteration: evaluation.iteration,
-                                          to: UnsafeMutableRawPointer(state), model: UnsafeRawPointer(model))
+                // Field by field through the pointer: a method call on
+                // `track.pointee` copied the whole track first.
+                let offset = track.pointee.offset
+                LaneMath.apply(present: track.pointee.present, from: track.pointee.from, to: track.pointee.to,
+                               by: track.pointee.by, previous: track.pointee.previous, lanes: track.pointee.lanes,
+                               additive: track.pointee.additive, cumulative: track.pointee.cumulative,
+                               iteration: evaluation.iteration, eased: eased!,
+                               field: UnsafeMutableRawPointer(state).advanced(by: offset).assumingMemoryBound(to: Double.self),
+                               modelField: UnsafeRawPointer(model).advanced(by: offset).assumingMemoryBound(to: Double.self))
+            } else if let eased, let transform = track.pointee.transformTrack {
+                transform.apply(eased: eased, to: state, model: model)
             } else {
                 let record = track.pointee.record
                 record.fastTrack?.apply(record.animation, progress: progress, iteration: evaluation.iteration,
