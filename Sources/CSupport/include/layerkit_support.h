@@ -14,4 +14,12 @@ size_t layerkit_support_heap_bytes_in_use(void);
 /* A non-blocking, close-on-exec eventfd (Swift does not import eventfd.h), or -1. */
 int layerkit_support_eventfd(void);
 
+/* Asks for the cache lines of [address, address + bytes) ahead of their
+   use (no fault if not mapped; no effect on what is read). */
+static inline void layerkit_support_prefetch(const void *address, size_t bytes)
+{
+    const char *p = (const char *)address;
+    for (size_t i = 0; i < bytes; i += 64) __builtin_prefetch(p + i, 0, 3);
+}
+
 #endif

@@ -1,3 +1,4 @@
+import CSupport
 import CLayerKit
 import Glibc
 
@@ -463,8 +464,16 @@ public struct DisplayListBuilder: ~Copyable {
             } else {
                 let placement = Placement(world: world, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, isRoot: false,
                                           clip: clip)
-                for child in DisplayListBuilder.drawingOrder(children, parentTime: layer.time) {
-                    visit(child, parent: placement, parentOpacity: opacity, parentTime: layer.time, events: layer.events)
+                let order = DisplayListBuilder.drawingOrder(children, parentTime: layer.time)
+                for k in order.indices {
+                    // The next sibling's data is asked for while this one is
+                    // drawn, and the one after's node.
+                    if k + 2 < order.count {
+                        layerkit_support_prefetch(Unmanaged.passUnretained(order[k + 2]).toOpaque(), 192)
+                    }
+                    if k + 1 < order.count { order[k + 1].prefetch() }
+                    visit(order[k], parent: placement, parentOpacity: opacity, parentTime: layer.time,
+                          events: layer.events)
                 }
             }
         }

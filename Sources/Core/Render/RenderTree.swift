@@ -1,3 +1,4 @@
+import CSupport
 import Glibc
 
 /// A layer as the render side has it: the state of the last commit and the
@@ -85,6 +86,17 @@ final class RenderNode: @unchecked Sendable {
 
     /// The state to evaluate this frame's tracks into (tracksWriteFieldsOnly):
     /// the kept presented state with every tracked field reset to the model.
+    /// Asks for what a frame reads of this node (its state, its kept
+    /// presented state, its tracks) ahead of the visit: a frame of many
+    /// layers otherwise waits on memory at each one in turn.
+    func prefetch() {
+        layerkit_support_prefetch(statePointer, MemoryLayout<LayerState>.size)
+        if let p = presentedPointer { layerkit_support_prefetch(p, MemoryLayout<LayerState>.size) }
+        tracks.withUnsafeBufferPointer { t in
+            if let base = t.baseAddress { layerkit_support_prefetch(base, t.count * MemoryLayout<NodeTrack>.stride) }
+        }
+    }
+
     func presentedForTracks() -> UnsafeMutablePointer<LayerState> {
         let p: UnsafeMutablePointer<LayerState>
         if let kept = presentedPointer {
