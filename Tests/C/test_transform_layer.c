@@ -55,6 +55,20 @@ static double quad_area(const lkt_quad *q)
     return a / 2;
 }
 
+/* Renders the display's root, checks the frame against `e`, then releases
+   the root and closes the display. */
+static void check_frame_and_close(lk_display *d, lk_layer *root, const char *name, const char *stem, uint32_t w,
+                                  uint32_t h, const lkt_expectation *e)
+{
+    uint8_t *px = lkt_render_and_read(d, name);
+    if (px) {
+        lkt_check_quads(name, stem, px, w, h, e);
+        free(px);
+    }
+    lk_release(root);
+    lk_display_close(d);
+}
+
 /* ---- the cube ------------------------------------------------------------ */
 
 #define SIDE 100.0
@@ -154,7 +168,6 @@ static void check_cube_turns(void)
                                         lkt_t_rotation_x(turns[k][1] * LKT_PI / 180));
         lk_display *d;
         lk_layer *root;
-        uint8_t *px;
         lkt_expectation e;
         int visible = cube_expectation(&e, turn, lkt_t_identity());
         snprintf(name, sizeof name, "S7.6 cube turned %g about y then %g about x shows its %d front faces in place",
@@ -166,13 +179,7 @@ static void check_cube_turns(void)
         if (!d) return;
         root = cube_scene(NULL, turn, lkt_t_identity(), true);
         lk_display_set_root_layer(d, root);
-        px = lkt_render_and_read(d, name);
-        if (px) {
-            lkt_check_quads(name, stem, px, CW, CH, &e);
-            free(px);
-        }
-        lk_release(root);
-        lk_display_close(d);
+        check_frame_and_close(d, root, name, stem, CW, CH, &e);
     }
 }
 
@@ -187,18 +194,11 @@ static void check_cube_culled_and_tilted(void)
     lkt_expectation e;
     lk_display *d = lkt_open_display(CW, CH, name);
     lk_layer *root;
-    uint8_t *px;
     if (!d) return;
     cube_expectation(&e, turn, tilt);
     root = cube_scene(NULL, turn, tilt, false);
     lk_display_set_root_layer(d, root);
-    px = lkt_render_and_read(d, name);
-    if (px) {
-        lkt_check_quads(name, "s7_6_cube_culled", px, CW, CH, &e);
-        free(px);
-    }
-    lk_release(root);
-    lk_display_close(d);
+    check_frame_and_close(d, root, name, "s7_6_cube_culled", CW, CH, &e);
 }
 
 /* S6.1, S7.6: culling in a shared space, seen through translucent faces:
@@ -211,7 +211,6 @@ static void check_cube_translucent_culled(void)
     lk_transform3d turn = lkt_t_mul(lkt_t_rotation_y(40 * LKT_PI / 180), lkt_t_rotation_x(-30 * LKT_PI / 180));
     lk_display *d = lkt_open_display(CW, CH, name);
     lk_layer *root, *cube;
-    uint8_t *px;
     lkt_expectation e;
     size_t i, k;
     if (!d) return;
@@ -222,13 +221,7 @@ static void check_cube_translucent_culled(void)
     for (k = 0; k < lk_layer_get_sublayer_count(cube); k++)
         lk_layer_set_opacity(lk_layer_get_sublayer(cube, k), 0.5);
     lk_display_set_root_layer(d, root);
-    px = lkt_render_and_read(d, name);
-    if (px) {
-        lkt_check_quads(name, "s7_6_cube_translucent_culled", px, CW, CH, &e);
-        free(px);
-    }
-    lk_release(root);
-    lk_display_close(d);
+    check_frame_and_close(d, root, name, "s7_6_cube_translucent_culled", CW, CH, &e);
 }
 
 /* S7.6: the cube rotating under an animation of transform.rotation.y
@@ -300,7 +293,6 @@ static void check_shared_versus_flattened(int shared)
     lk_point ra = lk_point_make(80, 70), rb = lk_point_make(120, 90);
     lk_display *d = lkt_open_display(SW, SH, name);
     lk_layer *root, *c, *a, *b, *card;
-    uint8_t *px;
     lkt_expectation e;
     if (!d) return;
     lk_transaction_begin();
@@ -343,13 +335,7 @@ static void check_shared_versus_flattened(int shared)
             lkt_quads_add_quad(&e, lkt_t_mul(lkt_t_mul(lkt_quads_layer_matrix(cb, center, rb, lkt_t_identity()), group), to_root), cb, blue);
         }
     }
-    px = lkt_render_and_read(d, name);
-    if (px) {
-        lkt_check_quads(name, shared ? "s6_3_shared_space" : "s6_3_flattened_space", px, SW, SH, &e);
-        free(px);
-    }
-    lk_release(root);
-    lk_display_close(d);
+    check_frame_and_close(d, root, name, shared ? "s6_3_shared_space" : "s6_3_flattened_space", SW, SH, &e);
 }
 
 /* S6.3, S7.6: two cards that cross in a transform layer's space are cut
@@ -373,7 +359,6 @@ static void check_crossing_cards(double angle, double tilt)
     lk_transform3d turns[2], group, to_root, m[2];
     lk_display *d;
     lk_layer *root, *t;
-    uint8_t *px;
     lkt_expectation e;
     int i, h, first_nearer = 0;
     snprintf(name, sizeof name,
@@ -415,13 +400,7 @@ static void check_crossing_cards(double angle, double tilt)
         lkt_quads_add_quad(&e, lkt_t_mul(m[1 - nearer], to_root), halves[h], colors[1 - nearer]);
         lkt_quads_add_quad(&e, lkt_t_mul(m[nearer], to_root), halves[h], colors[nearer]);
     }
-    px = lkt_render_and_read(d, name);
-    if (px) {
-        lkt_check_quads(name, stem, px, XW, XH, &e);
-        free(px);
-    }
-    lk_release(root);
-    lk_display_close(d);
+    check_frame_and_close(d, root, name, stem, XW, XH, &e);
 }
 
 /* S7.6: a transform layer draws none of its own background, border,
