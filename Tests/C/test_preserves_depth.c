@@ -255,6 +255,60 @@ static void check_replicator_in_transform_layer(void)
     lk_display_close(d);
 }
 
+/* S7.5, S7.6: in a transform layer, a preservesDepth replicator's instances
+   join the shared space one by one ("acts similarly to the
+   CATransformLayer"): a green card of the transform layer, 75 behind,
+   lies between instance 0 (red, in the plane) and instance 1 (blue, 150
+   behind, 110 to the right), overlapping blue right of red. Drawn as one
+   block at the replicator's depth, blue would cover green there. */
+static void check_replicator_instances_interleaved(void)
+{
+    const char *name = "S7.5 S7.6 a preservesDepth replicator's instances interleave with the transform layer's other layers";
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root, *t, *r, *card;
+    lk_rect rb = lk_rect_make(0, 0, W, H), cb = lk_rect_make(0, 0, 80, 80);
+    lk_point mid = lk_point_make(W / 2.0, H / 2.0), cp = lk_point_make(100, 80), gp = lk_point_make(150, 66);
+    lk_transform3d turn = lkt_t_rotation_y(20 * LKT_PI / 180), step = lkt_t_translation(110, 0, -150);
+    lk_transform3d back = lkt_t_translation(0, 0, -75);
+    lkt_expectation e;
+    if (!d) return;
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    root = root_with_perspective(RD);
+    t = layer_in(root, lk_transform_layer_create(), rb, mid, turn);
+    r = layer_in(t, lk_replicator_layer_create(), rb, mid, lkt_t_identity());
+    lk_replicator_layer_set_instance_count(r, 2);
+    lk_replicator_layer_set_instance_transform(r, step);
+    lk_replicator_layer_set_instance_color(r, lk_color_make(1, 0, 0, 1));
+    lk_replicator_layer_set_instance_red_offset(r, -1);
+    lk_replicator_layer_set_instance_blue_offset(r, 1);
+    lk_replicator_layer_set_preserves_depth(r, true);
+    card = layer_in(r, lk_layer_create(), cb, cp, lkt_t_identity());
+    lk_layer_set_background_color(card, lk_color_make(1, 1, 1, 1));
+    card = layer_in(t, lk_layer_create(), cb, gp, back);
+    lk_layer_set_background_color(card, lk_color_make(0, 1, 0, 1));
+    lk_transaction_commit();
+    lk_display_set_root_layer(d, root);
+
+    expect_background(&e);
+    {
+        lk_transform3d space = lkt_t_mul(lkt_quads_layer_matrix(rb, center, mid, turn), into_root(RD));
+        lk_transform3d above = lkt_t_mul(lkt_quads_layer_matrix(rb, center, mid, lkt_t_identity()), space);
+        lk_transform3d c0 = lkt_t_mul(lkt_quads_layer_matrix(cb, center, cp, lkt_t_identity()), above);
+        lk_transform3d c1 = lkt_t_mul(lkt_t_mul(lkt_quads_layer_matrix(cb, center, cp, lkt_t_identity()), step), above);
+        lk_transform3d g = lkt_t_mul(lkt_quads_layer_matrix(cb, center, gp, back), space);
+        LKT_CHECK(depth_of(c1, 40, 40, 0) < depth_of(g, 40, 40, 0) && depth_of(g, 40, 40, 0) < depth_of(c0, 40, 40, 0),
+                  "S7.5 (the test's own projection) green lies between the instances", "%g, %g, %g",
+                  depth_of(c1, 40, 40, 0), depth_of(g, 40, 40, 0), depth_of(c0, 40, 40, 0));
+        lkt_quads_add_quad(&e, c1, cb, lk_color_make(0, 0, 1, 1));
+        lkt_quads_add_quad(&e, g, cb, lk_color_make(0, 1, 0, 1));
+        lkt_quads_add_quad(&e, c0, cb, lk_color_make(1, 0, 0, 1));
+    }
+    render_and_check(d, lk_media_time() + 1, name, "s7_5_depth_interleaved", &e);
+    lk_release(root);
+    lk_display_close(d);
+}
+
 /* ---- emitter -------------------------------------------------------------- */
 
 #define ED 200.0
@@ -403,6 +457,7 @@ int main(void)
     check_replicator_translation(1);
     check_replicator_carousel();
     check_replicator_in_transform_layer();
+    check_replicator_instances_interleaved();
     check_emitter_z(0);
     check_emitter_z(1);
     check_emitter_back_to_front(0);

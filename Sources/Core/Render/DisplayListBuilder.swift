@@ -30,6 +30,9 @@ public struct DisplayListBuilder: ~Copyable {
     /// The product of the enclosing replicator instances' colours (S7.5),
     /// nil outside any: it multiplies every op drawn.
     var instanceTint: Color?
+    /// A layer drawn without its sublayers (a preservesDepth replicator in a
+    /// shared 3D space: its instances are drawn there, each on its own).
+    var contentOnly: RenderNode?
     /// The ops of each emitter's particles in the current list: their number
     /// changes frame to frame, so damage treats each run as one (S7.4).
     private(set) var particleRuns: [Range<Int>] = []
@@ -456,7 +459,7 @@ public struct DisplayListBuilder: ~Copyable {
             append(.image, world, content.rect, opacity: opacity, image: content.image,
                    source: Rect(x: 0, y: 0, width: Double(content.image.width), height: Double(content.image.height)))
         }
-        let children = layer.node.children
+        let children = layer.node === contentOnly ? [] : layer.node.children
         if !children.isEmpty {
             let clip = masks ? layer.clip.intersection(ScreenBox(world, bounds)) : layer.clip
             if kind == .replicator {

@@ -29,6 +29,9 @@ extension DisplayListBuilder {
         /// Whether its animations' start and stop are noted (not for
         /// replicator instances after the first: they are not layers).
         let notesEvents: Bool
+        /// A preservesDepth replicator: its own background, contents and
+        /// border only, its instances being items of the space themselves.
+        var contentOnly = false
     }
 
     mutating func drawTransformSpace(_ node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, parent: Placement,
@@ -58,6 +61,7 @@ extension DisplayListBuilder {
             let placement = Placement(world: base, sublayerTransform: nil, isRoot: false, clip: clip,
                                       fixedWorld: item.world, fixedDepth: DepthSpace(map: item.map, base: base))
             instanceTint = item.tint
+            contentOnly = item.contentOnly ? item.node : nil
             for half in piece.clips { pushHalfPlaneClip(half, of: item) }
             // A cut layer's animations start and stop once, with its first piece.
             let notes = item.notesEvents && !visited[piece.index]
@@ -66,6 +70,7 @@ extension DisplayListBuilder {
                   events: notes ? events : nil)
             for _ in piece.clips { append(.popClip, item.world, item.bounds) }
         }
+        contentOnly = nil
         instanceTint = outerTint
     }
 
@@ -150,9 +155,34 @@ extension DisplayListBuilder {
                 quad?.append(SIMD3(x * m.m11 + y * m.m21 + m.m41, x * m.m12 + y * m.m22 + m.m42,
                                    x * m.m13 + y * m.m23 + m.m43) / cw)
             }
-            items.append(SpaceItem(node: child, world: m.flattened.concatenating(base), map: m, depth: depth,
-                                   quad: quad, bounds: b, order: items.count, parentOpacity: opacity,
-                                   parentTime: time, tint: tint, notesEvents: events != nil))
+            var item = SpaceItem(node: child, world: m.flattened.concatenating(base), map: m, depth: depth,
+                                 quad: quad, bounds: b, order: items.count, parentOpacity: opacity,
+                                 parentTime: time, tint: tint, notesEvents: events != nil)
+            if presented.layerKind == .replicator && presented.replicator.preservesDepth && !child.children.isEmpty {
+                // S7.5: "acts similarly to the CATransformLayer": in a shared
+                // space its instances join the space, each sorted among the
+                // other layers there; the replicator itself draws only its
+                // own content, in its plane.
+                item.contentOnly = true
+                items.append(item)
+                let r = presented.replicator
+                let step = withUnsafeMutablePointer(to: &presented) { DisplayListBuilder.instanceStep($0) }
+                let sublayerTransform = presented.sublayerTransformAboutAnchor
+                var power = Transform3D.identity
+                for n in 0..<Int(r.instanceCount) {
+                    let c = r.color(ofInstance: n)
+                    if c.a > 0 {
+                        gather(child.children, sublayerTransform: sublayerTransform,
+                               space: n == 0 ? m : power.concatenating(m), base: base,
+                               opacity: opacity * presented.opacity, time: local - Double(n) * r.instanceDelay,
+                               events: n == 0 ? events : nil, tint: DisplayListBuilder.multiply(tint, c),
+                               into: &items, running: &running)
+                    }
+                    power = step.concatenating(power)
+                }
+                continue
+            }
+            items.append(item)
         }
     }
 }
