@@ -10,7 +10,9 @@
  * software_raster.c   geometry: homographies, homogeneous clipping, outlines,
  *                     rasterizing convex polygons into A8 masks
  * software_sprite.c   small affine IMAGE ops (particles) and solid FILL ops
- *                     drawn without pixman, in bands
+ *                     drawn without pixman, in bands (software_sprite.h:
+ *                     what it shares with software_fill_rotated.c, the
+ *                     solid fills' spans and rotated fills)
  */
 #ifndef LAYERKIT_SOFTWARE_PRIVATE_H
 #define LAYERKIT_SOFTWARE_PRIVATE_H
