@@ -361,131 +361,261 @@ static inline __attribute__((always_inline)) void fill_one_edge(const sw_sprite 
                                                                                         inv_a, inv_2ab), x, y)), add);
 }
 
-/* A rotated or skewed FILL within box. Each row is cut where an edge stops
-   crossing its pixels; between the cuts the same edges cross every pixel:
-   none (whole pixels: solid_span), one (fill_one_edge), or more, near a
-   corner (solid_edge_pixels). The row's bounds are linear in the row, so
-   they are solved once for the fill. */
+/* A fill's row bounds, set up once per call: edge i with nx != 0 is at
+   distance d in row y at x = at + y * per_row[i] + d / nx[i]: a lower bound
+   of the row (it crosses the row's left end) when nx > 0 (side 1), an
+   upper one when nx < 0 (side -1); with nx ~ 0 (side 0) its distance is
+   the same all along a row. touched_at: where the row's touched pixels end
+   (distance -reach); crossed_at: where its crossed ones do (+reach, with a
+   margin that absorbs rounding). */
+typedef struct sw_fill_rows {
+    double touched_at[4], crossed_at[4], per_row[4];
+    int    side[4];
+    double left, right;   /* bounds kept within the box's columns and a pixel beyond, so they convert to int */
+    bool   add;
+#if SW_SPRITE_SSE2
+    bool   pairs;         /* both one-edge runs of a row in one SSE2 pass (fill_two_edges_sse2) */
+    bool   smooth[2];
+#endif
+} sw_fill_rows;
+
+/* Row y of a fill once its touched pixels [t0, t1) are known and at most one
+   edge crosses each end: lower (0 or 1) edge left_edge crosses [t0, cut_l),
+   upper edge right_edge [cut_r, t1), whole pixels between (cut_l <= cut_r). */
+static inline __attribute__((always_inline)) void fill_row_runs(const sw_sprite *s, const sw_sprite_target *t,
+                                                                const sw_fill_rows *f, sw_box box, int32_t y,
+                                                                int32_t t0, int32_t t1, int lower, int left_edge,
+                                                                int32_t cut_l, int upper, int right_edge,
+                                                                int32_t cut_r)
+{
+#if SW_SPRITE_SSE2
+    /* both one-edge runs in one SSE2 call: up to two pixels each in one
+       pass, else up to four each */
+    int32_t nl = cut_l - t0, nr = t1 - cut_r;
+    int both = nl <= 2 && nr <= 2 && cut_r + 2 <= box.x1 ? 2 : nl <= 4 && nr <= 4 && cut_r + 4 <= box.x1 ? 4 : 0;
+    if (f->pairs && lower && upper && both && f->smooth[left_edge / 2] && f->smooth[right_edge / 2]) {
+        uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+        double dl = edge_distance(s, left_edge, t0, y), dr = edge_distance(s, right_edge, cut_r, y);
+        if (both == 2)
+            fill_two_edges_sse2(s, dst, t0, nl, left_edge, dl, cut_r, nr, right_edge, dr, s->argb, f->add);
+        else
+            fill_two_runs_sse2(s, dst, t0, nl, left_edge, dl, cut_r, nr, right_edge, dr, s->argb, f->add);
+        sw_solid_span(t, cut_l, cut_r, y, s->argb, f->add, box.x1);
+        return;
+    }
+#endif
+    if (lower) fill_one_edge(s, t, t0, cut_l, y, left_edge, box);
+    sw_solid_span(t, cut_l, cut_r, y, s->argb, f->add, box.x1);
+    if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box);
+}
+
+/* Row y of a fill, any row: its bounds and cuts from every edge. Each row
+   is cut where an edge stops crossing its pixels; between the cuts the
+   same edges cross every pixel: none (whole pixels: sw_solid_span), one
+   (fill_one_edge), or more, near a corner (solid_edge_pixels). */
+static void fill_row(const sw_sprite *s, const sw_sprite_target *t, const sw_fill_rows *f, sw_box box, int32_t y)
+{
+    /* touched: x in (lo, hi); edge i crosses pixels x < cut[i] (lower
+       bound) or x >= cut[i] (upper): those not surely at least its reach
+       inside (the margin absorbs rounding) */
+    double lo = -HUGE_VAL, hi = HUGE_VAL, left = f->left, right = f->right;
+    int32_t cut[4];
+    bool crossing_row = false, outside = false;
+    for (int i = 0; i < 4; i++) {
+        double h = s->reach[i / 2];
+        if (f->side[i] == 0) {
+            double d = s->base[i] + 0.5 * s->nx[i] + (y + 0.5) * s->ny[i];
+            if (d < -h) outside = true;
+            if (d < h) crossing_row = true;
+            continue;
+        }
+        double x = f->touched_at[i] + y * f->per_row[i];
+        double c = min_d(max_d(f->crossed_at[i] + y * f->per_row[i], left), right);
+        if (f->side[i] > 0) {
+            lo = max_d(lo, x);
+            cut[i] = ceil_i(c);
+        } else {
+            hi = min_d(hi, x);
+            cut[i] = floor_i(c) + 1;
+        }
+    }
+    if (outside || !(hi >= lo)) return;
+    int32_t t0 = floor_i(min_d(max_d(lo, left), right)) + 1;
+    int32_t t1 = ceil_i(min_d(max_d(hi, left), right));
+    if (t0 < box.x0) t0 = box.x0;
+    if (t1 > box.x1) t1 = box.x1;
+    if (t1 <= t0) return;
+    if (crossing_row) {
+        double d[4];
+        edge_distances(s, t0, y, d);
+        solid_edge_pixels(s, t, t0, t1, y, d);
+        return;
+    }
+    /* Most rows: one edge crosses the left end, one the right end, and
+       whole pixels lie between. */
+    int32_t cut_l = t0, cut_r = t1;
+    int left_edge = -1, right_edge = -1, lower = 0, upper = 0;
+    for (int i = 0; i < 4; i++) {
+        if (f->side[i] > 0 && cut[i] > t0) { left_edge = i; cut_l = cut[i] < t1 ? cut[i] : t1; lower++; }
+        if (f->side[i] < 0 && cut[i] < t1) { right_edge = i; cut_r = cut[i] > t0 ? cut[i] : t0; upper++; }
+    }
+    if (lower <= 1 && upper <= 1 && cut_l <= cut_r) {
+        fill_row_runs(s, t, f, box, y, t0, t1, lower, left_edge, cut_l, upper, right_edge, cut_r);
+        return;
+    }
+    /* the cuts within (t0, t1), in order (at most four: insertion sort) */
+    int32_t at_x[6];
+    int n = 0;
+    at_x[n++] = t0;
+    for (int i = 0; i < 4; i++) {
+        if (f->side[i] == 0 || cut[i] <= t0 || cut[i] >= t1) continue;
+        int j = n++;
+        while (j > 1 && at_x[j - 1] > cut[i]) { at_x[j] = at_x[j - 1]; j--; }
+        at_x[j] = cut[i];
+    }
+    at_x[n++] = t1;
+    for (int k = 0; k + 1 < n; k++) {
+        int32_t x0 = at_x[k], x1 = at_x[k + 1];
+        if (x1 <= x0) continue;
+        int edge = -1, count = 0;
+        for (int i = 0; i < 4; i++) {
+            if (f->side[i] > 0 ? x0 < cut[i] : x0 >= cut[i]) { edge = i; count++; }
+        }
+        if (count == 0) {
+            sw_solid_span(t, x0, x1, y, s->argb, f->add, box.x1);
+        } else if (count == 1) {
+            fill_one_edge(s, t, x0, x1, y, edge, box);
+        } else {
+            double d[4];
+            edge_distances(s, x0, y, d);
+            solid_edge_pixels(s, t, x0, x1, y, d);
+        }
+    }
+}
+
+/* Zones: rows of box in which one edge bounds the row on each side and the
+   other edge of that side is not even touched there, so that fill_row's
+   answer comes from two edges alone. Only where every edge turns by more
+   than SW_FILL_ZONE_MIN_NX from the horizontal (their per-row steps, and
+   so the rounding of the bounds, stay small), with a margin in x
+   (SW_FILL_ZONE_MARGIN) far above that rounding. */
+#define SW_FILL_ZONE_MIN_NX 1e-3
+#define SW_FILL_ZONE_MARGIN 1e-4
+
+/* The rows [*from, *to) of box in which edge a, not edge b, bounds the rows
+   on their side: for lower edges (side 1) b's crossed pixels end at least
+   the margin left of a's touched ones start, for upper ones right of where
+   they end. Then b is neither a bound of the row (its touched end lies
+   beyond a's) nor a cut within it (its cut is at most t0, or at least t1). */
+static void zone_rows(const sw_fill_rows *f, int a, int b, sw_box box, int32_t *from, int32_t *to)
+{
+    /* margin <= k + y * slope */
+    double k, slope;
+    if (f->side[a] > 0) {
+        k = f->touched_at[a] - f->crossed_at[b];
+        slope = f->per_row[a] - f->per_row[b];
+    } else {
+        k = f->crossed_at[b] - f->touched_at[a];
+        slope = f->per_row[b] - f->per_row[a];
+    }
+    *from = box.y0;
+    *to = box.y1;
+    double lo = box.y0 - 1.0, hi = box.y1 + 1.0;
+    if (slope > 0.0) {
+        *from = ceil_i(min_d(max_d((SW_FILL_ZONE_MARGIN - k) / slope, lo), hi));
+    } else if (slope < 0.0) {
+        *to = floor_i(min_d(max_d((SW_FILL_ZONE_MARGIN - k) / slope, lo), hi)) + 1;
+    } else if (!(k >= SW_FILL_ZONE_MARGIN)) {
+        *to = *from;
+    }
+    if (*from < box.y0) *from = box.y0;
+    if (*to > box.y1) *to = box.y1;
+    if (*to < *from) *to = *from;
+}
+
+/* Which edge of a side bounds row y: a in rows [from[0], to[0]), b in
+   [from[1], to[1]) (disjoint), else none (-1); *end: the row where that
+   answer may change. */
+static inline int zone_at(int32_t y, const int edge[2], const int32_t from[2], const int32_t to[2], int32_t *end)
+{
+    for (int k = 0; k < 2; k++)
+        if (y >= from[k] && y < to[k]) {
+            if (to[k] < *end) *end = to[k];
+            return edge[k];
+        }
+    for (int k = 0; k < 2; k++)
+        if (y < from[k] && from[k] < *end && from[k] < to[k]) *end = from[k];
+    return -1;
+}
+
+/* A rotated or skewed FILL within box, row by row. The row's bounds are
+   linear in the row, so they are solved once for the fill (sw_fill_rows).
+   Rows in a zone (zone_rows: one edge bounds each end) take the bounds and
+   cuts of those two edges alone, the same doubles fill_row computes for
+   them; the others (a corner's rows, near-axis edges, runs that meet) go
+   through fill_row. */
 void sw_fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
 {
-    /* Edge i with nx != 0 is at distance d in row y at x = at + y * per_row[i]
-       + d / nx[i]: a lower bound of the row (it crosses the row's left end)
-       when nx > 0, an upper one when nx < 0; with nx ~ 0 its distance is
-       the same all along a row. */
-    double touched_at[4], crossed_at[4], per_row[4];
-    int side[4];
+    sw_fill_rows f;
+    bool zones = true;
+    int lower[2], upper[2], nl = 0, nu = 0;
     for (int i = 0; i < 4; i++) {
-        side[i] = s->nx[i] > 1e-12 ? 1 : (s->nx[i] < -1e-12 ? -1 : 0);
-        double k = side[i] ? s->inv_nx[i] : 0.0;
+        f.side[i] = s->nx[i] > 1e-12 ? 1 : (s->nx[i] < -1e-12 ? -1 : 0);
+        double k = f.side[i] ? s->inv_nx[i] : 0.0;
         double at = -(s->base[i] + 0.5 * s->nx[i] + 0.5 * s->ny[i]) * k, w = s->reach[i / 2] * k;
-        /* where the row's touched pixels end (distance -reach) and its
-           crossed ones (+reach, with a margin that absorbs rounding) */
-        touched_at[i] = at - w;
-        crossed_at[i] = at + w + (side[i] > 0 ? 1e-7 : -1e-7);
-        per_row[i] = -s->ny[i] * k;
+        f.touched_at[i] = at - w;
+        f.crossed_at[i] = at + w + (f.side[i] > 0 ? 1e-7 : -1e-7);
+        f.per_row[i] = -s->ny[i] * k;
+        if (!(fabs(s->nx[i]) > SW_FILL_ZONE_MIN_NX)) zones = false;
+        else if (f.side[i] > 0 && nl < 2) lower[nl++] = i;
+        else if (f.side[i] < 0 && nu < 2) upper[nu++] = i;
     }
-    bool add = (s->flags & SW_SPRITE_ADD) != 0;
+    f.add = (s->flags & SW_SPRITE_ADD) != 0;
+    f.left = box.x0 - 1.0;
+    f.right = box.x1 + 1.0;
 #if SW_SPRITE_SSE2
-    /* both one-edge runs of a row in one SSE2 pass (fill_two_edges_sse2) */
-    bool pairs = !t->scalar && !t->mask;
-    bool smooth[2] = { s->b[0] > SW_FILL_MIN_SKEW, s->b[1] > SW_FILL_MIN_SKEW };
+    f.pairs = !t->scalar && !t->mask;
+    f.smooth[0] = s->b[0] > SW_FILL_MIN_SKEW;
+    f.smooth[1] = s->b[1] > SW_FILL_MIN_SKEW;
 #endif
-    /* bounds kept within the box's columns and a pixel beyond, so they convert to int */
-    double left = box.x0 - 1.0, right = box.x1 + 1.0;
-    for (int32_t y = box.y0; y < box.y1; y++) {
-        /* touched: x in (lo, hi); edge i crosses pixels x < cut[i] (lower
-           bound) or x >= cut[i] (upper): those not surely at least its reach
-           inside (the margin absorbs rounding) */
-        double lo = -HUGE_VAL, hi = HUGE_VAL;
-        int32_t cut[4];
-        bool crossing_row = false, outside = false;
-        for (int i = 0; i < 4; i++) {
-            double h = s->reach[i / 2];
-            if (side[i] == 0) {
-                double d = s->base[i] + 0.5 * s->nx[i] + (y + 0.5) * s->ny[i];
-                if (d < -h) outside = true;
-                if (d < h) crossing_row = true;
-                continue;
-            }
-            double x = touched_at[i] + y * per_row[i];
-            double c = min_d(max_d(crossed_at[i] + y * per_row[i], left), right);
-            if (side[i] > 0) {
-                lo = max_d(lo, x);
-                cut[i] = ceil_i(c);
-            } else {
-                hi = min_d(hi, x);
-                cut[i] = floor_i(c) + 1;
-            }
-        }
-        if (outside || !(hi >= lo)) continue;
-        int32_t t0 = floor_i(min_d(max_d(lo, left), right)) + 1;
-        int32_t t1 = ceil_i(min_d(max_d(hi, left), right));
-        if (t0 < box.x0) t0 = box.x0;
-        if (t1 > box.x1) t1 = box.x1;
-        if (t1 <= t0) continue;
-        if (crossing_row) {
-            double d[4];
-            edge_distances(s, t0, y, d);
-            solid_edge_pixels(s, t, t0, t1, y, d);
+    if (!zones || nl != 2 || nu != 2) {
+        for (int32_t y = box.y0; y < box.y1; y++) fill_row(s, t, &f, box, y);
+        return;
+    }
+    int32_t lfrom[2], lto[2], ufrom[2], uto[2];
+    zone_rows(&f, lower[0], lower[1], box, &lfrom[0], &lto[0]);
+    zone_rows(&f, lower[1], lower[0], box, &lfrom[1], &lto[1]);
+    zone_rows(&f, upper[0], upper[1], box, &ufrom[0], &uto[0]);
+    zone_rows(&f, upper[1], upper[0], box, &ufrom[1], &uto[1]);
+    for (int32_t y = box.y0; y < box.y1;) {
+        int32_t end = box.y1;
+        int a = zone_at(y, lower, lfrom, lto, &end), b = zone_at(y, upper, ufrom, uto, &end);
+        if (a < 0 || b < 0) {
+            for (; y < end; y++) fill_row(s, t, &f, box, y);
             continue;
         }
-        /* Most rows: one edge crosses the left end, one the right end, and
-           whole pixels lie between. */
-        int32_t cut_l = t0, cut_r = t1;
-        int left_edge = -1, right_edge = -1, lower = 0, upper = 0;
-        for (int i = 0; i < 4; i++) {
-            if (side[i] > 0 && cut[i] > t0) { left_edge = i; cut_l = cut[i] < t1 ? cut[i] : t1; lower++; }
-            if (side[i] < 0 && cut[i] < t1) { right_edge = i; cut_r = cut[i] > t0 ? cut[i] : t0; upper++; }
-        }
-        if (lower <= 1 && upper <= 1 && cut_l <= cut_r) {
-#if SW_SPRITE_SSE2
-            /* both one-edge runs in one SSE2 call: up to two pixels each in
-               one pass, else up to four each */
-            int32_t nl = cut_l - t0, nr = t1 - cut_r;
-            int both = nl <= 2 && nr <= 2 && cut_r + 2 <= box.x1 ? 2 : nl <= 4 && nr <= 4 && cut_r + 4 <= box.x1 ? 4 : 0;
-            if (pairs && lower && upper && both && smooth[left_edge / 2] && smooth[right_edge / 2]) {
-                uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-                double dl = edge_distance(s, left_edge, t0, y), dr = edge_distance(s, right_edge, cut_r, y);
-                if (both == 2)
-                    fill_two_edges_sse2(s, dst, t0, nl, left_edge, dl, cut_r, nr, right_edge, dr, s->argb, add);
-                else
-                    fill_two_runs_sse2(s, dst, t0, nl, left_edge, dl, cut_r, nr, right_edge, dr, s->argb, add);
-                sw_solid_span(t, cut_l, cut_r, y, s->argb, add, box.x1);
+        /* fill_row's arithmetic for edges a (lower) and b (upper) only */
+        double touched_a = f.touched_at[a], touched_b = f.touched_at[b], crossed_a = f.crossed_at[a];
+        double crossed_b = f.crossed_at[b], step_a = f.per_row[a], step_b = f.per_row[b];
+        double left = f.left, right = f.right;
+        for (; y < end; y++) {
+            double lo = touched_a + y * step_a, hi = touched_b + y * step_b;
+            if (!(hi >= lo)) continue;
+            int32_t t0 = floor_i(min_d(max_d(lo, left), right)) + 1;
+            int32_t t1 = ceil_i(min_d(max_d(hi, left), right));
+            if (t0 < box.x0) t0 = box.x0;
+            if (t1 > box.x1) t1 = box.x1;
+            if (t1 <= t0) continue;
+            int32_t cut_a = ceil_i(min_d(max_d(crossed_a + y * step_a, left), right));
+            int32_t cut_b = floor_i(min_d(max_d(crossed_b + y * step_b, left), right)) + 1;
+            int lower_n = cut_a > t0, upper_n = cut_b < t1;
+            int32_t cut_l = lower_n ? (cut_a < t1 ? cut_a : t1) : t0;
+            int32_t cut_r = upper_n ? (cut_b > t0 ? cut_b : t0) : t1;
+            if (cut_l > cut_r) {
+                fill_row(s, t, &f, box, y);
                 continue;
             }
-#endif
-            if (lower) fill_one_edge(s, t, t0, cut_l, y, left_edge, box);
-            sw_solid_span(t, cut_l, cut_r, y, s->argb, add, box.x1);
-            if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box);
-            continue;
-        }
-        /* the cuts within (t0, t1), in order (at most four: insertion sort) */
-        int32_t at_x[6];
-        int n = 0;
-        at_x[n++] = t0;
-        for (int i = 0; i < 4; i++) {
-            if (side[i] == 0 || cut[i] <= t0 || cut[i] >= t1) continue;
-            int j = n++;
-            while (j > 1 && at_x[j - 1] > cut[i]) { at_x[j] = at_x[j - 1]; j--; }
-            at_x[j] = cut[i];
-        }
-        at_x[n++] = t1;
-        for (int k = 0; k + 1 < n; k++) {
-            int32_t x0 = at_x[k], x1 = at_x[k + 1];
-            if (x1 <= x0) continue;
-            int edge = -1, count = 0;
-            for (int i = 0; i < 4; i++) {
-                if (side[i] > 0 ? x0 < cut[i] : x0 >= cut[i]) { edge = i; count++; }
-            }
-            if (count == 0) {
-                sw_solid_span(t, x0, x1, y, s->argb, add, box.x1);
-            } else if (count == 1) {
-                fill_one_edge(s, t, x0, x1, y, edge, box);
-            } else {
-                double d[4];
-                edge_distances(s, x0, y, d);
-                solid_edge_pixels(s, t, x0, x1, y, d);
-            }
+            fill_row_runs(s, t, &f, box, y, t0, t1, lower_n, a, cut_l, upper_n, b, cut_r);
         }
     }
 }
