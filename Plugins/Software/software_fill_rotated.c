@@ -40,29 +40,21 @@ static inline uint32_t solid_blend(uint32_t d, uint32_t s, bool add)
     return add ? add_un8x4(d, s) : add_un8x4(s, mul_un8x4(d, 255u - (s >> 24)));
 }
 
-/* Pixels [x0, x1) of row y fully covered by colour argb (x the clip mask).
-   Pixels up to limit_x1 (inside the target) may be read and written back
-   as they are: the SSE2 loop ends with a group of four whose pixels past
-   x1 keep their value, instead of a portable tail. */
-void sw_solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, uint32_t argb, bool add,
-                   int32_t limit_x1)
+/* Pixels [x0, x1) of row dst fully covered by colour argb (premultiplied,
+   not 0), no clip mask. Pixels up to limit_x1 (inside the target) may be
+   read and written back as they are: the SSE2 loop ends with a group of
+   four whose pixels past x1 keep their value, instead of a portable tail. */
+static inline __attribute__((always_inline)) void solid_span_unclipped(uint32_t *dst, int32_t x0, int32_t x1,
+                                                                       uint32_t argb, bool add, int32_t limit_x1,
+                                                                       bool scalar)
 {
-    if (x1 <= x0 || argb == 0) return;
-    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-    if (t->mask) {
-        for (int32_t x = x0; x < x1; x++) {
-            uint32_t m = clip_value(t, x, y);
-            if (m) dst[x] = solid_blend(dst[x], mul_un8x4(argb, m), add);
-        }
-        return;
-    }
     if (!add && (argb >> 24) == 255u) {
         for (int32_t x = x0; x < x1; x++) dst[x] = argb;
         return;
     }
     int32_t x = x0;
 #if SW_SPRITE_SSE2
-    if (!t->scalar) {
+    if (!scalar) {
         const __m128i zero = _mm_setzero_si128(), src = _mm_set1_epi32((int)argb);
         const __m128i ia = _mm_set1_epi16((short)(255u - (argb >> 24))), half = _mm_set1_epi16(0x80);
         const __m128i k257 = _mm_set1_epi16(257), lane = _mm_set_epi32(3, 2, 1, 0);
@@ -85,8 +77,27 @@ void sw_solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y,
     }
 #else
     (void)limit_x1;
+    (void)scalar;
 #endif
     for (; x < x1; x++) dst[x] = solid_blend(dst[x], argb, add);
+}
+
+/* Pixels [x0, x1) of row y fully covered by colour argb (x the clip mask);
+   pixels up to limit_x1 may be read and written back as they are
+   (solid_span_unclipped). */
+void sw_solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, uint32_t argb, bool add,
+                   int32_t limit_x1)
+{
+    if (x1 <= x0 || argb == 0) return;
+    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+    if (t->mask) {
+        for (int32_t x = x0; x < x1; x++) {
+            uint32_t m = clip_value(t, x, y);
+            if (m) dst[x] = solid_blend(dst[x], mul_un8x4(argb, m), add);
+        }
+        return;
+    }
+    solid_span_unclipped(dst, x0, x1, argb, add, limit_x1, t->scalar);
 }
 
 /* pixel_coverage's general case for fills (edges of both directions cross
@@ -493,6 +504,106 @@ static void fill_row(const sw_sprite *s, const sw_sprite_target *t, const sw_fil
     }
 }
 
+#if SW_SPRITE_SSE2
+/* floor(v) + 1 and ceil(v) of two doubles within int32 (floor_i, ceil_i),
+   as 32-bit lanes 0 and 1. */
+static inline __m128i floor_plus_one_sse2(__m128d v)
+{
+    __m128i i = _mm_cvttpd_epi32(v);
+    __m128i below = _mm_shuffle_epi32(_mm_castpd_si128(_mm_cmplt_pd(v, _mm_cvtepi32_pd(i))), _MM_SHUFFLE(3, 3, 2, 0));
+    return _mm_sub_epi32(_mm_add_epi32(i, below), _mm_set1_epi32(-1));
+}
+
+static inline __m128i ceil_sse2(__m128d v)
+{
+    __m128i i = _mm_cvttpd_epi32(v);
+    __m128i above = _mm_shuffle_epi32(_mm_castpd_si128(_mm_cmpgt_pd(v, _mm_cvtepi32_pd(i))), _MM_SHUFFLE(3, 3, 2, 0));
+    return _mm_sub_epi32(i, above);
+}
+
+/* The zone rows [y, end) of a fill bounded by lower edge a and upper edge
+   b, both with the branch-free coverage, no clip mask: fill_row's bounds,
+   cuts and runs for those two edges, two lanes at a time, with the edges'
+   constants set up once: the same doubles and integers. */
+static void zone_rows_sse2(const sw_sprite *s, const sw_sprite_target *t, const sw_fill_rows *f, sw_box box,
+                           int32_t y, int32_t end, int a, int b)
+{
+    const __m128d lim_lo = _mm_set1_pd(f->left), lim_hi = _mm_set1_pd(f->right);
+    /* lanes (t0, cut_b): floor + 1; (t1, cut_a): ceil */
+    const __m128d f_at = _mm_set_pd(f->crossed_at[b], f->touched_at[a]), f_step = _mm_set_pd(f->per_row[b], f->per_row[a]);
+    const __m128d c_at = _mm_set_pd(f->crossed_at[a], f->touched_at[b]), c_step = _mm_set_pd(f->per_row[a], f->per_row[b]);
+    /* edge distances of (pixel of a, pixel of b) */
+    const __m128d base = _mm_set_pd(s->base[b], s->base[a]), nx = _mm_set_pd(s->nx[b], s->nx[a]);
+    const __m128d ny = _mm_set_pd(s->ny[b], s->ny[a]);
+    /* each run's steps from its first pixel: lanes k (0, 1) and (2, 3) times nx */
+    const __m128d one0 = _mm_set_pd(1.0, 0.0), three2 = _mm_set_pd(3.0, 2.0);
+    const __m128d na = _mm_set1_pd(s->nx[a]), nb = _mm_set1_pd(s->nx[b]);
+    const __m128d ka01 = _mm_mul_pd(one0, na), ka23 = _mm_mul_pd(three2, na);
+    const __m128d kb01 = _mm_mul_pd(one0, nb), kb23 = _mm_mul_pd(three2, nb);
+    int pa = a / 2, pb = b / 2;
+    const __m128d ha = _mm_set1_pd(s->reach[pa]), la = _mm_set1_pd(s->linear[pa]), ia = _mm_set1_pd(s->inv_a[pa]);
+    const __m128d qa = _mm_set1_pd(s->inv_2ab[pa]);
+    const __m128d hb = _mm_set1_pd(s->reach[pb]), lb = _mm_set1_pd(s->linear[pb]), ib = _mm_set1_pd(s->inv_a[pb]);
+    const __m128d qb = _mm_set1_pd(s->inv_2ab[pb]);
+    const __m128i lane = _mm_set_epi32(3, 2, 1, 0), pair_lane = _mm_set_epi32(1, 0, 1, 0);
+    uint32_t argb = s->argb;
+    bool add = f->add;
+    for (; y < end; y++) {
+        __m128d yv = _mm_set1_pd((double)y);
+        __m128d fv = _mm_add_pd(f_at, _mm_mul_pd(yv, f_step)), cv = _mm_add_pd(c_at, _mm_mul_pd(yv, c_step));
+        if (!(_mm_cvtsd_f64(cv) >= _mm_cvtsd_f64(fv))) continue;   /* hi >= lo */
+        __m128i fi = floor_plus_one_sse2(_mm_min_pd(_mm_max_pd(fv, lim_lo), lim_hi));
+        __m128i ci = ceil_sse2(_mm_min_pd(_mm_max_pd(cv, lim_lo), lim_hi));
+        int32_t t0 = _mm_cvtsi128_si32(fi), cut_b = _mm_cvtsi128_si32(_mm_shuffle_epi32(fi, 1));
+        int32_t t1 = _mm_cvtsi128_si32(ci), cut_a = _mm_cvtsi128_si32(_mm_shuffle_epi32(ci, 1));
+        if (t0 < box.x0) t0 = box.x0;
+        if (t1 > box.x1) t1 = box.x1;
+        if (t1 <= t0) continue;
+        int lower_n = cut_a > t0, upper_n = cut_b < t1;
+        int32_t cut_l = lower_n ? (cut_a < t1 ? cut_a : t1) : t0;
+        int32_t cut_r = upper_n ? (cut_b > t0 ? cut_b : t0) : t1;
+        if (cut_l > cut_r) {
+            fill_row(s, t, f, box, y);
+            continue;
+        }
+        int32_t nl = cut_l - t0, nr = t1 - cut_r;
+        uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
+        if (lower_n && upper_n && nl <= 4 && nr <= 4 && cut_r + 4 <= box.x1) {
+            /* (dl, dr): edge a's distance at t0, b's at cut_r */
+            __m128d xv = _mm_add_pd(_mm_cvtepi32_pd(_mm_unpacklo_epi32(_mm_cvtsi32_si128(t0), _mm_cvtsi32_si128(cut_r))),
+                                    _mm_set1_pd(0.5));
+            __m128d d = _mm_add_pd(_mm_add_pd(base, _mm_mul_pd(xv, nx)), _mm_mul_pd(_mm_add_pd(yv, _mm_set1_pd(0.5)), ny));
+            __m128d dl = _mm_unpacklo_pd(d, d), dr = _mm_unpackhi_pd(d, d);
+            if (nl <= 2 && nr <= 2 && cut_r + 2 <= box.x1) {
+                /* fill_two_edges_sse2 */
+                __m128i m = coverage_bytes_sse2(edge_coverage_sse2(_mm_add_pd(dl, ka01), ha, la, ia, qa),
+                                                edge_coverage_sse2(_mm_add_pd(dr, kb01), hb, lb, ib, qb));
+                m = _mm_and_si128(m, _mm_cmpgt_epi32(_mm_set_epi32(nr, nr, nl, nl), pair_lane));
+                __m128i dv = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)&dst[t0]),
+                                                _mm_loadl_epi64((const __m128i *)&dst[cut_r]));
+                __m128i out = coverage_blend_sse2(dv, m, argb, add);
+                _mm_storel_epi64((__m128i *)&dst[t0], out);
+                _mm_storel_epi64((__m128i *)&dst[cut_r], _mm_unpackhi_epi64(out, out));
+            } else {
+                /* fill_two_runs_sse2 */
+                __m128i ml = coverage_bytes_sse2(edge_coverage_sse2(_mm_add_pd(dl, ka01), ha, la, ia, qa),
+                                                 edge_coverage_sse2(_mm_add_pd(dl, ka23), ha, la, ia, qa));
+                __m128i mr = coverage_bytes_sse2(edge_coverage_sse2(_mm_add_pd(dr, kb01), hb, lb, ib, qb),
+                                                 edge_coverage_sse2(_mm_add_pd(dr, kb23), hb, lb, ib, qb));
+                ml = _mm_and_si128(ml, _mm_cmpgt_epi32(_mm_set1_epi32(nl), lane));
+                mr = _mm_and_si128(mr, _mm_cmpgt_epi32(_mm_set1_epi32(nr), lane));
+                __m128i vl = _mm_loadu_si128((const __m128i *)&dst[t0]), vr = _mm_loadu_si128((const __m128i *)&dst[cut_r]);
+                _mm_storeu_si128((__m128i *)&dst[t0], coverage_blend_sse2(vl, ml, argb, add));
+                _mm_storeu_si128((__m128i *)&dst[cut_r], coverage_blend_sse2(vr, mr, argb, add));
+            }
+            if (cut_r > cut_l && argb) solid_span_unclipped(dst, cut_l, cut_r, argb, add, box.x1, false);
+            continue;
+        }
+        fill_row_runs(s, t, f, box, y, t0, t1, lower_n, a, cut_l, upper_n, b, cut_r);
+    }
+}
+#endif
+
 /* Zones: rows of box in which one edge bounds the row on each side and the
    other edge of that side is not even touched there, so that fill_row's
    answer comes from two edges alone. Only where every edge turns by more
@@ -594,6 +705,13 @@ void sw_fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
             for (; y < end; y++) fill_row(s, t, &f, box, y);
             continue;
         }
+#if SW_SPRITE_SSE2
+        if (f.pairs && f.smooth[a / 2] && f.smooth[b / 2]) {
+            zone_rows_sse2(s, t, &f, box, y, end, a, b);
+            y = end;
+            continue;
+        }
+#endif
         /* fill_row's arithmetic for edges a (lower) and b (upper) only */
         double touched_a = f.touched_at[a], touched_b = f.touched_at[b], crossed_a = f.crossed_at[a];
         double crossed_b = f.crossed_at[b], step_a = f.per_row[a], step_b = f.per_row[b];
