@@ -504,6 +504,23 @@ static void fill_row(const sw_sprite *s, const sw_sprite_target *t, const sw_fil
     }
 }
 
+/* A zone row whose two runs meet (near the fill's top or bottom corner):
+   lower edge a crosses [t0, cut_a), upper edge b [cut_b, t1), cut_b <
+   cut_a, so both cross the pixels between: fill_row's cut path for those
+   two edges alone (the zone's other edges cut outside [t0, t1)). */
+static void zone_row_meeting(const sw_sprite *s, const sw_sprite_target *t, sw_box box, int32_t y, int32_t t0,
+                             int32_t t1, int a, int32_t cut_a, int b, int32_t cut_b)
+{
+    int32_t both = cut_b > t0 ? cut_b : t0, only_b = cut_a < t1 ? cut_a : t1;
+    if (both > t0) fill_one_edge(s, t, t0, both, y, a, box);
+    if (only_b > both) {
+        double d[4];
+        edge_distances(s, both, y, d);
+        solid_edge_pixels(s, t, both, only_b, y, d);
+    }
+    if (t1 > only_b) fill_one_edge(s, t, only_b, t1, y, b, box);
+}
+
 #if SW_SPRITE_SSE2
 /* floor(v) + 1 and ceil(v) of two doubles within int32 (floor_i, ceil_i),
    as 32-bit lanes 0 and 1. */
@@ -563,7 +580,7 @@ static void zone_rows_sse2(const sw_sprite *s, const sw_sprite_target *t, const 
         int32_t cut_l = lower_n ? (cut_a < t1 ? cut_a : t1) : t0;
         int32_t cut_r = upper_n ? (cut_b > t0 ? cut_b : t0) : t1;
         if (cut_l > cut_r) {
-            fill_row(s, t, f, box, y);
+            zone_row_meeting(s, t, box, y, t0, t1, a, cut_a, b, cut_b);
             continue;
         }
         int32_t nl = cut_l - t0, nr = t1 - cut_r;
@@ -730,7 +747,7 @@ void sw_fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
             int32_t cut_l = lower_n ? (cut_a < t1 ? cut_a : t1) : t0;
             int32_t cut_r = upper_n ? (cut_b > t0 ? cut_b : t0) : t1;
             if (cut_l > cut_r) {
-                fill_row(s, t, &f, box, y);
+                zone_row_meeting(s, t, box, y, t0, t1, a, cut_a, b, cut_b);
                 continue;
             }
             fill_row_runs(s, t, &f, box, y, t0, t1, lower_n, a, cut_l, upper_n, b, cut_r);
