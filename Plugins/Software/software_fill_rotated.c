@@ -4,10 +4,20 @@
  * the axis-aligned pieces') and rotated or skewed fills row by row
  * (sw_fill_rotated), pixel for pixel what pixman's mask path draws
  * (docs/rendering.md, "fill runs").
+ *
+ * This file is compiled twice: as itself (SSE2, or portable), and by
+ * software_fill_rotated_avx2.c with every function for AVX2
+ * (SW_FILL_AVX2_VARIANT: the same code in VEX encoding, whole spans eight
+ * pixels a step), which sw_fill_rotated calls where the CPU has AVX2. Both
+ * compute the same integers.
  */
 #include "software_sprite.h"
 
 #include <math.h>
+
+#ifndef SW_FILL_AVX2_VARIANT
+#define SW_FILL_AVX2_VARIANT 0
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Solid fills (FILL ops): pixman's mask path, pixel for pixel               */
@@ -53,6 +63,29 @@ static inline __attribute__((always_inline)) void solid_span_unclipped(uint32_t 
         return;
     }
     int32_t x = x0;
+#if SW_FILL_AVX2_VARIANT
+    /* the SSE2 loop's steps on eight pixels (each within a 128-bit lane) */
+    if (!scalar) {
+        const __m256i zero = _mm256_setzero_si256(), src = _mm256_set1_epi32((int)argb);
+        const __m256i ia = _mm256_set1_epi16((short)(255u - (argb >> 24))), half = _mm256_set1_epi16(0x80);
+        const __m256i k257 = _mm256_set1_epi16(257), lane = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+        for (; x < x1 && x + 8 <= limit_x1; x += 8) {
+            __m256i old = _mm256_loadu_si256((const __m256i *)&dst[x]), d;
+            if (add) {
+                d = _mm256_adds_epu8(old, src);
+            } else {
+                __m256i lo = _mm256_mulhi_epu16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(old, zero), ia),
+                                                                 half), k257);
+                __m256i hi = _mm256_mulhi_epu16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(old, zero), ia),
+                                                                 half), k257);
+                d = _mm256_adds_epu8(_mm256_packus_epi16(lo, hi), src);
+            }
+            if (x + 8 > x1)   /* the last group: pixels from x1 on as they were */
+                d = _mm256_blendv_epi8(old, d, _mm256_cmpgt_epi32(_mm256_set1_epi32(x1 - x), lane));
+            _mm256_storeu_si256((__m256i *)&dst[x], d);
+        }
+    }
+#endif
 #if SW_SPRITE_SSE2
     if (!scalar) {
         const __m128i zero = _mm_setzero_si128(), src = _mm_set1_epi32((int)argb);
@@ -85,8 +118,8 @@ static inline __attribute__((always_inline)) void solid_span_unclipped(uint32_t 
 /* Pixels [x0, x1) of row y fully covered by colour argb (x the clip mask);
    pixels up to limit_x1 may be read and written back as they are
    (solid_span_unclipped). */
-void sw_solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, uint32_t argb, bool add,
-                   int32_t limit_x1)
+static void solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, uint32_t argb, bool add,
+                       int32_t limit_x1)
 {
     if (x1 <= x0 || argb == 0) return;
     uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
@@ -411,12 +444,12 @@ static inline __attribute__((always_inline)) void fill_row_runs(const sw_sprite 
             fill_two_edges_sse2(s, dst, t0, nl, left_edge, dl, cut_r, nr, right_edge, dr, s->argb, f->add);
         else
             fill_two_runs_sse2(s, dst, t0, nl, left_edge, dl, cut_r, nr, right_edge, dr, s->argb, f->add);
-        sw_solid_span(t, cut_l, cut_r, y, s->argb, f->add, box.x1);
+        solid_span(t, cut_l, cut_r, y, s->argb, f->add, box.x1);
         return;
     }
 #endif
     if (lower) fill_one_edge(s, t, t0, cut_l, y, left_edge, box);
-    sw_solid_span(t, cut_l, cut_r, y, s->argb, f->add, box.x1);
+    solid_span(t, cut_l, cut_r, y, s->argb, f->add, box.x1);
     if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box);
 }
 
@@ -493,7 +526,7 @@ static void fill_row(const sw_sprite *s, const sw_sprite_target *t, const sw_fil
             if (f->side[i] > 0 ? x0 < cut[i] : x0 >= cut[i]) { edge = i; count++; }
         }
         if (count == 0) {
-            sw_solid_span(t, x0, x1, y, s->argb, f->add, box.x1);
+            solid_span(t, x0, x1, y, s->argb, f->add, box.x1);
         } else if (count == 1) {
             fill_one_edge(s, t, x0, x1, y, edge, box);
         } else {
@@ -682,7 +715,7 @@ static inline int zone_at(int32_t y, const int edge[2], const int32_t from[2], c
    cuts of those two edges alone, the same doubles fill_row computes for
    them; the others (a corner's rows, near-axis edges, runs that meet) go
    through fill_row. */
-void sw_fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
+static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
 {
     sw_fill_rows f;
     bool zones = true;
@@ -754,3 +787,37 @@ void sw_fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
         }
     }
 }
+
+#if SW_FILL_AVX2_VARIANT
+void sw_fill_rotated_avx2(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
+{
+    fill_rotated(s, t, box);
+}
+#else
+void sw_fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
+{
+#if SW_FILL_HAS_AVX2
+    if (t->avx2) {
+        sw_fill_rotated_avx2(s, t, box);
+        return;
+    }
+#endif
+    fill_rotated(s, t, box);
+}
+
+void sw_solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, uint32_t argb, bool add,
+                   int32_t limit_x1)
+{
+    solid_span(t, x0, x1, y, argb, add, limit_x1);
+}
+
+bool sw_fill_avx2_supported(void)
+{
+#if SW_FILL_HAS_AVX2
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
+}
+#endif

@@ -972,6 +972,7 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
     t.tx = inst->target_x;
     t.ty = inst->target_y;
     t.scalar = inst->sprites == SW_SPRITES_SCALAR;
+    t.avx2 = inst->sprites == SW_SPRITES_ON && sw_fill_avx2_supported();
     if (clip->mask) {
         t.mask = (const uint8_t *)pixman_image_get_data(clip->mask);
         t.mstride = (size_t)pixman_image_get_stride(clip->mask);
@@ -1062,5 +1063,6 @@ sw_sprite_mode sw_sprite_mode_from_env(void)
     if (!v || !*v) return SW_SPRITES_ON;
     if (strcmp(v, "0") == 0 || strcmp(v, "off") == 0) return SW_SPRITES_OFF;
     if (strcmp(v, "scalar") == 0) return SW_SPRITES_SCALAR;
+    if (strcmp(v, "sse2") == 0) return SW_SPRITES_SSE2;
     return SW_SPRITES_ON;
 }

@@ -17,6 +17,15 @@
 #define SW_SPRITE_SSE2 0
 #endif
 
+/* Rotated fills have an AVX2 build too (software_fill_rotated_avx2.c),
+   chosen at run time, where the compiler can target it per function. */
+#if SW_SPRITE_SSE2 && (defined(__x86_64__) || defined(__i386__)) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define SW_FILL_HAS_AVX2 1
+#else
+#define SW_FILL_HAS_AVX2 0
+#endif
+
 /* Where a run draws: output pixel (x, y) is target[(y - ty) * tstride + x - tx],
    its clip mask value mask[(y - my) * mstride + x - mx]. */
 typedef struct sw_sprite_target {
@@ -27,6 +36,7 @@ typedef struct sw_sprite_target {
     size_t         mstride;
     int32_t        mx, my;
     bool           scalar;
+    bool           avx2;     /* rotated fills may use their AVX2 build (not scalar, the CPU has it) */
 } sw_sprite_target;
 
 /* fmin and fmax for values that are not NaN (no libm call per pixel) */
@@ -62,7 +72,12 @@ static inline double edge_coverage(const sw_sprite *s, int pair, double d)
 void sw_solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, uint32_t argb, bool add,
                    int32_t limit_x1);
 
-/* A rotated or skewed FILL sprite within box (software_fill_rotated.c). */
+/* A rotated or skewed FILL sprite within box (software_fill_rotated.c); its
+   AVX2 build, which it calls when t->avx2 (software_fill_rotated_avx2.c). */
 void sw_fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box);
+void sw_fill_rotated_avx2(const sw_sprite *s, const sw_sprite_target *t, sw_box box);
+
+/* Whether this CPU runs the AVX2 build. */
+bool sw_fill_avx2_supported(void);
 
 #endif

@@ -8,7 +8,7 @@
  * (small, pixel-aligned, aliased) among them, clips (box and mask), groups,
  * fills cut by the output's edges and by the damage box.
  *
- * Every scene is checked three ways:
+ * Every scene is checked four ways:
  *  - against a reference computed here, independently of any backend: the
  *    exact area of each pixel inside the op's quad times the premultiplied
  *    colour and the opacity (and the clip's coverage), OVER or saturating
@@ -21,7 +21,10 @@
  *    from coverage bytes; the band path's coverage is exact in double, the
  *    mask rasterizer's summed in float, which can round a byte apart);
  *  - its portable loop (LAYERKIT_SOFTWARE_SPRITES=scalar) against its SIMD
- *    one, which must agree exactly.
+ *    one, which must agree exactly;
+ *  - its SSE2 loops alone (LAYERKIT_SOFTWARE_SPRITES=sse2) against the
+ *    default, which on a CPU with AVX2 draws rotated fills with their AVX2
+ *    build (software_fill_rotated_avx2.c): equal too.
  * The backend's statistics (logged when an instance closes) must show the
  * fills drawn in bands, the same number both loops, and none with fill runs
  * off.
