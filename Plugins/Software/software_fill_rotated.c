@@ -537,6 +537,76 @@ static void fill_row(const sw_sprite *s, const sw_sprite_target *t, const sw_fil
     }
 }
 
+/* fill_row for a fill with two lower edges (lower[]) and two upper ones
+   (upper[]), none near the horizontal: the same bounds, cuts and calls,
+   without going through the edges' sides (which differ from fill to fill,
+   so their branches mispredict). */
+static void fill_row_sided(const sw_sprite *s, const sw_sprite_target *t, const sw_fill_rows *f, sw_box box,
+                           int32_t y, const int lower[2], const int upper[2])
+{
+    int l0 = lower[0], l1 = lower[1], u0 = upper[0], u1 = upper[1];
+    double left = f->left, right = f->right;
+    double xl0 = f->touched_at[l0] + y * f->per_row[l0], xl1 = f->touched_at[l1] + y * f->per_row[l1];
+    double xu0 = f->touched_at[u0] + y * f->per_row[u0], xu1 = f->touched_at[u1] + y * f->per_row[u1];
+    double lo = max_d(xl0, xl1), hi = min_d(xu0, xu1);
+    if (!(hi >= lo)) return;
+    int32_t t0 = floor_i(min_d(max_d(lo, left), right)) + 1;
+    int32_t t1 = ceil_i(min_d(max_d(hi, left), right));
+    if (t0 < box.x0) t0 = box.x0;
+    if (t1 > box.x1) t1 = box.x1;
+    if (t1 <= t0) return;
+    int32_t cl0 = ceil_i(min_d(max_d(f->crossed_at[l0] + y * f->per_row[l0], left), right));
+    int32_t cl1 = ceil_i(min_d(max_d(f->crossed_at[l1] + y * f->per_row[l1], left), right));
+    int32_t cu0 = floor_i(min_d(max_d(f->crossed_at[u0] + y * f->per_row[u0], left), right)) + 1;
+    int32_t cu1 = floor_i(min_d(max_d(f->crossed_at[u1] + y * f->per_row[u1], left), right)) + 1;
+    int n_lower = (cl0 > t0) + (cl1 > t0), n_upper = (cu0 < t1) + (cu1 < t1);
+    if (n_lower <= 1 && n_upper <= 1) {
+        int left_edge = cl1 > t0 ? l1 : l0, right_edge = cu1 < t1 ? u1 : u0;
+        int32_t cut_l = t0, cut_r = t1;
+        if (n_lower) {
+            int32_t c = cl1 > t0 ? cl1 : cl0;
+            cut_l = c < t1 ? c : t1;
+        }
+        if (n_upper) {
+            int32_t c = cu1 < t1 ? cu1 : cu0;
+            cut_r = c > t0 ? c : t0;
+        }
+        if (cut_l <= cut_r) {
+            fill_row_runs(s, t, f, box, y, t0, t1, n_lower, left_edge, cut_l, n_upper, right_edge, cut_r);
+            return;
+        }
+    }
+    /* the cuts within (t0, t1), in order; between two, the edges crossing */
+    int32_t at_x[6] = { t0 }, cut[4];
+    cut[l0] = cl0;
+    cut[l1] = cl1;
+    cut[u0] = cu0;
+    cut[u1] = cu1;
+    int n = 1;
+    for (int i = 0; i < 4; i++) {
+        if (cut[i] <= t0 || cut[i] >= t1) continue;
+        int j = n++;
+        while (j > 1 && at_x[j - 1] > cut[i]) { at_x[j] = at_x[j - 1]; j--; }
+        at_x[j] = cut[i];
+    }
+    at_x[n++] = t1;
+    for (int k = 0; k + 1 < n; k++) {
+        int32_t x0 = at_x[k], x1 = at_x[k + 1];
+        if (x1 <= x0) continue;
+        int count = (x0 < cl0) + (x0 < cl1) + (x0 >= cu0) + (x0 >= cu1);
+        if (count == 0) {
+            solid_span(t, x0, x1, y, s->argb, f->add, box.x1);
+        } else if (count == 1) {
+            int edge = x0 < cl0 ? l0 : x0 < cl1 ? l1 : x0 >= cu0 ? u0 : u1;
+            fill_one_edge(s, t, x0, x1, y, edge, box);
+        } else {
+            double d[4];
+            edge_distances(s, x0, y, d);
+            solid_edge_pixels(s, t, x0, x1, y, d);
+        }
+    }
+}
+
 /* A zone row whose two runs meet (near the fill's top or bottom corner):
    lower edge a crosses [t0, cut_a), upper edge b [cut_b, t1), cut_b <
    cut_a, so both cross the pixels between: fill_row's cut path for those
@@ -752,7 +822,7 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
         int32_t end = box.y1;
         int a = zone_at(y, lower, lfrom, lto, &end), b = zone_at(y, upper, ufrom, uto, &end);
         if (a < 0 || b < 0) {
-            for (; y < end; y++) fill_row(s, t, &f, box, y);
+            for (; y < end; y++) fill_row_sided(s, t, &f, box, y, lower, upper);
             continue;
         }
 #if SW_SPRITE_SSE2
