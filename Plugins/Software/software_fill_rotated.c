@@ -788,19 +788,22 @@ static inline int zone_at(int32_t y, const int edge[2], const int32_t from[2], c
 static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
 {
     sw_fill_rows f;
-    bool zones = true;
-    int lower[2], upper[2], nl = 0, nu = 0;
     for (int i = 0; i < 4; i++) {
-        f.side[i] = s->nx[i] > 1e-12 ? 1 : (s->nx[i] < -1e-12 ? -1 : 0);
-        double k = f.side[i] ? s->inv_nx[i] : 0.0;
-        double at = -(s->base[i] + 0.5 * s->nx[i] + 0.5 * s->ny[i]) * k, w = s->reach[i / 2] * k;
+        double nx = s->nx[i];
+        int side = (nx > 1e-12) - (nx < -1e-12);
+        f.side[i] = side;
+        double k = side ? s->inv_nx[i] : 0.0;
+        double at = -(s->base[i] + 0.5 * nx + 0.5 * s->ny[i]) * k, w = s->reach[i / 2] * k;
         f.touched_at[i] = at - w;
-        f.crossed_at[i] = at + w + (f.side[i] > 0 ? 1e-7 : -1e-7);
+        f.crossed_at[i] = at + w + (side > 0 ? 1e-7 : -1e-7);
         f.per_row[i] = -s->ny[i] * k;
-        if (!(fabs(s->nx[i]) > SW_FILL_ZONE_MIN_NX)) zones = false;
-        else if (f.side[i] > 0 && nl < 2) lower[nl++] = i;
-        else if (f.side[i] < 0 && nu < 2) upper[nu++] = i;
     }
+    /* Edges 1 and 3 face edges 0 and 2 (edge_lines: nx[1] = -nx[0]), so one
+       edge of each pair bounds the rows from below, in index order. */
+    bool zones = fabs(s->nx[0]) > SW_FILL_ZONE_MIN_NX && fabs(s->nx[2]) > SW_FILL_ZONE_MIN_NX &&
+                 s->nx[1] == -s->nx[0] && s->nx[3] == -s->nx[2];
+    int lower[2] = { s->nx[0] > 0.0 ? 0 : 1, s->nx[2] > 0.0 ? 2 : 3 };
+    int upper[2] = { 1 - lower[0], 5 - lower[1] };
     f.add = (s->flags & SW_SPRITE_ADD) != 0;
     f.left = box.x0 - 1.0;
     f.right = box.x1 + 1.0;
@@ -809,7 +812,7 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
     f.smooth[0] = s->b[0] > SW_FILL_MIN_SKEW;
     f.smooth[1] = s->b[1] > SW_FILL_MIN_SKEW;
 #endif
-    if (!zones || nl != 2 || nu != 2) {
+    if (!zones) {
         for (int32_t y = box.y0; y < box.y1; y++) fill_row(s, t, &f, box, y);
         return;
     }
