@@ -624,6 +624,21 @@ static void zone_row_meeting(const sw_sprite *s, const sw_sprite_target *t, sw_b
     if (t1 > only_b) fill_one_edge(s, t, only_b, t1, y, b, box);
 }
 
+#if SW_FILL_AVX2_VARIANT
+/* edge_coverage_sse2 and coverage_bytes_sse2 of four distances at once:
+   the same operations lane by lane, so the same bytes. */
+static inline __m128i coverage_bytes_avx2(__m256d d, __m256d h, __m256d l, __m256d inv_a, __m256d inv_2ab)
+{
+    const __m256d zero = _mm256_setzero_pd(), sign = _mm256_set1_pd(-0.0);
+    __m256d x = _mm256_min_pd(_mm256_andnot_pd(sign, d), h), k = _mm256_max_pd(_mm256_sub_pd(x, l), zero);
+    __m256d half = _mm256_sub_pd(_mm256_mul_pd(x, inv_a), _mm256_mul_pd(_mm256_mul_pd(k, k), inv_2ab));
+    half = _mm256_xor_pd(half, _mm256_andnot_pd(_mm256_cmp_pd(d, zero, _CMP_GT_OQ), sign));
+    __m128 cf = _mm256_cvtpd_ps(_mm256_add_pd(_mm256_set1_pd(0.5), half));
+    cf = _mm_add_ps(_mm_mul_ps(_mm_min_ps(cf, _mm_set1_ps(1.0f)), _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
+    return _mm_cvttps_epi32(cf);
+}
+#endif
+
 #if SW_SPRITE_SSE2
 /* floor(v) + 1 and ceil(v) of two doubles within int32 (floor_i, ceil_i),
    as 32-bit lanes 0 and 1. */
@@ -666,6 +681,18 @@ static void zone_rows_sse2(const sw_sprite *s, const sw_sprite_target *t, const 
     const __m128d hb = _mm_set1_pd(s->reach[pb]), lb = _mm_set1_pd(s->linear[pb]), ib = _mm_set1_pd(s->inv_a[pb]);
     const __m128d qb = _mm_set1_pd(s->inv_2ab[pb]);
     const __m128i lane = _mm_set_epi32(3, 2, 1, 0), pair_lane = _mm_set_epi32(1, 0, 1, 0);
+#if SW_FILL_AVX2_VARIANT
+    /* the same constants four lanes wide: (a, a, b, b) for a pair of runs,
+       (a, a, a, a) or (b, b, b, b) for a run of four */
+    const __m256d k01 = _mm256_set_m128d(kb01, ka01), ka = _mm256_set_m128d(ka23, ka01);
+    const __m256d kb = _mm256_set_m128d(kb23, kb01);
+    const __m256d hab = _mm256_set_m128d(hb, ha), lab = _mm256_set_m128d(lb, la), iab = _mm256_set_m128d(ib, ia);
+    const __m256d qab = _mm256_set_m128d(qb, qa);
+    const __m256d ha4 = _mm256_set_m128d(ha, ha), la4 = _mm256_set_m128d(la, la), ia4 = _mm256_set_m128d(ia, ia);
+    const __m256d qa4 = _mm256_set_m128d(qa, qa);
+    const __m256d hb4 = _mm256_set_m128d(hb, hb), lb4 = _mm256_set_m128d(lb, lb), ib4 = _mm256_set_m128d(ib, ib);
+    const __m256d qb4 = _mm256_set_m128d(qb, qb);
+#endif
     uint32_t argb = s->argb;
     bool add = f->add;
     for (; y < end; y++) {
@@ -696,8 +723,12 @@ static void zone_rows_sse2(const sw_sprite *s, const sw_sprite_target *t, const 
             __m128d dl = _mm_unpacklo_pd(d, d), dr = _mm_unpackhi_pd(d, d);
             if (nl <= 2 && nr <= 2 && cut_r + 2 <= box.x1) {
                 /* fill_two_edges_sse2 */
+#if SW_FILL_AVX2_VARIANT
+                __m128i m = coverage_bytes_avx2(_mm256_add_pd(_mm256_set_m128d(dr, dl), k01), hab, lab, iab, qab);
+#else
                 __m128i m = coverage_bytes_sse2(edge_coverage_sse2(_mm_add_pd(dl, ka01), ha, la, ia, qa),
                                                 edge_coverage_sse2(_mm_add_pd(dr, kb01), hb, lb, ib, qb));
+#endif
                 m = _mm_and_si128(m, _mm_cmpgt_epi32(_mm_set_epi32(nr, nr, nl, nl), pair_lane));
                 __m128i dv = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)&dst[t0]),
                                                 _mm_loadl_epi64((const __m128i *)&dst[cut_r]));
@@ -706,10 +737,15 @@ static void zone_rows_sse2(const sw_sprite *s, const sw_sprite_target *t, const 
                 _mm_storel_epi64((__m128i *)&dst[cut_r], _mm_unpackhi_epi64(out, out));
             } else {
                 /* fill_two_runs_sse2 */
+#if SW_FILL_AVX2_VARIANT
+                __m128i ml = coverage_bytes_avx2(_mm256_add_pd(_mm256_set_m128d(dl, dl), ka), ha4, la4, ia4, qa4);
+                __m128i mr = coverage_bytes_avx2(_mm256_add_pd(_mm256_set_m128d(dr, dr), kb), hb4, lb4, ib4, qb4);
+#else
                 __m128i ml = coverage_bytes_sse2(edge_coverage_sse2(_mm_add_pd(dl, ka01), ha, la, ia, qa),
                                                  edge_coverage_sse2(_mm_add_pd(dl, ka23), ha, la, ia, qa));
                 __m128i mr = coverage_bytes_sse2(edge_coverage_sse2(_mm_add_pd(dr, kb01), hb, lb, ib, qb),
                                                  edge_coverage_sse2(_mm_add_pd(dr, kb23), hb, lb, ib, qb));
+#endif
                 ml = _mm_and_si128(ml, _mm_cmpgt_epi32(_mm_set1_epi32(nl), lane));
                 mr = _mm_and_si128(mr, _mm_cmpgt_epi32(_mm_set1_epi32(nr), lane));
                 __m128i vl = _mm_loadu_si128((const __m128i *)&dst[t0]), vr = _mm_loadu_si128((const __m128i *)&dst[cut_r]);
