@@ -10,7 +10,9 @@
  * software_raster.c   geometry: homographies, homogeneous clipping, outlines,
  *                     rasterizing convex polygons into A8 masks
  * software_sprite.c   small affine IMAGE ops (particles) and solid FILL ops
- *                     drawn without pixman, in bands
+ *                     drawn without pixman, in bands (software_sprite.h:
+ *                     what it shares with software_fill_rotated.c, the
+ *                     solid fills' spans and rotated fills)
  */
 #ifndef LAYERKIT_SOFTWARE_PRIVATE_H
 #define LAYERKIT_SOFTWARE_PRIVATE_H
@@ -213,9 +215,10 @@ typedef struct sw_group {
 } sw_group;
 
 /* The sprite path (software_sprite.c): on (SIMD where the compiler offers
-   SSE2), on with the portable per-pixel code, or off (pixman draws every
-   op); LAYERKIT_SOFTWARE_SPRITES=1|scalar|0, read when an instance opens. */
-typedef enum sw_sprite_mode { SW_SPRITES_ON, SW_SPRITES_SCALAR, SW_SPRITES_OFF } sw_sprite_mode;
+   SSE2, rotated fills in AVX2 where the CPU has it), on without AVX2, on
+   with the portable per-pixel code, or off (pixman draws every op);
+   LAYERKIT_SOFTWARE_SPRITES=1|sse2|scalar|0, read when an instance opens. */
+typedef enum sw_sprite_mode { SW_SPRITES_ON, SW_SPRITES_SSE2, SW_SPRITES_SCALAR, SW_SPRITES_OFF } sw_sprite_mode;
 
 /* The sprite path's size limits, per side of the device bounding box (see
    software_sprite.c for the rule): rotated or skewed images up to

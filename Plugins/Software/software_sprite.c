@@ -32,18 +32,11 @@
  * the same integers; LAYERKIT_SOFTWARE_SPRITES=scalar forces the portable
  * one (the tests compare all three ways).
  */
-#include "software_private.h"
+#include "software_sprite.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#define SW_SPRITE_SSE2 1
-#else
-#define SW_SPRITE_SSE2 0
-#endif
 
 /* Image coordinates at any pixel the sprite touches stay below this, so
    they fit 16.16 fixed point with room for the per-pixel steps. */
@@ -57,24 +50,8 @@
    inside, n a unit normal, so d is the centre's distance in pixels. */
 typedef struct sw_line { double nx, ny, d; } sw_line;
 
-/* Where a run draws: output pixel (x, y) is target[(y - ty) * tstride + x - tx],
-   its clip mask value mask[(y - my) * mstride + x - mx]. */
-typedef struct sw_sprite_target {
-    uint32_t      *target;
-    size_t         tstride;
-    int32_t        tx, ty;
-    const uint8_t *mask;
-    size_t         mstride;
-    int32_t        mx, my;
-    bool           scalar;
-} sw_sprite_target;
-
 /* ------------------------------------------------------------------------ */
 /* Sampling and blending one pixel                                           */
-
-/* fmin and fmax for values that are not NaN (no libm call per pixel) */
-static inline double min_d(double a, double b) { return a < b ? a : b; }
-static inline double max_d(double a, double b) { return a > b ? a : b; }
 
 static inline int32_t clamp_i(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
@@ -253,110 +230,7 @@ static void draw_span(const sw_sprite *s, const sw_sprite_target *t, int32_t x0,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Solid fills (FILL ops): pixman's mask path, pixel for pixel               */
-
-/* x * a / 255 per channel, rounded as pixman's MUL_UN8 (two channels per
-   16-bit half of a 32-bit word, as its UN8x4_MUL_UN8). */
-static inline uint32_t mul_un8x4(uint32_t x, uint32_t a)
-{
-    uint32_t rb = (x & 0x00ff00ffu) * a + 0x00800080u;
-    rb = ((rb + ((rb >> 8) & 0x00ff00ffu)) >> 8) & 0x00ff00ffu;
-    uint32_t ag = ((x >> 8) & 0x00ff00ffu) * a + 0x00800080u;
-    ag = (ag + ((ag >> 8) & 0x00ff00ffu)) & 0xff00ff00u;
-    return rb | ag;
-}
-
-/* x + y per channel, saturating at 255 (pixman's UN8x4_ADD_UN8x4). */
-static inline uint32_t add_un8x4(uint32_t x, uint32_t y)
-{
-    uint32_t rb = (x & 0x00ff00ffu) + (y & 0x00ff00ffu);
-    rb |= 0x01000100u - ((rb >> 8) & 0x00010001u);
-    uint32_t ag = ((x >> 8) & 0x00ff00ffu) + ((y >> 8) & 0x00ff00ffu);
-    ag |= 0x01000100u - ((ag >> 8) & 0x00010001u);
-    return (rb & 0x00ff00ffu) | ((ag & 0x00ff00ffu) << 8);
-}
-
-/* s (premultiplied) OVER or ADD onto d, as pixman's over_n_8_8888 and
-   add_n_8_8888 round it. */
-static inline uint32_t solid_blend(uint32_t d, uint32_t s, bool add)
-{
-    return add ? add_un8x4(d, s) : add_un8x4(s, mul_un8x4(d, 255u - (s >> 24)));
-}
-
-/* The clip mask's value at output pixel (x, y). */
-static inline uint32_t clip_value(const sw_sprite_target *t, int32_t x, int32_t y)
-{
-    return t->mask[(size_t)(y - t->my) * t->mstride + (size_t)(x - t->mx)];
-}
-
-/* Pixels [x0, x1) of row y fully covered by colour argb (x the clip mask).
-   Pixels up to limit_x1 (inside the target) may be read and written back
-   as they are: the SSE2 loop ends with a group of four whose pixels past
-   x1 keep their value, instead of a portable tail. */
-static void solid_span(const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y, uint32_t argb, bool add,
-                       int32_t limit_x1)
-{
-    if (x1 <= x0 || argb == 0) return;
-    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-    if (t->mask) {
-        for (int32_t x = x0; x < x1; x++) {
-            uint32_t m = clip_value(t, x, y);
-            if (m) dst[x] = solid_blend(dst[x], mul_un8x4(argb, m), add);
-        }
-        return;
-    }
-    if (!add && (argb >> 24) == 255u) {
-        for (int32_t x = x0; x < x1; x++) dst[x] = argb;
-        return;
-    }
-    int32_t x = x0;
-#if SW_SPRITE_SSE2
-    if (!t->scalar) {
-        const __m128i zero = _mm_setzero_si128(), src = _mm_set1_epi32((int)argb);
-        const __m128i ia = _mm_set1_epi16((short)(255u - (argb >> 24))), half = _mm_set1_epi16(0x80);
-        const __m128i k257 = _mm_set1_epi16(257), lane = _mm_set_epi32(3, 2, 1, 0);
-        for (; x < x1 && x + 4 <= limit_x1; x += 4) {
-            __m128i old = _mm_loadu_si128((const __m128i *)&dst[x]), d;
-            if (add) {
-                d = _mm_adds_epu8(old, src);
-            } else {
-                /* MUL_UN8's (t + (t >> 8)) >> 8 is (t * 257) >> 16 for t < 2^16 */
-                __m128i lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(old, zero), ia), half), k257);
-                __m128i hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(old, zero), ia), half), k257);
-                d = _mm_adds_epu8(_mm_packus_epi16(lo, hi), src);
-            }
-            if (x + 4 > x1) {   /* the last group: pixels from x1 on as they were */
-                __m128i in = _mm_cmpgt_epi32(_mm_set1_epi32(x1 - x), lane);
-                d = _mm_or_si128(_mm_and_si128(in, d), _mm_andnot_si128(in, old));
-            }
-            _mm_storeu_si128((__m128i *)&dst[x], d);
-        }
-    }
-#else
-    (void)limit_x1;
-#endif
-    for (; x < x1; x++) dst[x] = solid_blend(dst[x], argb, add);
-}
-
-/* ------------------------------------------------------------------------ */
 /* Coverage of rotated sprites                                               */
-
-/* The area of the unit pixel square inside one line of the pair edge
-   (the pixel centre at distance d): linear while the line crosses two
-   opposite sides of the pixel, quadratic where it cuts a corner. With unit
-   normal n, a = max(|n.x|, |n.y|), b = min: the pixel spans h = (a + b) / 2
-   either side along n, the linear part (a - b) / 2. */
-static inline double edge_coverage(const sw_sprite *s, int pair, double d)
-{
-    double h = s->reach[pair];
-    if (d >= h) return 1.0;
-    if (d <= -h) return 0.0;
-    double ad = fabs(d);
-    if (ad <= s->linear[pair]) return 0.5 + d * s->inv_a[pair];
-    double e = min_d(h - ad, s->b[pair]);
-    double corner = e * e * s->inv_2ab[pair];
-    return d > 0.0 ? 1.0 - corner : corner;
-}
 
 /* Green's theorem over the boundary of (square inside all lines): the part
    of each square side inside every line and the part of each line inside
@@ -432,80 +306,6 @@ static inline double pixel_coverage(const sw_sprite *e, const double d[4])
     int i = partial[0] ? 0 : 2;
     double c = edge_coverage(e, i / 2, d[i]) + edge_coverage(e, i / 2, d[i + 1]) - 1.0;
     return c > 0.0 ? c : 0.0;
-}
-
-/* pixel_coverage's general case for fills (edges of both directions cross
-   the pixel: a corner): the unit square clipped by each crossing line in
-   turn (Sutherland-Hodgman; it stays convex, one vertex more a line), its
-   area by the shoelace formula. The same exact area as exact_area's, with
-   a division only where a line cuts a side. */
-static double corner_coverage(const sw_sprite *e, const double d[4])
-{
-    double x[2][8] = { { -0.5, 0.5, 0.5, -0.5 } }, y[2][8] = { { -0.5, -0.5, 0.5, 0.5 } };
-    int n = 4, from = 0;
-    for (int i = 0; i < 4; i++) {
-        if (d[i] >= e->reach[i / 2]) continue;
-        if (d[i] <= -e->reach[i / 2]) return 0.0;
-        const double *ax = x[from], *ay = y[from];
-        double *bx = x[1 - from], *by = y[1 - from];
-        int m = 0;
-        for (int k = 0; k < n; k++) {
-            int k1 = k + 1 == n ? 0 : k + 1;
-            double fa = e->nx[i] * ax[k] + e->ny[i] * ay[k] + d[i];
-            double fb = e->nx[i] * ax[k1] + e->ny[i] * ay[k1] + d[i];
-            if (fa >= 0.0) { bx[m] = ax[k]; by[m] = ay[k]; m++; }
-            if ((fa >= 0.0) != (fb >= 0.0)) {
-                double r = fa / (fa - fb);
-                bx[m] = ax[k] + r * (ax[k1] - ax[k]);
-                by[m] = ay[k] + r * (ay[k1] - ay[k]);
-                m++;
-            }
-        }
-        n = m;
-        from = 1 - from;
-        if (n < 3) return 0.0;
-    }
-    double twice = 0.0;
-    for (int k = 0; k < n; k++) {
-        int k1 = k + 1 == n ? 0 : k + 1;
-        twice += x[from][k] * y[from][k1] - x[from][k1] * y[from][k];
-    }
-    double area = 0.5 * twice;
-    return area < 0.0 ? 0.0 : (area > 1.0 ? 1.0 : area);
-}
-
-/* The edge pixels of a solid fill: each pixel's exact coverage as the
-   mask path's byte (rounded from a float, as software_raster.c does),
-   times the clip mask (MUL_UN8), then the colour times that. */
-static void solid_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y,
-                              const double d0[4])
-{
-    bool add = (s->flags & SW_SPRITE_ADD) != 0;
-    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-    double d[4] = { d0[0], d0[1], d0[2], d0[3] };
-    double r0 = s->reach[0], r1 = s->reach[1];
-    for (int32_t x = x0; x < x1; x++, d[0] += s->nx[0], d[1] += s->nx[1], d[2] += s->nx[2], d[3] += s->nx[3]) {
-        /* pixel_coverage's cases inline: outside, inside, one edge (most
-           edge pixels), else the general one */
-        double m0 = min_d(d[0], d[1]), m1 = min_d(d[2], d[3]);
-        if (m0 <= -r0 || m1 <= -r1) continue;
-        float c;
-        if (m1 >= r1 && max_d(d[0], d[1]) >= r0) c = (float)edge_coverage(s, 0, m0);
-        else if (m0 >= r0 && max_d(d[2], d[3]) >= r1) c = (float)edge_coverage(s, 1, m1);
-        else c = (float)corner_coverage(s, d);
-        uint32_t m = (uint32_t)((c < 1.0f ? c : 1.0f) * 255.0f + 0.5f);
-        if (m && t->mask) {
-            uint32_t k = m * clip_value(t, x, y) + 0x80u;
-            m = (k + (k >> 8)) >> 8;
-        }
-        if (m) dst[x] = solid_blend(dst[x], mul_un8x4(s->argb, m), add);
-    }
-}
-
-/* The edge distances of pixel (x, y). */
-static inline void edge_distances(const sw_sprite *s, int32_t x, int32_t y, double d[4])
-{
-    for (int i = 0; i < 4; i++) d[i] = s->base[i] + (x + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i];
 }
 
 /* ------------------------------------------------------------------------ */
@@ -919,340 +719,13 @@ static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw
     }
 }
 
-/* ------------------------------------------------------------------------ */
-/* Rotated fills                                                             */
-
-/* floor and ceil of v, |v| < 2^31 (no libm call) */
-static inline int32_t floor_i(double v) { int32_t i = (int32_t)v; return i - (v < (double)i); }
-static inline int32_t ceil_i(double v) { int32_t i = (int32_t)v; return i + (v > (double)i); }
-
-/* edge_coverage without branches: with x = min(|d|, h) the area is
-   1/2 +- (x / a - max(x - l, 0)^2 / 2ab), + on the inside (d > 0): linear
-   up to l, the corner's square beyond (the two agree at l and reach 1/2 at
-   h). Every term is at most 1/2, so its rounding error stays near the
-   double's. inv_2ab overflows for a b near the smallest doubles: edges
-   within SW_FILL_MIN_SKEW of an axis keep edge_coverage. */
-#define SW_FILL_MIN_SKEW 1e-6
-static inline double edge_coverage_smooth(double d, double h, double l, double inv_a, double inv_2ab)
-{
-    double x = min_d(fabs(d), h), c = max_d(x - l, 0.0);
-    double half = x * inv_a - c * c * inv_2ab;
-    return d > 0.0 ? 0.5 + half : 0.5 - half;
-}
-
-/* The coverage byte as pixman's rasterizer stores it (rounded from a float),
-   times the clip mask at (x, y) (MUL_UN8). */
-static inline uint32_t coverage_byte(const sw_sprite_target *t, double coverage, int32_t x, int32_t y)
-{
-    float c = (float)coverage;
-    uint32_t m = (uint32_t)((c < 1.0f ? c : 1.0f) * 255.0f + 0.5f);
-    if (t->mask) {
-        uint32_t k = m * clip_value(t, x, y) + 0x80u;
-        m = (k + (k >> 8)) >> 8;
-    }
-    return m;
-}
-
-/* Edge i's distance at pixel (x, y) (edge_distances' for one edge). */
-static inline double edge_distance(const sw_sprite *s, int i, int32_t x, int32_t y)
-{
-    return s->base[i] + (x + 0.5) * s->nx[i] + (y + 0.5) * s->ny[i];
-}
-
-#if SW_SPRITE_SSE2
-/* edge_coverage_smooth of two distances d, the edge's h, l, 1/a, 1/2ab in
-   the lanes beside them: the same doubles as the portable function. */
-static inline __m128d edge_coverage_sse2(__m128d d, __m128d h, __m128d l, __m128d inv_a, __m128d inv_2ab)
-{
-    const __m128d zero = _mm_setzero_pd(), sign = _mm_set1_pd(-0.0);
-    __m128d x = _mm_min_pd(_mm_andnot_pd(sign, d), h), k = _mm_max_pd(_mm_sub_pd(x, l), zero);
-    __m128d half = _mm_sub_pd(_mm_mul_pd(x, inv_a), _mm_mul_pd(_mm_mul_pd(k, k), inv_2ab));
-    /* + half where d > 0, - half elsewhere (d = 0 gives x = 0, half = 0) */
-    half = _mm_xor_pd(half, _mm_andnot_pd(_mm_cmpgt_pd(d, zero), sign));
-    return _mm_add_pd(_mm_set1_pd(0.5), half);
-}
-
-/* coverage_byte (unclipped) of four coverages, two in each of c01 and c23. */
-static inline __m128i coverage_bytes_sse2(__m128d c01, __m128d c23)
-{
-    __m128 cf = _mm_movelh_ps(_mm_cvtpd_ps(c01), _mm_cvtpd_ps(c23));
-    cf = _mm_add_ps(_mm_mul_ps(_mm_min_ps(cf, _mm_set1_ps(1.0f)), _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
-    return _mm_cvttps_epi32(cf);
-}
-
-/* Four pixels dv, each the colour argb times its coverage byte in m (32-bit
-   lanes), OVER or ADD: the portable loop's integers (coverage 0 gives the
-   pixel back). */
-static inline __m128i coverage_blend_sse2(__m128i dv, __m128i m, uint32_t argb, bool add)
-{
-    /* coverage per channel: m0 x4, m1 x4 | m2 x4, m3 x4 (16-bit lanes) */
-    __m128i m16 = _mm_packs_epi32(m, m);
-    m16 = _mm_unpacklo_epi16(m16, m16);
-    __m128i m_lo = _mm_unpacklo_epi32(m16, m16), m_hi = _mm_unpackhi_epi32(m16, m16);
-    const __m128i zero = _mm_setzero_si128(), half_v = _mm_set1_epi16(0x80), k257 = _mm_set1_epi16(257);
-    __m128i colour = _mm_unpacklo_epi8(_mm_set1_epi32((int)argb), zero);
-    /* (t + (t >> 8)) >> 8 for t < 2^16 is (t * 257) >> 16 */
-    __m128i s_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(colour, m_lo), half_v), k257);
-    __m128i s_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(colour, m_hi), half_v), k257);
-    if (add) return _mm_adds_epu8(dv, _mm_packus_epi16(s_lo, s_hi));
-    const __m128i v255 = _mm_set1_epi16(255);
-    __m128i ia_lo = _mm_sub_epi16(v255, _mm_shufflehi_epi16(_mm_shufflelo_epi16(s_lo, 0xff), 0xff));
-    __m128i ia_hi = _mm_sub_epi16(v255, _mm_shufflehi_epi16(_mm_shufflelo_epi16(s_hi, 0xff), 0xff));
-    __m128i d_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(dv, zero), ia_lo), half_v), k257);
-    __m128i d_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(dv, zero), ia_hi), half_v), k257);
-    return _mm_adds_epu8(_mm_packus_epi16(s_lo, s_hi), _mm_packus_epi16(d_lo, d_hi));
-}
-
-/* fill_one_edge's pixels [x, x + 4) of dst, lane k at distance e0 + (j + k) step,
-   lanes outside [first, last) left as they are (coverage 0 blends to the
-   pixel itself): the same integers as the portable loop. */
-static inline void fill_one_edge_sse2(uint32_t *dst, double e0, int32_t j, double step, int first, int last,
-                                      double h, double l, double inv_a, double inv_2ab, uint32_t argb, bool add)
-{
-    __m128d hv = _mm_set1_pd(h), lv = _mm_set1_pd(l), ia = _mm_set1_pd(inv_a), inv = _mm_set1_pd(inv_2ab);
-    __m128d ev = _mm_set1_pd(e0), sv = _mm_set1_pd(step);
-    __m128d k01 = _mm_set_pd(j + 1.0, (double)j), k23 = _mm_set_pd(j + 3.0, j + 2.0);
-    __m128d c01 = edge_coverage_sse2(_mm_add_pd(ev, _mm_mul_pd(k01, sv)), hv, lv, ia, inv);
-    __m128d c23 = edge_coverage_sse2(_mm_add_pd(ev, _mm_mul_pd(k23, sv)), hv, lv, ia, inv);
-    __m128i m = coverage_bytes_sse2(c01, c23);
-    /* lanes outside the run get coverage 0 */
-    const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
-    m = _mm_and_si128(m, _mm_and_si128(_mm_cmpgt_epi32(_mm_set1_epi32(last), lane),
-                                       _mm_cmpgt_epi32(lane, _mm_set1_epi32(first - 1))));
-    __m128i dv = _mm_loadu_si128((const __m128i *)dst);
-    _mm_storeu_si128((__m128i *)dst, coverage_blend_sse2(dv, m, argb, add));
-}
-
-/* A row's two one-edge runs at once when each is one or two pixels (most
-   rows): lanes 0-1 the left run's pixels from xl (edge il, distance el at
-   xl), lanes 2-3 the right run's from xr; the other lanes of each pair are
-   written back as they are, the left pair first (it may reach the right
-   run's first pixel). The portable loop's integers. */
-static inline void fill_two_edges_sse2(const sw_sprite *s, uint32_t *dst, int32_t xl, int nl, int il, double el,
-                                       int32_t xr, int nr, int ir, double er, uint32_t argb, bool add)
-{
-    int pl = il / 2, pr = ir / 2;
-    __m128d one0 = _mm_set_pd(1.0, 0.0);
-    __m128d dl = _mm_add_pd(_mm_set1_pd(el), _mm_mul_pd(one0, _mm_set1_pd(s->nx[il])));
-    __m128d dr = _mm_add_pd(_mm_set1_pd(er), _mm_mul_pd(one0, _mm_set1_pd(s->nx[ir])));
-    __m128d cl = edge_coverage_sse2(dl, _mm_set1_pd(s->reach[pl]), _mm_set1_pd(s->linear[pl]),
-                                    _mm_set1_pd(s->inv_a[pl]), _mm_set1_pd(s->inv_2ab[pl]));
-    __m128d cr = edge_coverage_sse2(dr, _mm_set1_pd(s->reach[pr]), _mm_set1_pd(s->linear[pr]),
-                                    _mm_set1_pd(s->inv_a[pr]), _mm_set1_pd(s->inv_2ab[pr]));
-    __m128i m = coverage_bytes_sse2(cl, cr);
-    m = _mm_and_si128(m, _mm_cmpgt_epi32(_mm_set_epi32(nr, nr, nl, nl), _mm_set_epi32(1, 0, 1, 0)));
-    __m128i dv = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)&dst[xl]),
-                                    _mm_loadl_epi64((const __m128i *)&dst[xr]));
-    __m128i out = coverage_blend_sse2(dv, m, argb, add);
-    _mm_storel_epi64((__m128i *)&dst[xl], out);
-    _mm_storel_epi64((__m128i *)&dst[xr], _mm_unpackhi_epi64(out, out));
-}
-
-/* A row's two one-edge runs at once when each is at most four pixels:
-   fill_one_edge_sse2 for the left run's group from xl, then for the right
-   run's from xr (xr >= the left run's end, so the left group's store,
-   first, only gives back pixels the right one draws). */
-static inline void fill_two_runs_sse2(const sw_sprite *s, uint32_t *dst, int32_t xl, int nl, int il, double el,
-                                      int32_t xr, int nr, int ir, double er, uint32_t argb, bool add)
-{
-    int pl = il / 2, pr = ir / 2;
-    __m128d one0 = _mm_set_pd(1.0, 0.0), three2 = _mm_set_pd(3.0, 2.0);
-    __m128d sl = _mm_set1_pd(s->nx[il]), sr = _mm_set1_pd(s->nx[ir]), elv = _mm_set1_pd(el), erv = _mm_set1_pd(er);
-    __m128d hl = _mm_set1_pd(s->reach[pl]), ll = _mm_set1_pd(s->linear[pl]), al = _mm_set1_pd(s->inv_a[pl]);
-    __m128d bl = _mm_set1_pd(s->inv_2ab[pl]);
-    __m128d hr = _mm_set1_pd(s->reach[pr]), lr = _mm_set1_pd(s->linear[pr]), ar = _mm_set1_pd(s->inv_a[pr]);
-    __m128d br = _mm_set1_pd(s->inv_2ab[pr]);
-    __m128i ml = coverage_bytes_sse2(edge_coverage_sse2(_mm_add_pd(elv, _mm_mul_pd(one0, sl)), hl, ll, al, bl),
-                                     edge_coverage_sse2(_mm_add_pd(elv, _mm_mul_pd(three2, sl)), hl, ll, al, bl));
-    __m128i mr = coverage_bytes_sse2(edge_coverage_sse2(_mm_add_pd(erv, _mm_mul_pd(one0, sr)), hr, lr, ar, br),
-                                     edge_coverage_sse2(_mm_add_pd(erv, _mm_mul_pd(three2, sr)), hr, lr, ar, br));
-    const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
-    ml = _mm_and_si128(ml, _mm_cmpgt_epi32(_mm_set1_epi32(nl), lane));
-    mr = _mm_and_si128(mr, _mm_cmpgt_epi32(_mm_set1_epi32(nr), lane));
-    __m128i dl = _mm_loadu_si128((const __m128i *)&dst[xl]), dr = _mm_loadu_si128((const __m128i *)&dst[xr]);
-    _mm_storeu_si128((__m128i *)&dst[xl], coverage_blend_sse2(dl, ml, argb, add));
-    _mm_storeu_si128((__m128i *)&dst[xr], coverage_blend_sse2(dr, mr, argb, add));
-}
-#endif
-
-/* Pixels [x0, x1) of row y crossed by edge i alone (every other edge at
-   least its reach away: whole on that side): the coverage is edge i's, at
-   its distance e0 + k step from the run's first pixel. Coverage 0 blends to
-   the pixel itself, so every pixel is written (no branch to mispredict);
-   with SSE2 four at a time within the fill's box (inside the target): a
-   run's last pixels that would reach past the box end a group that starts
-   before them instead (no portable tail at a fill's right end). The byte
-   and the blend are solid_edge_pixels' own. */
-static inline __attribute__((always_inline)) void fill_one_edge(const sw_sprite *s, const sw_sprite_target *t,
-                                                                int32_t x0, int32_t x1, int32_t y, int i, sw_box box)
-{
-    int pair = i / 2;
-    double e0 = edge_distance(s, i, x0, y), step = s->nx[i];
-    bool add = (s->flags & SW_SPRITE_ADD) != 0;
-    uint32_t argb = s->argb;
-    uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-    if (!(s->b[pair] > SW_FILL_MIN_SKEW)) {
-        for (int32_t x = x0; x < x1; x++)
-            dst[x] = solid_blend(dst[x], mul_un8x4(argb, coverage_byte(t, edge_coverage(s, pair, e0 + (x - x0) * step),
-                                                                       x, y)), add);
-        return;
-    }
-    double h = s->reach[pair], l = s->linear[pair], inv_a = s->inv_a[pair], inv_2ab = s->inv_2ab[pair];
-    int32_t x = x0;
-#if SW_SPRITE_SSE2
-    if (!t->scalar && !t->mask) {
-        for (; x < x1 && x + 4 <= box.x1; x += 4)
-            fill_one_edge_sse2(&dst[x], e0, x - x0, step, 0, x1 - x, h, l, inv_a, inv_2ab, argb, add);
-        if (x < x1 && x1 - 4 >= box.x0) {
-            int32_t start = x1 - 4;
-            fill_one_edge_sse2(&dst[start], e0, start - x0, step, x - start, 4, h, l, inv_a, inv_2ab, argb, add);
-            return;
-        }
-    }
-#else
-    (void)box;
-#endif
-    for (; x < x1; x++)
-        dst[x] = solid_blend(dst[x], mul_un8x4(argb, coverage_byte(t, edge_coverage_smooth(e0 + (x - x0) * step, h, l,
-                                                                                        inv_a, inv_2ab), x, y)), add);
-}
-
-/* A rotated or skewed FILL within box. Each row is cut where an edge stops
-   crossing its pixels; between the cuts the same edges cross every pixel:
-   none (whole pixels: solid_span), one (fill_one_edge), or more, near a
-   corner (solid_edge_pixels). The row's bounds are linear in the row, so
-   they are solved once for the fill. */
-static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
-{
-    /* Edge i with nx != 0 is at distance d in row y at x = at + y * per_row[i]
-       + d / nx[i]: a lower bound of the row (it crosses the row's left end)
-       when nx > 0, an upper one when nx < 0; with nx ~ 0 its distance is
-       the same all along a row. */
-    double touched_at[4], crossed_at[4], per_row[4];
-    int side[4];
-    for (int i = 0; i < 4; i++) {
-        side[i] = s->nx[i] > 1e-12 ? 1 : (s->nx[i] < -1e-12 ? -1 : 0);
-        double k = side[i] ? s->inv_nx[i] : 0.0;
-        double at = -(s->base[i] + 0.5 * s->nx[i] + 0.5 * s->ny[i]) * k, w = s->reach[i / 2] * k;
-        /* where the row's touched pixels end (distance -reach) and its
-           crossed ones (+reach, with a margin that absorbs rounding) */
-        touched_at[i] = at - w;
-        crossed_at[i] = at + w + (side[i] > 0 ? 1e-7 : -1e-7);
-        per_row[i] = -s->ny[i] * k;
-    }
-    bool add = (s->flags & SW_SPRITE_ADD) != 0;
-#if SW_SPRITE_SSE2
-    /* both one-edge runs of a row in one SSE2 pass (fill_two_edges_sse2) */
-    bool pairs = !t->scalar && !t->mask;
-    bool smooth[2] = { s->b[0] > SW_FILL_MIN_SKEW, s->b[1] > SW_FILL_MIN_SKEW };
-#endif
-    /* bounds kept within the box's columns and a pixel beyond, so they convert to int */
-    double left = box.x0 - 1.0, right = box.x1 + 1.0;
-    for (int32_t y = box.y0; y < box.y1; y++) {
-        /* touched: x in (lo, hi); edge i crosses pixels x < cut[i] (lower
-           bound) or x >= cut[i] (upper): those not surely at least its reach
-           inside (the margin absorbs rounding) */
-        double lo = -HUGE_VAL, hi = HUGE_VAL;
-        int32_t cut[4];
-        bool crossing_row = false, outside = false;
-        for (int i = 0; i < 4; i++) {
-            double h = s->reach[i / 2];
-            if (side[i] == 0) {
-                double d = s->base[i] + 0.5 * s->nx[i] + (y + 0.5) * s->ny[i];
-                if (d < -h) outside = true;
-                if (d < h) crossing_row = true;
-                continue;
-            }
-            double x = touched_at[i] + y * per_row[i];
-            double c = min_d(max_d(crossed_at[i] + y * per_row[i], left), right);
-            if (side[i] > 0) {
-                lo = max_d(lo, x);
-                cut[i] = ceil_i(c);
-            } else {
-                hi = min_d(hi, x);
-                cut[i] = floor_i(c) + 1;
-            }
-        }
-        if (outside || !(hi >= lo)) continue;
-        int32_t t0 = floor_i(min_d(max_d(lo, left), right)) + 1;
-        int32_t t1 = ceil_i(min_d(max_d(hi, left), right));
-        if (t0 < box.x0) t0 = box.x0;
-        if (t1 > box.x1) t1 = box.x1;
-        if (t1 <= t0) continue;
-        if (crossing_row) {
-            double d[4];
-            edge_distances(s, t0, y, d);
-            solid_edge_pixels(s, t, t0, t1, y, d);
-            continue;
-        }
-        /* Most rows: one edge crosses the left end, one the right end, and
-           whole pixels lie between. */
-        int32_t cut_l = t0, cut_r = t1;
-        int left_edge = -1, right_edge = -1, lower = 0, upper = 0;
-        for (int i = 0; i < 4; i++) {
-            if (side[i] > 0 && cut[i] > t0) { left_edge = i; cut_l = cut[i] < t1 ? cut[i] : t1; lower++; }
-            if (side[i] < 0 && cut[i] < t1) { right_edge = i; cut_r = cut[i] > t0 ? cut[i] : t0; upper++; }
-        }
-        if (lower <= 1 && upper <= 1 && cut_l <= cut_r) {
-#if SW_SPRITE_SSE2
-            /* both one-edge runs in one SSE2 call: up to two pixels each in
-               one pass, else up to four each */
-            int32_t nl = cut_l - t0, nr = t1 - cut_r;
-            int both = nl <= 2 && nr <= 2 && cut_r + 2 <= box.x1 ? 2 : nl <= 4 && nr <= 4 && cut_r + 4 <= box.x1 ? 4 : 0;
-            if (pairs && lower && upper && both && smooth[left_edge / 2] && smooth[right_edge / 2]) {
-                uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-                double dl = edge_distance(s, left_edge, t0, y), dr = edge_distance(s, right_edge, cut_r, y);
-                if (both == 2)
-                    fill_two_edges_sse2(s, dst, t0, nl, left_edge, dl, cut_r, nr, right_edge, dr, s->argb, add);
-                else
-                    fill_two_runs_sse2(s, dst, t0, nl, left_edge, dl, cut_r, nr, right_edge, dr, s->argb, add);
-                solid_span(t, cut_l, cut_r, y, s->argb, add, box.x1);
-                continue;
-            }
-#endif
-            if (lower) fill_one_edge(s, t, t0, cut_l, y, left_edge, box);
-            solid_span(t, cut_l, cut_r, y, s->argb, add, box.x1);
-            if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box);
-            continue;
-        }
-        /* the cuts within (t0, t1), in order (at most four: insertion sort) */
-        int32_t at_x[6];
-        int n = 0;
-        at_x[n++] = t0;
-        for (int i = 0; i < 4; i++) {
-            if (side[i] == 0 || cut[i] <= t0 || cut[i] >= t1) continue;
-            int j = n++;
-            while (j > 1 && at_x[j - 1] > cut[i]) { at_x[j] = at_x[j - 1]; j--; }
-            at_x[j] = cut[i];
-        }
-        at_x[n++] = t1;
-        for (int k = 0; k + 1 < n; k++) {
-            int32_t x0 = at_x[k], x1 = at_x[k + 1];
-            if (x1 <= x0) continue;
-            int edge = -1, count = 0;
-            for (int i = 0; i < 4; i++) {
-                if (side[i] > 0 ? x0 < cut[i] : x0 >= cut[i]) { edge = i; count++; }
-            }
-            if (count == 0) {
-                solid_span(t, x0, x1, y, s->argb, add, box.x1);
-            } else if (count == 1) {
-                fill_one_edge(s, t, x0, x1, y, edge, box);
-            } else {
-                double d[4];
-                edge_distances(s, x0, y, d);
-                solid_edge_pixels(s, t, x0, x1, y, d);
-            }
-        }
-    }
-}
-
 /* Draws sprite s within limit (its opacity and tint are in its factors). */
 static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box limit)
 {
     sw_box box = sw_box_intersect(s->box, limit);
     if (sw_box_empty(box)) return;
     if (!(s->flags & SW_SPRITE_AXIS)) {
-        if (s->flags & SW_SPRITE_SOLID) fill_rotated(s, t, box);
+        if (s->flags & SW_SPRITE_SOLID) sw_fill_rotated(s, t, box);
         else draw_rotated_image(s, t, box);
         return;
     }
@@ -1268,7 +741,7 @@ static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box li
                               (float)(s->color.a * f) };
             uint32_t argb = sw_argb(sw_pixman_color(c));
             for (int32_t y = pieces[i].box.y0; y < pieces[i].box.y1; y++)
-                solid_span(t, pieces[i].box.x0, pieces[i].box.x1, y, argb, add, box.x1);
+                sw_solid_span(t, pieces[i].box.x0, pieces[i].box.x1, y, argb, add, box.x1);
         }
         return;
     }
@@ -1499,6 +972,7 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
     t.tx = inst->target_x;
     t.ty = inst->target_y;
     t.scalar = inst->sprites == SW_SPRITES_SCALAR;
+    t.avx2 = inst->sprites == SW_SPRITES_ON && sw_fill_avx2_supported();
     if (clip->mask) {
         t.mask = (const uint8_t *)pixman_image_get_data(clip->mask);
         t.mstride = (size_t)pixman_image_get_stride(clip->mask);
@@ -1589,5 +1063,6 @@ sw_sprite_mode sw_sprite_mode_from_env(void)
     if (!v || !*v) return SW_SPRITES_ON;
     if (strcmp(v, "0") == 0 || strcmp(v, "off") == 0) return SW_SPRITES_OFF;
     if (strcmp(v, "scalar") == 0) return SW_SPRITES_SCALAR;
+    if (strcmp(v, "sse2") == 0) return SW_SPRITES_SSE2;
     return SW_SPRITES_ON;
 }

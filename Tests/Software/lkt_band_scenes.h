@@ -340,11 +340,13 @@ static inline int render_scene(way *w, const scene *s, lkt_frame *f)
 }
 
 
-/* The three checks of one scene: the path against the independent
-   reference (within reference_tolerance), and on software against pixman's
-   path (`off`, within pixman_tolerance; path_words says how the path drew a
-   pixel in the message) and its portable loop against its SIMD one (equal). */
-static inline void check_band_scene(const scene *s, int software, way *on, way *off, way *scalar, rgba *ref,
+/* The checks of one scene: the path against the independent reference
+   (within reference_tolerance), and on software against pixman's path
+   (`off`, within pixman_tolerance; path_words says how the path drew a
+   pixel in the message), its portable loop against its SIMD one, and its
+   SSE2 loops alone against the default (AVX2 where the CPU has it; both
+   equal). */
+static inline void check_band_scene(const scene *s, int software, way *on, way *off, way *scalar, way *sse2, rgba *ref,
                                     lkt_frame *f_on, lkt_frame *f_off, lkt_frame *f_scalar,
                                     int reference_tolerance, const char *pixman_suffix, const char *path_words,
                                     int pixman_tolerance)
@@ -396,6 +398,18 @@ static inline void check_band_scene(const scene *s, int software, way *on, way *
                      lkt_pixel(f_on, x, y), lkt_pixel(f_scalar, x, y));
     }
     lkt_end();
+
+    /* SSE2 alone (LAYERKIT_SOFTWARE_SPRITES=sse2) against the default,
+       which on a CPU with AVX2 draws rotated fills with their AVX2 build */
+    snprintf(name, sizeof name, "%s_sse2_equals_default_simd", s->name);
+    lkt_begin(name);
+    if (render_scene(sse2, s, f_scalar)) {
+        int x = 0, y = 0, worst = frame_difference(f_on, f_scalar, &x, &y);
+        if (worst > 0)
+            lkt_fail("pixel (%d,%d) is %08x by the default SIMD loop, %08x by SSE2 alone", x, y,
+                     lkt_pixel(f_on, x, y), lkt_pixel(f_scalar, x, y));
+    }
+    lkt_end();
 }
 
 /* The number before `label` (" sprites,", " band fills,") in a software
@@ -438,17 +452,18 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
     build(scenes, &count);
     int software = strcmp(lkt_backend_name(), "software") == 0;
 
-    way on, off, scalar;
+    way on, off, scalar, sse2;
     unsetenv("LAYERKIT_SOFTWARE_SPRITES");
     unsetenv("LAYERKIT_SOFTWARE_FILL_RUNS");
     if (!open_way(&on, NULL, NULL)) return 1;
-    if (software && (!open_way(&off, t->off_variable, "0") || !open_way(&scalar, "LAYERKIT_SOFTWARE_SPRITES", "scalar")))
+    if (software && (!open_way(&off, t->off_variable, "0") || !open_way(&scalar, "LAYERKIT_SOFTWARE_SPRITES", "scalar") ||
+                     !open_way(&sse2, "LAYERKIT_SOFTWARE_SPRITES", "sse2")))
         return 1;
     lkt_frame f_on = lkt_frame_new(W, H), f_off = lkt_frame_new(W, H), f_scalar = lkt_frame_new(W, H);
     rgba *ref = (rgba *)malloc(sizeof(rgba) * W * H);
 
     for (int i = 0; i < count; i++)
-        check_band_scene(&scenes[i], software, &on, &off, &scalar, ref, &f_on, &f_off, &f_scalar,
+        check_band_scene(&scenes[i], software, &on, &off, &scalar, &sse2, ref, &f_on, &f_off, &f_scalar,
                          strstr(scenes[i].name, "sprites") ? t->sprites_reference_tolerance : t->reference_tolerance,
                          t->pixman_suffix, t->path_words, t->pixman_tolerance);
 
@@ -456,6 +471,7 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
     if (software) {
         b->close(off.inst);
         b->close(scalar.inst);
+        b->close(sse2.inst);
         lkt_begin(t->count_check);
         long n_on = logged_count(on.record.last_log, t->log_label), n_off = logged_count(off.record.last_log, t->log_label);
         long n_scalar = logged_count(scalar.record.last_log, t->log_label);

@@ -8,7 +8,7 @@
  * (small, pixel-aligned, aliased) among them, clips (box and mask), groups,
  * fills cut by the output's edges and by the damage box.
  *
- * Every scene is checked three ways:
+ * Every scene is checked four ways:
  *  - against a reference computed here, independently of any backend: the
  *    exact area of each pixel inside the op's quad times the premultiplied
  *    colour and the opacity (and the clip's coverage), OVER or saturating
@@ -21,7 +21,10 @@
  *    from coverage bytes; the band path's coverage is exact in double, the
  *    mask rasterizer's summed in float, which can round a byte apart);
  *  - its portable loop (LAYERKIT_SOFTWARE_SPRITES=scalar) against its SIMD
- *    one, which must agree exactly.
+ *    one, which must agree exactly;
+ *  - its SSE2 loops alone (LAYERKIT_SOFTWARE_SPRITES=sse2) against the
+ *    default, which on a CPU with AVX2 draws rotated fills with their AVX2
+ *    build (software_fill_rotated_avx2.c): equal too.
  * The backend's statistics (logged when an instance closes) must show the
  * fills drawn in bands, the same number both loops, and none with fill runs
  * off.
@@ -148,6 +151,49 @@ static void build_scenes(scene *scenes, int *count)
         add(s, square(12 + 25 * i + 0.6, 104.3 + 0.2 * i, 24 + 3 * i, 0.6 + 0.25 * i, 0.3 + 0.45 * i,
                       random_color(i % 2)));
     add(s, square(W - 4.3, 100.5, 26, 11, 0.08, lkt_color(0.7f, 0.2f, 0.3f, 0.8f)));
+
+    /* Zones (rows where one edge bounds each end, drawn from those two
+       edges alone, software_fill_rotated.c) and where they end: left
+       corners placed from 3.2 rows above to 3 below the 16-row band edges
+       (the scene's first fill starts the bands at row 0), so that zones
+       start and end on a band's first and last rows and just beside them;
+       fills of 9 to 20 pixels, slivers (the two runs of a row meeting),
+       turns just either side of 1e-3 (SW_FILL_ZONE_MIN_NX: no zones
+       below) and of 90 degrees, and strong skews (the two edges of a side
+       nearly parallel: zones that end far from a corner). */
+    s = &scenes[n++];
+    begin_scene(s, "fills_zones_band_edges_slivers");
+    add(s, lkt_fill(0, 0, W, H, lkt_color(0.1f, 0.15f, 0.2f, 1)));
+    for (int i = 0; i < 28; i++) {
+        /* a turned square whose left corner (where the zones of its left
+           end change edge) is at a band edge + offset, -3.2 to 2.95 rows */
+        double angle = 0.15 + 0.047 * i, side = 9 + (i % 4) * 3.5, off = -3.2 + 0.23 * i;
+        lk_dl_op op = square(0, 0, side, side, angle, random_color(i % 3 == 0));
+        double left_x = 1e9, left_y = 0;
+        for (int k = 0; k < 4; k++) {
+            double vx, vy;
+            device_point(&op, (k & 1) ? side / 2 : -side / 2, (k & 2) ? side / 2 : -side / 2, &vx, &vy);
+            if (vx < left_x) { left_x = vx; left_y = vy; }
+        }
+        op = square(8 + (i % 7) * 22.1 - left_x, 16 * (1 + 2 * (i / 7)) + off - left_y, side, side, angle,
+                    random_color(i % 3 == 0));
+        add(s, op);
+    }
+    const double near_axis[6] = { 0.9e-3, 1.1e-3, -1.05e-3, LKT_PI / 2 + 0.9e-3, LKT_PI / 2 - 1.1e-3, 3e-3 };
+    for (int i = 0; i < 6; i++)
+        add(s, square(16 + 26 * i + 0.4, 70.3 + 0.3 * i, 20 + i, 9 + i, near_axis[i], random_color(i % 2)));
+    for (int i = 0; i < 6; i++)
+        add(s, square(14 + 26 * i + 0.2, 112.4 - 0.1 * i, 22 + 2 * i, 0.4 + 0.3 * i, 0.12 + 0.5 * i,
+                      random_color(1)));
+    for (int i = 0; i < 4; i++) {
+        lk_dl_op op = lkt_fill(-10, -7, 20, 14, random_color(i % 2));
+        lkt_mat skew = lkt_mat_identity();
+        skew.m[4] = 2.5 + 1.5 * i;   /* x += k y */
+        lkt_set_transform(&op, lkt_mat_mul(lkt_mat_mul(skew, lkt_rotate_z(0.2 + 0.6 * i)),
+                                           lkt_translate(25 + 38 * i + 0.35, 48.6, 0)));
+        op.flags |= LK_DL_FLAG_BLEND_ADD * (uint32_t)(i == 3);
+        add(s, op);
+    }
 
     /* Clips: a damage box, a pixel-aligned clip, a rotated clip (a mask),
        a group drawn offscreen with opacity, fills cut by every edge. */
