@@ -166,6 +166,7 @@ typedef struct sw_image_cuts {
     uint32_t        stride;
     sw_box          texels;
     double          least[SW_SPRITE_CUTS][4];
+    bool            worth;            /* the cuts drop enough to pay */
 } sw_image_cuts;
 #define SW_IMAGE_CUTS_CACHE 8
 
