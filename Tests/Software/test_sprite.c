@@ -98,10 +98,8 @@ static void make_cut_images(void)
     corner_pixels[0] = lkt_argb(255, 250, 40, 30);
     corner_pixels[3 * 9 + 8] = lkt_argb(255, 30, 240, 60);
     corner_pixels[6 * 9 + 8] = lkt_argb(200, 20, 60, 190);
-    /* opaque texels only inside the left, right and bottom edges */
+    /* opaque texels only inside the left and bottom edges */
     for (int j = 2; j <= 4; j++) edge_pixels[j * 9] = lkt_argb(255, 200, 30 * j, 90);
-    edge_pixels[1 * 9 + 8] = lkt_argb(255, 40, 220, 120);
-    edge_pixels[2 * 9 + 8] = lkt_argb(230, 200, 200, 20);
     edge_pixels[6 * 9 + 3] = lkt_argb(255, 250, 250, 250);
     edge_pixels[6 * 9 + 4] = lkt_argb(255, 10, 90, 240);
     img_margin = static_image(503, margin_pixels, 20, 16);
