@@ -845,20 +845,13 @@ static inline float pixel_coverage_f(const sw_sprite *s, const sw_edge_f *e, con
 static void image_edge_pixels(const sw_sprite *s, const sw_edge_f *e, const sw_sprite_target *t, int32_t x0,
                               int32_t x1, int32_t y, sw_texel_pos p, int32_t du, int32_t dv, const float d0[4])
 {
-    if (x1 <= x0) return;
     bool add = (s->flags & SW_SPRITE_ADD) != 0;
     uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
     float d[4] = { d0[0], d0[1], d0[2], d0[3] };
-    /* bilinear samples whose texels all lie inside at both ends of the run
-       lie inside all along it: no clamping */
-    int32_t n = x1 - 1 - x0, ue = p.u + n * du, ve = p.v + n * dv;
-    bool inside = !(s->flags & SW_SPRITE_NEAREST) && (p.u >> 16) >= s->x_min && (p.u >> 16) < s->x_max &&
-                  (ue >> 16) >= s->x_min && (ue >> 16) < s->x_max && (p.v >> 16) >= s->y_min &&
-                  (p.v >> 16) < s->y_max && (ve >> 16) >= s->y_min && (ve >> 16) < s->y_max;
     for (int32_t x = x0; x < x1; x++, p.u += du, p.v += dv, d[0] += e->nx[0], d[1] += e->nx[1],
                  d[2] += e->nx[2], d[3] += e->nx[3]) {
         sw_quad q;
-        if (!(inside ? fetch_inside(s, p, &q) : fetch(s, p, &q))) continue;
+        if (!fetch(s, p, &q)) continue;
         float c = pixel_coverage_f(s, e, d);
         if (!(c > 0.0f)) continue;
 #if SW_SPRITE_SSE2
@@ -1008,8 +1001,9 @@ static inline void inner4_inside(const sw_sprite *s, uint32_t *dst, const int32_
    are blended too (OVER or ADD of 0 leaves the pixel as it was). The last
    one to three pixels are a step of four ending at x1, or at the row's end
    t1, its other pixels left alone (factor 0). */
-static void image_inner_span(const sw_sprite *s, const sw_sprite_target *t, int32_t x0, int32_t x1, int32_t y,
-                             int32_t t0, int32_t t1, sw_texel_pos p, int32_t du, int32_t dv, const uint32_t k[4])
+static inline __attribute__((always_inline)) void image_inner_span(const sw_sprite *s, const sw_sprite_target *t,
+                                                                   int32_t x0, int32_t x1, int32_t y,
+                                                                   int32_t t0, int32_t t1, sw_texel_pos p, int32_t du, int32_t dv, const uint32_t k[4])
 {
     if (x1 <= x0) return;
     uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
@@ -1077,11 +1071,58 @@ static void image_inner_span(const sw_sprite *s, const sw_sprite_target *t, int3
 
 /* A rotated image sprite's rows within box: per row the touched pixels
    and the wholly inside ones from the edge lines, the first at texel
-   position and edge distances stepped from the row's first pixel; with
-   cut, only those the transparent cuts keep. (Inlined twice: without
-   cuts the row loop is as it was.) */
-static inline __attribute__((always_inline)) void rotated_image_rows(const sw_sprite *s, const sw_sprite_target *t,
-                                                                     sw_box box, bool cut)
+   position and edge distances stepped from the row's first pixel. */
+static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
+{
+    sw_rows r;
+    rows_setup(s, &r);
+    sw_edge_f e;
+    edge_f_setup(s, &e);
+    /* texel positions stepped from pixel (box.x0, box.y0) */
+    int32_t du = to_fixed(s->ux), dv = to_fixed(s->vx), duy = to_fixed(s->uy), dvy = to_fixed(s->vy);
+    sw_texel_pos origin = texel_pos(s, box.x0, box.y0);
+    /* the clip mask and nearest sampling take the per-pixel span */
+    bool plain = !t->mask && !(s->flags & SW_SPRITE_NEAREST);
+    uint32_t k[4];
+    for (int c = 0; c < 4; c++) k[c] = (uint32_t)(s->factor[c] * 1.0f + 0.5f);   /* factors() at 1 */
+    for (int32_t y = box.y0; y < box.y1; y++) {
+        double tlo, thi, ilo, ihi;
+        rows_at(s, &r, y, &tlo, &thi, &ilo, &ihi);
+        if (!(thi >= tlo)) continue;
+        /* touched: x in (lo, hi) (edge pixels then get their exact coverage) */
+        int32_t t0 = floor_in(tlo, box.x0 - 1, box.x1 - 1) + 1;
+        int32_t t1 = ceil_in(thi, box.x0, box.x1);
+        if (t1 <= t0) continue;
+        /* inside: only pixels surely whole */
+        int32_t i0 = t1, i1 = t1;
+        if (ihi >= ilo) {
+            i0 = ceil_in(ilo + 1e-7, t0, t1);
+            i1 = floor_in(ihi - 1e-7, i0 - 1, t1 - 1) + 1;
+        }
+        sw_texel_pos p = { origin.u + (t0 - box.x0) * du + (y - box.y0) * duy,
+                           origin.v + (t0 - box.x0) * dv + (y - box.y0) * dvy };
+        float d[4];
+        for (int i = 0; i < 4; i++) d[i] = (float)(r.c[i] + t0 * s->nx[i] + y * s->ny[i]);
+        image_edge_pixels(s, &e, t, t0, i0, y, p, du, dv, d);
+        if (i1 > i0) {
+            sw_texel_pos pi = { p.u + (i0 - t0) * du, p.v + (i0 - t0) * dv };
+            if (plain) image_inner_span(s, t, i0, i1, y, t0, t1, pi, du, dv, k);
+            else draw_span(s, t, i0, i1, y, 1.0, pi);
+        }
+        if (t1 > i1) {
+            sw_texel_pos pe = { p.u + (i1 - t0) * du, p.v + (i1 - t0) * dv };
+            for (int i = 0; i < 4; i++) d[i] = (float)(r.c[i] + i1 * s->nx[i] + y * s->ny[i]);
+            image_edge_pixels(s, &e, t, i1, t1, y, pe, du, dv, d);
+        }
+    }
+}
+
+/* draw_rotated_image for a sprite with transparent cuts: per row only
+   the pixels the cuts keep, each run (edge, whole, edge) cut to them. (A
+   loop of its own: the cut-free loop measured slower with the cut work
+   merely skipped.) */
+static __attribute__((noinline)) void draw_rotated_image_cut(const sw_sprite *s, const sw_sprite_target *t,
+                                                          sw_box box)
 {
     sw_rows r;
     rows_setup(s, &r);
@@ -1095,7 +1136,7 @@ static inline __attribute__((always_inline)) void rotated_image_rows(const sw_sp
     uint32_t k[4];
     for (int c = 0; c < 4; c++) k[c] = (uint32_t)(s->factor[c] * 1.0f + 0.5f);   /* factors() at 1 */
     sw_cut_rows cuts;
-    if (cut) cut_rows_setup(s, box.y0, &cuts);
+    cut_rows_setup(s, box.y0, &cuts);
     for (int32_t y = box.y0; y < box.y1; y++) {
         double tlo, thi, ilo, ihi;
         rows_at(s, &r, y, &tlo, &thi, &ilo, &ihi);
@@ -1105,11 +1146,9 @@ static inline __attribute__((always_inline)) void rotated_image_rows(const sw_sp
         int32_t t1 = ceil_in(thi, box.x0, box.x1);
         if (t1 <= t0) continue;
         /* where a sample may show: [c0, c1) */
-        int32_t c0 = t0, c1 = t1;
-        if (cut) {
-            cut_range(s, &cuts, y, t0, t1, &c0, &c1);
-            if (c1 <= c0) continue;
-        }
+        int32_t c0, c1;
+        cut_range(s, &cuts, y, t0, t1, &c0, &c1);
+        if (c1 <= c0) continue;
         /* inside: only pixels surely whole */
         int32_t i0 = t1, i1 = t1;
         if (ihi >= ilo) {
@@ -1144,12 +1183,6 @@ static inline __attribute__((always_inline)) void rotated_image_rows(const sw_sp
             image_edge_pixels(s, &e, t, a, b, y, pe, du, dv, d);
         }
     }
-}
-
-static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
-{
-    if (s->cut_count) rotated_image_rows(s, t, box, true);
-    else rotated_image_rows(s, t, box, false);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1486,6 +1519,7 @@ static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box li
     if (sw_box_empty(box)) return;
     if (!(s->flags & SW_SPRITE_AXIS)) {
         if (s->flags & SW_SPRITE_SOLID) fill_rotated(s, t, box);
+        else if (s->cut_count) draw_rotated_image_cut(s, t, box);
         else draw_rotated_image(s, t, box);
         return;
     }
