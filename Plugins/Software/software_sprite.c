@@ -30,7 +30,9 @@
  *    saturating ADD with pixman's rounding.
  * The per-pixel blend has an SSE2 version and a portable one that compute
  * the same integers; LAYERKIT_SOFTWARE_SPRITES=scalar forces the portable
- * one (the tests compare all three ways).
+ * one (the tests compare all three ways). Rotated images with transparent
+ * margins skip the pixels whose samples read only transparent texels
+ * ("Transparent cuts"), which changes no pixel.
  */
 #include "software_private.h"
 
