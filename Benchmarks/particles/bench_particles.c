@@ -15,6 +15,13 @@
  * display list part alone is measured by Benchmarks/Emitter (goal 2 ms).
  *
  * usage: bench_particles [--smoke]      (LAYERKIT_BACKEND=software is used)
+ *
+ * With BENCH_PARTICLES_CHECKSUM=1 it also prints a checksum of the last
+ * frame's pixels (FNV-1a over lk_display_read_pixels), so that two builds
+ * of the backend can be shown to draw the same frame. BENCH_PARTICLES_FRAMES=N
+ * times N frames instead of 300 (after the same warm-up); the timed frames
+ * are drawn by measured_frame, for a profiler to count them alone:
+ *   valgrind --tool=callgrind --collect-atstart=no --toggle-collect=measured_frame
  */
 #define _POSIX_C_SOURCE 200809L
 #include <layerkit/layerkit.h>
@@ -61,6 +68,16 @@ static void fail(const char *what)
 {
     fprintf(stderr, "bench_particles: %s: %s\n", what, lk_last_error());
     exit(1);
+}
+
+/* One timed frame (not inlined: a profiler can count these alone). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void measured_frame(lk_display *display, double media_time);
+void measured_frame(lk_display *display, double media_time)
+{
+    if (lk_display_render_frame_at(display, media_time) != LK_OK) fail("lk_display_render_frame_at");
 }
 
 int main(int argc, char **argv)
@@ -122,6 +139,8 @@ int main(int argc, char **argv)
     double resident_before = resident_bytes();
     double t = 0;
     int warm = smoke ? 30 : 150, frames = smoke ? 10 : 300;
+    const char *frames_env = getenv("BENCH_PARTICLES_FRAMES");
+    if (frames_env && atoi(frames_env) > 0) frames = atoi(frames_env);
     for (int i = 0; i < warm; i++) {
         t += 1.0 / 60;
         if (lk_display_render_frame_at(display, start + t) != LK_OK) fail("lk_display_render_frame_at");
@@ -131,7 +150,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < frames; i++) {
         t += 1.0 / 60;
         double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID), w0 = clock_ms(CLOCK_MONOTONIC);
-        if (lk_display_render_frame_at(display, start + t) != LK_OK) fail("lk_display_render_frame_at");
+        measured_frame(display, start + t);
         cpu[i] = clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
         wall[i] = clock_ms(CLOCK_MONOTONIC) - w0;
     }
@@ -147,6 +166,16 @@ int main(int argc, char **argv)
            GOAL_MS, median < GOAL_MS ? "OK" : "OVER");
     printf("memory per live particle: resident memory grew %.0f bytes per particle at %.0f live "
            "(simulation, display list, images and the backend's per-frame buffers)\n", per_particle, live);
+    const char *checksum = getenv("BENCH_PARTICLES_CHECKSUM");
+    if (checksum && strcmp(checksum, "1") == 0) {
+        uint8_t *rgba = (uint8_t *)malloc((size_t)W * H * 4);
+        if (!rgba) fail("malloc");
+        if (lk_display_read_pixels(display, rgba, (size_t)W * 4) != LK_OK) fail("lk_display_read_pixels");
+        uint64_t hash = 14695981039346656037ull;
+        for (size_t i = 0; i < (size_t)W * H * 4; i++) hash = (hash ^ rgba[i]) * 1099511628211ull;
+        printf("checksum of the last frame's pixels (FNV-1a 64): %016llx\n", (unsigned long long)hash);
+        free(rgba);
+    }
     free(wall);
     free(cpu);
     lk_release(e);

@@ -127,6 +127,9 @@ int sw_rect_pieces(sw_rect r, bool antialias, sw_box limit, sw_piece out[9]);
 
 /* One IMAGE op ready for the sprite loop: where it samples, how output
    maps to image coordinates, its coverage geometry and colour factors. */
+/* Transparent cuts per sprite: the image's non-transparent texels bounded
+   along the axes and the diagonals. */
+#define SW_SPRITE_CUTS 8
 enum { SW_SPRITE_NEAREST = 1, SW_SPRITE_ADD = 2, SW_SPRITE_AXIS = 4, SW_SPRITE_ANTIALIAS = 8,
        SW_SPRITE_SOLID = 16 /* a FILL op: a constant colour, no texture */ };
 typedef struct sw_sprite {
@@ -149,7 +152,25 @@ typedef struct sw_sprite {
     double          nx[4], ny[4], inv_nx[4], base[4], reach[2];
     /* per pair of edges, for their coverage (software_sprite.c, edge_coverage) */
     double          linear[2], b[2], inv_a[2], inv_2ab[2];
+    /* rotated images: lines of output space outside which every sample is
+       transparent (the image's transparent margins and corners), pixel
+       (x, y) kept while cut[i][0] x + cut[i][1] y + cut[i][2] >= 0
+       (software_sprite.c, "Transparent cuts") */
+    uint32_t        cut_count;
+    double          cut[SW_SPRITE_CUTS][3];
 } sw_sprite;
+
+/* What an image's non-transparent texels allow of the sample positions,
+   per source texel box: cached per image (software_sprite.c). */
+typedef struct sw_image_cuts {
+    uint64_t        id, generation;   /* id 0: empty */
+    const void     *pixels;
+    uint32_t        stride;
+    sw_box          texels;
+    double          least[SW_SPRITE_CUTS][4];
+    bool            worth;            /* the cuts drop enough to pay */
+} sw_image_cuts;
+#define SW_IMAGE_CUTS_CACHE 8
 
 /* ------------------------------------------------------------------------ */
 /* Instance                                                                  */
@@ -290,6 +311,8 @@ struct lk_backend_instance {
     size_t             sprites_capacity;
     uint32_t          *band_index, *band_start;
     size_t             band_index_capacity, band_start_capacity;
+    /* the transparent cuts of the last images drawn as rotated sprites */
+    sw_image_cuts      sprite_cuts[SW_IMAGE_CUTS_CACHE];
     /* one GRADIENT op's stops as pixman's, grown on demand */
     pixman_gradient_stop_t *gradient_stops;
     uint32_t           gradient_capacity;
@@ -362,7 +385,7 @@ typedef enum sw_sprite_result { SW_SPRITE_DECLINE, SW_SPRITE_SKIP, SW_SPRITE_REA
 /* Whether op (geometry from sw_image_geometry) takes the sprite path under
    clip: READY (out filled), SKIP (nothing of it is visible) or DECLINE
    (pixman draws it). */
-sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
+sw_sprite_result sw_sprite_prepare(lk_backend_instance *inst, const lk_dl_op *op,
                                    const sw_clip *clip, const sw_shape *shape,
                                    const sw_homography *image_to_output, sw_box texels,
                                    sw_sprite *out);

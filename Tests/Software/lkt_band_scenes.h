@@ -184,6 +184,12 @@ static inline void reference_op(const lk_dl_op *op, rgba *buf, int w, int ox, in
     if (y1 > by1) y1 = by1;
     int tx0 = (int)floor(src.x), ty0 = (int)floor(src.y);
     int tx1 = (int)ceil(src.x + src.width), ty1 = (int)ceil(src.y + src.height);
+    /* a source rect reaching past the image repeats the image's edge */
+    int iw = solid ? 0 : (int)img->width, ih = solid ? 0 : (int)img->height;
+    tx0 = tx0 < 0 ? 0 : (tx0 > iw ? iw : tx0);
+    tx1 = tx1 < 0 ? 0 : (tx1 > iw ? iw : tx1);
+    ty0 = ty0 < 0 ? 0 : (ty0 > ih ? ih : ty0);
+    ty1 = ty1 < 0 ? 0 : (ty1 > ih ? ih : ty1);
     double tint[4] = { 1, 1, 1, 1 };
     if (op->flags & LK_DL_FLAG_TINT) {
         tint[0] = op->tint.a; tint[1] = op->tint.r; tint[2] = op->tint.g; tint[3] = op->tint.b;
@@ -447,7 +453,7 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
     if (!b) return 1;
     img_particle = particle(501);
     img_tile = tile(502);
-    static scene scenes[8];
+    static scene scenes[12];
     int count = 0;
     build(scenes, &count);
     int software = strcmp(lkt_backend_name(), "software") == 0;

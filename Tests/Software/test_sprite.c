@@ -57,8 +57,61 @@ static void scene_random(scene *s, const char *name, uint32_t flags, int tinted,
     }
 }
 
+/* Images with transparent parts, their texels all different where not
+   transparent (static pixels: nothing to free). */
+static uint32_t margin_pixels[20 * 16], disc_pixels[16 * 16], corner_pixels[9 * 7], empty_pixels[8 * 8],
+    edge_pixels[9 * 7];
+static lkt_image img_margin, img_disc, img_corner, img_empty, img_edge;
+
+static lkt_image static_image(uint64_t id, uint32_t *pixels, uint32_t width, uint32_t height)
+{
+    lkt_image img;
+    memset(&img, 0, sizeof img);
+    img.pixels = pixels;
+    img.image.id = id;
+    img.image.generation = 1;
+    img.image.width = width;
+    img.image.height = height;
+    img.image.stride = width * 4;
+    img.image.format = LK_DL_FORMAT_ARGB32_PREMULTIPLIED;
+    img.image.pixels = pixels;
+    return img;
+}
+
+static void make_cut_images(void)
+{
+    /* an opaque diamond (and a translucent ring on it) inside transparent margins */
+    for (int j = 0; j < 16; j++)
+        for (int i = 0; i < 20; i++) {
+            int d = abs(i - 10) + abs(j - 8);
+            unsigned a = d <= 5 ? 255 : (d == 6 ? 120 : 0);
+            margin_pixels[j * 20 + i] = a ? lkt_argb(a, a * (i * 12 + 15) / 255, a * (j * 15 + 10) / 255,
+                                                     a * (250 - i * 6 - j * 5) / 255) : 0;
+        }
+    /* a hard-edged disc touching the image's edges, as the particle benchmark's */
+    for (int j = 0; j < 16; j++)
+        for (int i = 0; i < 16; i++) {
+            int dx = i - 8, dy = j - 8;
+            disc_pixels[j * 16 + i] = dx * dx + dy * dy <= 64 ? lkt_argb(255, i * 16 + 10, j * 16 + 5, 200 - i * 5) : 0;
+        }
+    /* opaque texels only at a corner and on the right edge */
+    corner_pixels[0] = lkt_argb(255, 250, 40, 30);
+    corner_pixels[3 * 9 + 8] = lkt_argb(255, 30, 240, 60);
+    corner_pixels[6 * 9 + 8] = lkt_argb(200, 20, 60, 190);
+    /* opaque texels only inside the left and bottom edges */
+    for (int j = 2; j <= 4; j++) edge_pixels[j * 9] = lkt_argb(255, 200, 30 * j, 90);
+    edge_pixels[6 * 9 + 3] = lkt_argb(255, 250, 250, 250);
+    edge_pixels[6 * 9 + 4] = lkt_argb(255, 10, 90, 240);
+    img_margin = static_image(503, margin_pixels, 20, 16);
+    img_edge = static_image(507, edge_pixels, 9, 7);
+    img_disc = static_image(504, disc_pixels, 16, 16);
+    img_corner = static_image(505, corner_pixels, 9, 7);
+    img_empty = static_image(506, empty_pixels, 8, 8);
+}
+
 static void build_scenes(scene *scenes, int *count)
 {
+    make_cut_images();
     int n = 0;
     scene_random(&scenes[n++], "sprites_rotated_scaled_subpixel", LK_DL_FLAG_ANTIALIAS, 0, 0);
     scene_random(&scenes[n++], "sprites_tinted_with_opacity", LK_DL_FLAG_ANTIALIAS, 1, 1);
@@ -152,6 +205,66 @@ static void build_scenes(scene *scenes, int *count)
         }
         add(s, op);
     }
+    /* Transparent cuts: images with transparent margins and corners, whose
+       sprites skip the pixels whose samples read only transparent texels.
+       Every cut direction, opaque texels on the source box's edges (read
+       beyond them as far as the sprite reaches), source rects that cut
+       into the opaque part, scales from 0.3 (a texel reaches far past the
+       edge) to 3, flipped, nearest, additive, tinted, under a clip mask,
+       and an image with nothing to show. */
+    s = &scenes[n++];
+    begin_scene(s, "sprites_transparent_cuts");
+    s->clear = lkt_color(0.1f, 0.3f, 0.2f, 1);
+    for (int i = 0; i < 24; i++) {
+        double scale = 0.3 + 0.12 * i;
+        lk_dl_op op = sprite(&img_margin, whole(&img_margin), 12 + 27 * (i % 6) + 0.3 * (i % 5), 12 + 24 * (i / 6) + 0.2 * (i % 3),
+                             i < 12 ? scale : scale * 0.5, 0.4 + 0.71 * i);
+        if (i % 3 == 1) {
+            op.flags |= LK_DL_FLAG_TINT;
+            op.tint = lkt_color(0.7f, 0.4f, 0.2f, 0.8f);
+        }
+        add(s, op);
+    }
+    for (int i = 0; i < 12; i++)
+        add(s, sprite(&img_disc, whole(&img_disc), 8 + 14 * i + 0.37 * (i % 3), 104 + 0.25 * (i % 4), 0.35 + 0.2 * i,
+                      0.2 + 0.53 * i));
+    /* source rects: opaque texels on their edges, fractional */
+    add(s, sprite(&img_margin, lkt_rect(5, 4, 9, 8), 20, 90, 1.6, 0.5));
+    add(s, sprite(&img_margin, lkt_rect(5.5, 2.25, 8, 10), 50, 90, 1.3, 2.2));
+    add(s, sprite(&img_margin, lkt_rect(0, 0, 11, 8), 80, 90, 0.6, 4.0));
+    add(s, sprite(&img_margin, lkt_rect(9, 7, 11, 9), 110, 90, 0.9, 1.1));
+    /* opaque corner and edge texels, far reach: tiny and large */
+    add(s, sprite(&img_corner, whole(&img_corner), 140, 88, 0.3, 0.8));
+    add(s, sprite(&img_corner, whole(&img_corner), 150, 20, 3.0, 2.6));
+    add(s, sprite(&img_corner, whole(&img_corner), 140, 60, 1.2, 5.5));
+    add(s, sprite(&img_corner, lkt_rect(0, 0, 1, 1), 30, 70, 9.0, 0.3));
+    add(s, sprite(&img_empty, whole(&img_empty), 60, 60, 2.0, 0.7));
+    /* source rects reaching past the image: the edge texels repeat out to
+       the rect, and small scales read them far past it (edge pixels) */
+    for (int i = 0; i < 8; i++)
+        add(s, sprite(&img_edge, i & 1 ? lkt_rect(-3, -2, 15, 11) : lkt_rect(-1.5, 0.5, 11, 8), 16 + 18 * i, 66 + 1.3 * i,
+                      0.3 + 0.06 * i + (i == 7 ? 1.5 : 0), 0.35 + 0.8 * i));
+    lk_dl_op mirrored = sprite(&img_margin, whole(&img_margin), 100, 60, 1.0, 0.3);
+    lkt_set_transform(&mirrored, lkt_mat_mul(lkt_mat_mul(lkt_scale_mat(-1.3, 0.9), lkt_rotate_z(1.3)),
+                                            lkt_translate(100, 62, 0)));
+    add(s, mirrored);
+
+    s = &scenes[n++];
+    begin_scene(s, "sprites_transparent_cuts_nearest_add_masked");
+    s->clear = lkt_color(0.2f, 0.1f, 0.3f, 1);
+    for (int i = 0; i < 10; i++) {
+        lk_dl_op op = sprite(i & 1 ? &img_disc : &img_margin, whole(i & 1 ? &img_disc : &img_margin),
+                             14 + 15 * i, 20 + 0.3 * i, 0.6 + 0.25 * i, 0.3 + 0.6 * i);
+        op.flags |= i % 3 == 0 ? LK_DL_FLAG_FILTER_NEAREST : LK_DL_FLAG_BLEND_ADD;
+        add(s, op);
+    }
+    lk_dl_op cut_clip = lkt_op(LK_DL_OP_PUSH_CLIP, -50, -25, 100, 50);
+    lkt_set_transform(&cut_clip, lkt_mat_mul(lkt_rotate_z(0.3), lkt_translate(80, 75, 0)));
+    add(s, cut_clip);
+    for (int i = 0; i < 14; i++)
+        add(s, sprite(i % 3 ? &img_margin : &img_corner, whole(i % 3 ? &img_margin : &img_corner),
+                      30 + 8 * i, 55 + 3.1 * i, 0.5 + 0.15 * i, 0.9 * i));
+    add(s, lkt_op(LK_DL_OP_POP_CLIP, 0, 0, 0, 0));
     *count = n;
 }
 
