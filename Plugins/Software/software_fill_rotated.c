@@ -453,6 +453,38 @@ static inline __attribute__((always_inline)) void fill_row_runs(const sw_sprite 
     if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box);
 }
 
+/* The cuts used[i] within (t0, t1), in order, between t0 and t1 (at most
+   four: insertion sort) into at_x; returns how many points. */
+static inline int sorted_cuts(const int32_t cut[4], const bool used[4], int32_t t0, int32_t t1, int32_t at_x[6])
+{
+    int n = 0;
+    at_x[n++] = t0;
+    for (int i = 0; i < 4; i++) {
+        if (!used[i] || cut[i] <= t0 || cut[i] >= t1) continue;
+        int j = n++;
+        while (j > 1 && at_x[j - 1] > cut[i]) { at_x[j] = at_x[j - 1]; j--; }
+        at_x[j] = cut[i];
+    }
+    at_x[n++] = t1;
+    return n;
+}
+
+/* Pixels [x0, x1) of row y between two cuts, crossed by `count` edges
+   (`edge` the one, when one): whole pixels, one edge's run, or corner pixels. */
+static inline void fill_segment(const sw_sprite *s, const sw_sprite_target *t, sw_box box, int32_t y, int32_t x0,
+                                int32_t x1, int count, int edge, bool add)
+{
+    if (count == 0) {
+        solid_span(t, x0, x1, y, s->argb, add, box.x1);
+    } else if (count == 1) {
+        fill_one_edge(s, t, x0, x1, y, edge, box);
+    } else {
+        double d[4];
+        edge_distances(s, x0, y, d);
+        solid_edge_pixels(s, t, x0, x1, y, d);
+    }
+}
+
 /* Row y of a fill, any row: its bounds and cuts from every edge. Each row
    is cut where an edge stops crossing its pixels; between the cuts the
    same edges cross every pixel: none (whole pixels: sw_solid_span), one
@@ -507,17 +539,9 @@ static void fill_row(const sw_sprite *s, const sw_sprite_target *t, const sw_fil
         fill_row_runs(s, t, f, box, y, t0, t1, lower, left_edge, cut_l, upper, right_edge, cut_r);
         return;
     }
-    /* the cuts within (t0, t1), in order (at most four: insertion sort) */
     int32_t at_x[6];
-    int n = 0;
-    at_x[n++] = t0;
-    for (int i = 0; i < 4; i++) {
-        if (f->side[i] == 0 || cut[i] <= t0 || cut[i] >= t1) continue;
-        int j = n++;
-        while (j > 1 && at_x[j - 1] > cut[i]) { at_x[j] = at_x[j - 1]; j--; }
-        at_x[j] = cut[i];
-    }
-    at_x[n++] = t1;
+    bool used[4] = { f->side[0] != 0, f->side[1] != 0, f->side[2] != 0, f->side[3] != 0 };
+    int n = sorted_cuts(cut, used, t0, t1, at_x);
     for (int k = 0; k + 1 < n; k++) {
         int32_t x0 = at_x[k], x1 = at_x[k + 1];
         if (x1 <= x0) continue;
@@ -525,15 +549,7 @@ static void fill_row(const sw_sprite *s, const sw_sprite_target *t, const sw_fil
         for (int i = 0; i < 4; i++) {
             if (f->side[i] > 0 ? x0 < cut[i] : x0 >= cut[i]) { edge = i; count++; }
         }
-        if (count == 0) {
-            solid_span(t, x0, x1, y, s->argb, f->add, box.x1);
-        } else if (count == 1) {
-            fill_one_edge(s, t, x0, x1, y, edge, box);
-        } else {
-            double d[4];
-            edge_distances(s, x0, y, d);
-            solid_edge_pixels(s, t, x0, x1, y, d);
-        }
+        fill_segment(s, t, box, y, x0, x1, count, edge, f->add);
     }
 }
 
@@ -577,33 +593,19 @@ static void fill_row_sided(const sw_sprite *s, const sw_sprite_target *t, const 
         }
     }
     /* the cuts within (t0, t1), in order; between two, the edges crossing */
-    int32_t at_x[6] = { t0 }, cut[4];
+    int32_t at_x[6], cut[4];
     cut[l0] = cl0;
     cut[l1] = cl1;
     cut[u0] = cu0;
     cut[u1] = cu1;
-    int n = 1;
-    for (int i = 0; i < 4; i++) {
-        if (cut[i] <= t0 || cut[i] >= t1) continue;
-        int j = n++;
-        while (j > 1 && at_x[j - 1] > cut[i]) { at_x[j] = at_x[j - 1]; j--; }
-        at_x[j] = cut[i];
-    }
-    at_x[n++] = t1;
+    static const bool all[4] = { true, true, true, true };
+    int n = sorted_cuts(cut, all, t0, t1, at_x);
     for (int k = 0; k + 1 < n; k++) {
         int32_t x0 = at_x[k], x1 = at_x[k + 1];
         if (x1 <= x0) continue;
         int count = (x0 < cl0) + (x0 < cl1) + (x0 >= cu0) + (x0 >= cu1);
-        if (count == 0) {
-            solid_span(t, x0, x1, y, s->argb, f->add, box.x1);
-        } else if (count == 1) {
-            int edge = x0 < cl0 ? l0 : x0 < cl1 ? l1 : x0 >= cu0 ? u0 : u1;
-            fill_one_edge(s, t, x0, x1, y, edge, box);
-        } else {
-            double d[4];
-            edge_distances(s, x0, y, d);
-            solid_edge_pixels(s, t, x0, x1, y, d);
-        }
+        int edge = x0 < cl0 ? l0 : x0 < cl1 ? l1 : x0 >= cu0 ? u0 : u1;
+        fill_segment(s, t, box, y, x0, x1, count, edge, f->add);
     }
 }
 

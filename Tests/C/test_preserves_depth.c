@@ -79,6 +79,25 @@ static void render_and_check(lk_display *d, double t, const char *name, const ch
     free(px);
 }
 
+/* A replicator over rb at `position` in `parent`, two instances of a white
+   cb card at cp, instance 1 moved by `step`, instance 0 red and instance 1
+   blue (colour offsets), preservesDepth as asked (the call checked). */
+static lk_layer *red_blue_replicator(lk_layer *parent, lk_rect rb, lk_point position, lk_transform3d step,
+                                     lk_rect cb, lk_point cp, int preserves)
+{
+    lk_layer *r = layer_in(parent, lk_replicator_layer_create(), rb, position, lkt_t_identity());
+    lk_layer *card;
+    lk_replicator_layer_set_instance_count(r, 2);
+    lk_replicator_layer_set_instance_transform(r, step);
+    lk_replicator_layer_set_instance_color(r, lk_color_make(1, 0, 0, 1));
+    lk_replicator_layer_set_instance_red_offset(r, -1);
+    lk_replicator_layer_set_instance_blue_offset(r, 1);
+    LKT_CHECK_STATUS("S7.5 preservesDepth is set", lk_replicator_layer_set_preserves_depth(r, preserves), LK_OK);
+    card = layer_in(r, lk_layer_create(), cb, cp, lkt_t_identity());
+    lk_layer_set_background_color(card, lk_color_make(1, 1, 1, 1));
+    return r;
+}
+
 /* ---- replicator ----------------------------------------------------------- */
 
 #define RD 400.0
@@ -95,7 +114,7 @@ static void check_replicator_translation(int preserves)
         ? "S7.5 S6.3 preservesDepth replicator: the instance 150 behind is smaller and under instance 0"
         : "S7.5 S6.3 replicator without preservesDepth flattens: instance 1 same size, over instance 0";
     lk_display *d = lkt_open_display(W, H, name);
-    lk_layer *root, *r, *card;
+    lk_layer *root;
     lk_rect rb = lk_rect_make(0, 0, W, H), cb = lk_rect_make(0, 0, 80, 80);
     lk_point cp = lk_point_make(100, 80);
     lk_transform3d step = lkt_t_translation(40, 0, -150);
@@ -104,15 +123,7 @@ static void check_replicator_translation(int preserves)
     lk_transaction_begin();
     lk_transaction_set_disable_actions(true);
     root = root_with_perspective(RD);
-    r = layer_in(root, lk_replicator_layer_create(), rb, lk_point_make(W / 2.0, H / 2.0), lkt_t_identity());
-    lk_replicator_layer_set_instance_count(r, 2);
-    lk_replicator_layer_set_instance_transform(r, step);
-    lk_replicator_layer_set_instance_color(r, lk_color_make(1, 0, 0, 1));
-    lk_replicator_layer_set_instance_red_offset(r, -1);
-    lk_replicator_layer_set_instance_blue_offset(r, 1);
-    LKT_CHECK_STATUS("S7.5 preservesDepth is set", lk_replicator_layer_set_preserves_depth(r, preserves), LK_OK);
-    card = layer_in(r, lk_layer_create(), cb, cp, lkt_t_identity());
-    lk_layer_set_background_color(card, lk_color_make(1, 1, 1, 1));
+    red_blue_replicator(root, rb, lk_point_make(W / 2.0, H / 2.0), step, cb, cp, preserves);
     lk_transaction_commit();
     lk_display_set_root_layer(d, root);
 
@@ -215,7 +226,7 @@ static void check_replicator_in_transform_layer(void)
 {
     const char *name = "S7.5 S7.6 preservesDepth replicator inside a turned transform layer: instances in 3D, by depth";
     lk_display *d = lkt_open_display(W, H, name);
-    lk_layer *root, *t, *r, *card;
+    lk_layer *root, *t;
     lk_rect rb = lk_rect_make(0, 0, W, H), cb = lk_rect_make(0, 0, 80, 80);
     lk_point mid = lk_point_make(W / 2.0, H / 2.0), cp = lk_point_make(100, 80);
     lk_transform3d turn = lkt_t_rotation_y(30 * LKT_PI / 180), step = lkt_t_translation(40, 0, -150);
@@ -225,15 +236,7 @@ static void check_replicator_in_transform_layer(void)
     lk_transaction_set_disable_actions(true);
     root = root_with_perspective(RD);
     t = layer_in(root, lk_transform_layer_create(), rb, mid, turn);
-    r = layer_in(t, lk_replicator_layer_create(), rb, mid, lkt_t_identity());
-    lk_replicator_layer_set_instance_count(r, 2);
-    lk_replicator_layer_set_instance_transform(r, step);
-    lk_replicator_layer_set_instance_color(r, lk_color_make(1, 0, 0, 1));
-    lk_replicator_layer_set_instance_red_offset(r, -1);
-    lk_replicator_layer_set_instance_blue_offset(r, 1);
-    lk_replicator_layer_set_preserves_depth(r, true);
-    card = layer_in(r, lk_layer_create(), cb, cp, lkt_t_identity());
-    lk_layer_set_background_color(card, lk_color_make(1, 1, 1, 1));
+    red_blue_replicator(t, rb, mid, step, cb, cp, 1);
     lk_transaction_commit();
     lk_display_set_root_layer(d, root);
 
@@ -265,7 +268,7 @@ static void check_replicator_instances_interleaved(void)
 {
     const char *name = "S7.5 S7.6 a preservesDepth replicator's instances interleave with the transform layer's other layers";
     lk_display *d = lkt_open_display(W, H, name);
-    lk_layer *root, *t, *r, *card;
+    lk_layer *root, *t, *card;
     lk_rect rb = lk_rect_make(0, 0, W, H), cb = lk_rect_make(0, 0, 80, 80);
     lk_point mid = lk_point_make(W / 2.0, H / 2.0), cp = lk_point_make(100, 80), gp = lk_point_make(150, 66);
     lk_transform3d turn = lkt_t_rotation_y(20 * LKT_PI / 180), step = lkt_t_translation(110, 0, -150);
@@ -276,15 +279,7 @@ static void check_replicator_instances_interleaved(void)
     lk_transaction_set_disable_actions(true);
     root = root_with_perspective(RD);
     t = layer_in(root, lk_transform_layer_create(), rb, mid, turn);
-    r = layer_in(t, lk_replicator_layer_create(), rb, mid, lkt_t_identity());
-    lk_replicator_layer_set_instance_count(r, 2);
-    lk_replicator_layer_set_instance_transform(r, step);
-    lk_replicator_layer_set_instance_color(r, lk_color_make(1, 0, 0, 1));
-    lk_replicator_layer_set_instance_red_offset(r, -1);
-    lk_replicator_layer_set_instance_blue_offset(r, 1);
-    lk_replicator_layer_set_preserves_depth(r, true);
-    card = layer_in(r, lk_layer_create(), cb, cp, lkt_t_identity());
-    lk_layer_set_background_color(card, lk_color_make(1, 1, 1, 1));
+    red_blue_replicator(t, rb, mid, step, cb, cp, 1);
     card = layer_in(t, lk_layer_create(), cb, gp, back);
     lk_layer_set_background_color(card, lk_color_make(0, 1, 0, 1));
     lk_transaction_commit();
