@@ -345,6 +345,22 @@ static inline int render_scene(way *w, const scene *s, lkt_frame *f)
     return 1;
 }
 
+/* The check named "<scene>_<what>": scene s drawn by `way` is the default
+   SIMD frame f_on, pixel for pixel (`words` names the way in a failure). */
+static inline void check_same_frame(way *w, const scene *s, const lkt_frame *f_on, lkt_frame *f, const char *what,
+                                    const char *words)
+{
+    char name[160];
+    snprintf(name, sizeof name, "%s_%s", s->name, what);
+    lkt_begin(name);
+    if (render_scene(w, s, f)) {
+        int x = 0, y = 0, worst = frame_difference(f_on, f, &x, &y);
+        if (worst > 0)
+            lkt_fail("pixel (%d,%d) is %08x by the default SIMD loop, %08x by %s", x, y, lkt_pixel(f_on, x, y),
+                     lkt_pixel(f, x, y), words);
+    }
+    lkt_end();
+}
 
 /* The checks of one scene: the path against the independent reference
    (within reference_tolerance), and on software against pixman's path
@@ -395,27 +411,10 @@ static inline void check_band_scene(const scene *s, int software, way *on, way *
     }
     lkt_end();
 
-    snprintf(name, sizeof name, "%s_portable_loop_equals_simd", s->name);
-    lkt_begin(name);
-    if (render_scene(scalar, s, f_scalar)) {
-        int x = 0, y = 0, worst = frame_difference(f_on, f_scalar, &x, &y);
-        if (worst > 0)
-            lkt_fail("pixel (%d,%d) is %08x by the SIMD loop, %08x by the portable one", x, y,
-                     lkt_pixel(f_on, x, y), lkt_pixel(f_scalar, x, y));
-    }
-    lkt_end();
-
+    check_same_frame(scalar, s, f_on, f_scalar, "portable_loop_equals_simd", "the portable one");
     /* SSE2 alone (LAYERKIT_SOFTWARE_SPRITES=sse2) against the default,
        which on a CPU with AVX2 draws rotated fills with their AVX2 build */
-    snprintf(name, sizeof name, "%s_sse2_equals_default_simd", s->name);
-    lkt_begin(name);
-    if (render_scene(sse2, s, f_scalar)) {
-        int x = 0, y = 0, worst = frame_difference(f_on, f_scalar, &x, &y);
-        if (worst > 0)
-            lkt_fail("pixel (%d,%d) is %08x by the default SIMD loop, %08x by SSE2 alone", x, y,
-                     lkt_pixel(f_on, x, y), lkt_pixel(f_scalar, x, y));
-    }
-    lkt_end();
+    check_same_frame(sse2, s, f_on, f_scalar, "sse2_equals_default_simd", "SSE2 alone");
 }
 
 /* The number before `label` (" sprites,", " band fills,") in a software
