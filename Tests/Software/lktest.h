@@ -234,19 +234,25 @@ typedef struct lkt_image {
     uint32_t *pixels;
 } lkt_image;
 
-static inline lkt_image lkt_image_new(uint64_t id, uint32_t width, uint32_t height)
+/* An image over `pixels` (premultiplied ARGB32, width x height, packed). */
+static inline lkt_image lkt_image_wrap(uint64_t id, uint32_t *pixels, uint32_t width, uint32_t height)
 {
     lkt_image i;
     memset(&i, 0, sizeof i);
-    i.pixels = (uint32_t *)calloc((size_t)width * height, 4);
+    i.pixels = pixels;
     i.image.id = id;
     i.image.generation = 1;
     i.image.width = width;
     i.image.height = height;
     i.image.stride = width * 4;
     i.image.format = LK_DL_FORMAT_ARGB32_PREMULTIPLIED;
-    i.image.pixels = i.pixels;
+    i.image.pixels = pixels;
     return i;
+}
+
+static inline lkt_image lkt_image_new(uint64_t id, uint32_t width, uint32_t height)
+{
+    return lkt_image_wrap(id, (uint32_t *)calloc((size_t)width * height, 4), width, height);
 }
 
 static inline uint32_t lkt_argb(unsigned a, unsigned r, unsigned g, unsigned b)

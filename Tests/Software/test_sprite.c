@@ -63,20 +63,6 @@ static uint32_t margin_pixels[20 * 16], disc_pixels[16 * 16], corner_pixels[9 * 
     edge_pixels[9 * 7];
 static lkt_image img_margin, img_disc, img_corner, img_empty, img_edge;
 
-static lkt_image static_image(uint64_t id, uint32_t *pixels, uint32_t width, uint32_t height)
-{
-    lkt_image img;
-    memset(&img, 0, sizeof img);
-    img.pixels = pixels;
-    img.image.id = id;
-    img.image.generation = 1;
-    img.image.width = width;
-    img.image.height = height;
-    img.image.stride = width * 4;
-    img.image.format = LK_DL_FORMAT_ARGB32_PREMULTIPLIED;
-    img.image.pixels = pixels;
-    return img;
-}
 
 static void make_cut_images(void)
 {
@@ -102,11 +88,11 @@ static void make_cut_images(void)
     for (int j = 2; j <= 4; j++) edge_pixels[j * 9] = lkt_argb(255, 200, 30 * j, 90);
     edge_pixels[6 * 9 + 3] = lkt_argb(255, 250, 250, 250);
     edge_pixels[6 * 9 + 4] = lkt_argb(255, 10, 90, 240);
-    img_margin = static_image(503, margin_pixels, 20, 16);
-    img_edge = static_image(507, edge_pixels, 9, 7);
-    img_disc = static_image(504, disc_pixels, 16, 16);
-    img_corner = static_image(505, corner_pixels, 9, 7);
-    img_empty = static_image(506, empty_pixels, 8, 8);
+    img_margin = lkt_image_wrap(503, margin_pixels, 20, 16);
+    img_edge = lkt_image_wrap(507, edge_pixels, 9, 7);
+    img_disc = lkt_image_wrap(504, disc_pixels, 16, 16);
+    img_corner = lkt_image_wrap(505, corner_pixels, 9, 7);
+    img_empty = lkt_image_wrap(506, empty_pixels, 8, 8);
 }
 
 static void build_scenes(scene *scenes, int *count)
