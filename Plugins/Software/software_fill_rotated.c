@@ -453,6 +453,19 @@ static inline __attribute__((always_inline)) void fill_row_runs(const sw_sprite 
     if (upper) fill_one_edge(s, t, cut_r, t1, y, right_edge, box);
 }
 
+/* The pixels [t0, t1) of a row touched where x is in (lo, hi) (bounds
+   kept within [left, right], so they convert to int), within the box's
+   columns; false when there are none. */
+static inline bool touched_span(double lo, double hi, double left, double right, sw_box box, int32_t *t0,
+                                int32_t *t1)
+{
+    *t0 = floor_i(min_d(max_d(lo, left), right)) + 1;
+    *t1 = ceil_i(min_d(max_d(hi, left), right));
+    if (*t0 < box.x0) *t0 = box.x0;
+    if (*t1 > box.x1) *t1 = box.x1;
+    return *t1 > *t0;
+}
+
 /* The cuts used[i] within (t0, t1), in order, between t0 and t1 (at most
    four: insertion sort) into at_x; returns how many points. */
 static inline int sorted_cuts(const int32_t cut[4], const bool used[4], int32_t t0, int32_t t1, int32_t at_x[6])
@@ -516,11 +529,8 @@ static void fill_row(const sw_sprite *s, const sw_sprite_target *t, const sw_fil
         }
     }
     if (outside || !(hi >= lo)) return;
-    int32_t t0 = floor_i(min_d(max_d(lo, left), right)) + 1;
-    int32_t t1 = ceil_i(min_d(max_d(hi, left), right));
-    if (t0 < box.x0) t0 = box.x0;
-    if (t1 > box.x1) t1 = box.x1;
-    if (t1 <= t0) return;
+    int32_t t0, t1;
+    if (!touched_span(lo, hi, left, right, box, &t0, &t1)) return;
     if (crossing_row) {
         double d[4];
         edge_distances(s, t0, y, d);
@@ -566,11 +576,8 @@ static void fill_row_sided(const sw_sprite *s, const sw_sprite_target *t, const 
     double xu0 = f->touched_at[u0] + y * f->per_row[u0], xu1 = f->touched_at[u1] + y * f->per_row[u1];
     double lo = max_d(xl0, xl1), hi = min_d(xu0, xu1);
     if (!(hi >= lo)) return;
-    int32_t t0 = floor_i(min_d(max_d(lo, left), right)) + 1;
-    int32_t t1 = ceil_i(min_d(max_d(hi, left), right));
-    if (t0 < box.x0) t0 = box.x0;
-    if (t1 > box.x1) t1 = box.x1;
-    if (t1 <= t0) return;
+    int32_t t0, t1;
+    if (!touched_span(lo, hi, left, right, box, &t0, &t1)) return;
     int32_t cl0 = ceil_i(min_d(max_d(f->crossed_at[l0] + y * f->per_row[l0], left), right));
     int32_t cl1 = ceil_i(min_d(max_d(f->crossed_at[l1] + y * f->per_row[l1], left), right));
     int32_t cu0 = floor_i(min_d(max_d(f->crossed_at[u0] + y * f->per_row[u0], left), right)) + 1;
@@ -880,11 +887,8 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
         for (; y < end; y++) {
             double lo = touched_a + y * step_a, hi = touched_b + y * step_b;
             if (!(hi >= lo)) continue;
-            int32_t t0 = floor_i(min_d(max_d(lo, left), right)) + 1;
-            int32_t t1 = ceil_i(min_d(max_d(hi, left), right));
-            if (t0 < box.x0) t0 = box.x0;
-            if (t1 > box.x1) t1 = box.x1;
-            if (t1 <= t0) continue;
+            int32_t t0, t1;
+            if (!touched_span(lo, hi, left, right, box, &t0, &t1)) continue;
             int32_t cut_a = ceil_i(min_d(max_d(crossed_a + y * step_a, left), right));
             int32_t cut_b = floor_i(min_d(max_d(crossed_b + y * step_b, left), right)) + 1;
             int lower_n = cut_a > t0, upper_n = cut_b < t1;

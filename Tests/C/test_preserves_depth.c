@@ -218,6 +218,23 @@ static void check_replicator_carousel(void)
     lk_display_close(d);
 }
 
+/* The root (perspective RD) with a transform layer over it turned by
+   `degrees` about y, holding red_blue_replicator(step) with preservesDepth:
+   returned with the transaction that builds it still open (actions off),
+   for the caller to add to and commit. */
+static lk_layer *replicator_in_turned_space(double degrees, lk_transform3d step, lk_rect rb, lk_rect cb, lk_point cp,
+                                            lk_layer **space)
+{
+    lk_point mid = lk_point_make(W / 2.0, H / 2.0);
+    lk_layer *root;
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    root = root_with_perspective(RD);
+    *space = layer_in(root, lk_transform_layer_create(), rb, mid, lkt_t_rotation_y(degrees * LKT_PI / 180));
+    red_blue_replicator(*space, rb, mid, step, cb, cp, 1);
+    return root;
+}
+
 /* S7.5, S7.6: a preservesDepth replicator inside a transform layer turned
    30 degrees about y: its instances are placed by their whole 3D map
    through the transform layer into the root's space, perspective
@@ -232,11 +249,7 @@ static void check_replicator_in_transform_layer(void)
     lk_transform3d turn = lkt_t_rotation_y(30 * LKT_PI / 180), step = lkt_t_translation(40, 0, -150);
     lkt_expectation e;
     if (!d) return;
-    lk_transaction_begin();
-    lk_transaction_set_disable_actions(true);
-    root = root_with_perspective(RD);
-    t = layer_in(root, lk_transform_layer_create(), rb, mid, turn);
-    red_blue_replicator(t, rb, mid, step, cb, cp, 1);
+    root = replicator_in_turned_space(30, step, rb, cb, cp, &t);
     lk_transaction_commit();
     lk_display_set_root_layer(d, root);
 
@@ -275,11 +288,7 @@ static void check_replicator_instances_interleaved(void)
     lk_transform3d back = lkt_t_translation(0, 0, -75);
     lkt_expectation e;
     if (!d) return;
-    lk_transaction_begin();
-    lk_transaction_set_disable_actions(true);
-    root = root_with_perspective(RD);
-    t = layer_in(root, lk_transform_layer_create(), rb, mid, turn);
-    red_blue_replicator(t, rb, mid, step, cb, cp, 1);
+    root = replicator_in_turned_space(20, step, rb, cb, cp, &t);
     card = layer_in(t, lk_layer_create(), cb, gp, back);
     lk_layer_set_background_color(card, lk_color_make(0, 1, 0, 1));
     lk_transaction_commit();
