@@ -616,6 +616,20 @@ static void fill_row_sided(const sw_sprite *s, const sw_sprite_target *t, const 
     }
 }
 
+/* A zone row's runs from its lower edge's cut (cut_a) and its upper
+   edge's (cut_b) within [t0, t1): whether each edge crosses any pixel,
+   and the whole pixels' bounds [cut_l, cut_r); false when the runs meet
+   (zone_row_meeting draws such a row). */
+static inline bool zone_runs(int32_t t0, int32_t t1, int32_t cut_a, int32_t cut_b, int *lower_n, int *upper_n,
+                             int32_t *cut_l, int32_t *cut_r)
+{
+    *lower_n = cut_a > t0;
+    *upper_n = cut_b < t1;
+    *cut_l = *lower_n ? (cut_a < t1 ? cut_a : t1) : t0;
+    *cut_r = *upper_n ? (cut_b > t0 ? cut_b : t0) : t1;
+    return *cut_l <= *cut_r;
+}
+
 /* A zone row whose two runs meet (near the fill's top or bottom corner):
    lower edge a crosses [t0, cut_a), upper edge b [cut_b, t1), cut_b <
    cut_a, so both cross the pixels between: fill_row's cut path for those
@@ -715,10 +729,9 @@ static void zone_rows_sse2(const sw_sprite *s, const sw_sprite_target *t, const 
         if (t0 < box.x0) t0 = box.x0;
         if (t1 > box.x1) t1 = box.x1;
         if (t1 <= t0) continue;
-        int lower_n = cut_a > t0, upper_n = cut_b < t1;
-        int32_t cut_l = lower_n ? (cut_a < t1 ? cut_a : t1) : t0;
-        int32_t cut_r = upper_n ? (cut_b > t0 ? cut_b : t0) : t1;
-        if (cut_l > cut_r) {
+        int lower_n, upper_n;
+        int32_t cut_l, cut_r;
+        if (!zone_runs(t0, t1, cut_a, cut_b, &lower_n, &upper_n, &cut_l, &cut_r)) {
             zone_row_meeting(s, t, box, y, t0, t1, a, cut_a, b, cut_b);
             continue;
         }
@@ -891,10 +904,9 @@ static void fill_rotated(const sw_sprite *s, const sw_sprite_target *t, sw_box b
             if (!touched_span(lo, hi, left, right, box, &t0, &t1)) continue;
             int32_t cut_a = ceil_i(min_d(max_d(crossed_a + y * step_a, left), right));
             int32_t cut_b = floor_i(min_d(max_d(crossed_b + y * step_b, left), right)) + 1;
-            int lower_n = cut_a > t0, upper_n = cut_b < t1;
-            int32_t cut_l = lower_n ? (cut_a < t1 ? cut_a : t1) : t0;
-            int32_t cut_r = upper_n ? (cut_b > t0 ? cut_b : t0) : t1;
-            if (cut_l > cut_r) {
+            int lower_n, upper_n;
+            int32_t cut_l, cut_r;
+            if (!zone_runs(t0, t1, cut_a, cut_b, &lower_n, &upper_n, &cut_l, &cut_r)) {
                 zone_row_meeting(s, t, box, y, t0, t1, a, cut_a, b, cut_b);
                 continue;
             }
