@@ -871,50 +871,86 @@ static inline __attribute__((always_inline)) void image_inner_span(const sw_spri
     }
 }
 
+/* What a rotated image sprite's rows share within a box: its edge lines,
+   texel steps (per pixel and per row) from pixel (box.x0, box.y0), and
+   its factors at full coverage. */
+typedef struct sw_image_rows {
+    sw_rows r;
+    sw_edge_f e;
+    int32_t du, dv, duy, dvy;
+    sw_texel_pos origin;
+    /* the clip mask and nearest sampling take the per-pixel span */
+    bool plain;
+    uint32_t k[4];
+} sw_image_rows;
+
+static inline void image_rows_setup(const sw_sprite *s, const sw_sprite_target *t, sw_box box, sw_image_rows *ir)
+{
+    rows_setup(s, &ir->r);
+    edge_f_setup(s, &ir->e);
+    ir->du = to_fixed(s->ux);
+    ir->dv = to_fixed(s->vx);
+    ir->duy = to_fixed(s->uy);
+    ir->dvy = to_fixed(s->vy);
+    ir->origin = texel_pos(s, box.x0, box.y0);
+    ir->plain = !t->mask && !(s->flags & SW_SPRITE_NEAREST);
+    for (int c = 0; c < 4; c++) ir->k[c] = (uint32_t)(s->factor[c] * 1.0f + 0.5f);   /* factors() at 1 */
+}
+
+/* Row y of a rotated image sprite: the touched pixels [t0, t1) (edge
+   pixels then get their exact coverage), the surely whole ones [i0, i1)
+   within them, and the texel position at t0; false when none is touched. */
+static inline __attribute__((always_inline)) bool image_row(const sw_sprite *s, const sw_image_rows *ir, sw_box box,
+                                                            int32_t y, int32_t *t0, int32_t *t1, int32_t *i0,
+                                                            int32_t *i1, sw_texel_pos *p)
+{
+    double tlo, thi, ilo, ihi;
+    rows_at(s, &ir->r, y, &tlo, &thi, &ilo, &ihi);
+    if (!(thi >= tlo)) return false;
+    *t0 = floor_in(tlo, box.x0 - 1, box.x1 - 1) + 1;
+    *t1 = ceil_in(thi, box.x0, box.x1);
+    if (*t1 <= *t0) return false;
+    *i0 = *t1;
+    *i1 = *t1;
+    if (ihi >= ilo) {
+        *i0 = ceil_in(ilo + 1e-7, *t0, *t1);
+        *i1 = floor_in(ihi - 1e-7, *i0 - 1, *t1 - 1) + 1;
+    }
+    p->u = ir->origin.u + (*t0 - box.x0) * ir->du + (y - box.y0) * ir->duy;
+    p->v = ir->origin.v + (*t0 - box.x0) * ir->dv + (y - box.y0) * ir->dvy;
+    return true;
+}
+
+/* Edge lines' distances at pixel (x, y), as floats. */
+static inline void image_distances(const sw_sprite *s, const sw_image_rows *ir, int32_t x, int32_t y, float d[4])
+{
+    for (int i = 0; i < 4; i++) d[i] = (float)(ir->r.c[i] + x * s->nx[i] + y * s->ny[i]);
+}
+
 /* A rotated image sprite's rows within box: per row the touched pixels
    and the wholly inside ones from the edge lines, the first at texel
    position and edge distances stepped from the row's first pixel. */
 static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
 {
-    sw_rows r;
-    rows_setup(s, &r);
-    sw_edge_f e;
-    edge_f_setup(s, &e);
-    /* texel positions stepped from pixel (box.x0, box.y0) */
-    int32_t du = to_fixed(s->ux), dv = to_fixed(s->vx), duy = to_fixed(s->uy), dvy = to_fixed(s->vy);
-    sw_texel_pos origin = texel_pos(s, box.x0, box.y0);
-    /* the clip mask and nearest sampling take the per-pixel span */
-    bool plain = !t->mask && !(s->flags & SW_SPRITE_NEAREST);
-    uint32_t k[4];
-    for (int c = 0; c < 4; c++) k[c] = (uint32_t)(s->factor[c] * 1.0f + 0.5f);   /* factors() at 1 */
+    sw_image_rows ir;
+    image_rows_setup(s, t, box, &ir);
+    int32_t du = ir.du, dv = ir.dv;
     for (int32_t y = box.y0; y < box.y1; y++) {
-        double tlo, thi, ilo, ihi;
-        rows_at(s, &r, y, &tlo, &thi, &ilo, &ihi);
-        if (!(thi >= tlo)) continue;
-        /* touched: x in (lo, hi) (edge pixels then get their exact coverage) */
-        int32_t t0 = floor_in(tlo, box.x0 - 1, box.x1 - 1) + 1;
-        int32_t t1 = ceil_in(thi, box.x0, box.x1);
-        if (t1 <= t0) continue;
-        /* inside: only pixels surely whole */
-        int32_t i0 = t1, i1 = t1;
-        if (ihi >= ilo) {
-            i0 = ceil_in(ilo + 1e-7, t0, t1);
-            i1 = floor_in(ihi - 1e-7, i0 - 1, t1 - 1) + 1;
-        }
-        sw_texel_pos p = { origin.u + (t0 - box.x0) * du + (y - box.y0) * duy,
-                           origin.v + (t0 - box.x0) * dv + (y - box.y0) * dvy };
+        int32_t t0, t1, i0, i1;
+        sw_texel_pos p;
+        if (!image_row(s, &ir, box, y, &t0, &t1, &i0, &i1, &p)) continue;
         float d[4];
-        for (int i = 0; i < 4; i++) d[i] = (float)(r.c[i] + t0 * s->nx[i] + y * s->ny[i]);
-        image_edge_pixels(s, &e, t, t0, i0, y, p, du, dv, d);
+        image_distances(s, &ir, t0, y, d);
+        image_edge_pixels(s, &ir.e, t, t0, i0, y, p, du, dv, d);
         if (i1 > i0) {
             sw_texel_pos pi = { p.u + (i0 - t0) * du, p.v + (i0 - t0) * dv };
-            if (plain) image_inner_span(s, t, i0, i1, y, t0, t1, pi, du, dv, k);
+            if (ir.plain) image_inner_span(s, t, i0, i1, y, t0, t1, pi, du, dv, ir.k);
             else draw_span(s, t, i0, i1, y, 1.0, pi);
         }
         if (t1 > i1) {
             sw_texel_pos pe = { p.u + (i1 - t0) * du, p.v + (i1 - t0) * dv };
-            for (int i = 0; i < 4; i++) d[i] = (float)(r.c[i] + i1 * s->nx[i] + y * s->ny[i]);
-            image_edge_pixels(s, &e, t, i1, t1, y, pe, du, dv, d);
+            image_distances(s, &ir, i1, y, d);
+            image_edge_pixels(s, &ir.e, t, i1, t1, y, pe, du, dv, d);
         }
     }
 }
@@ -926,63 +962,43 @@ static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw
 static __attribute__((noinline)) void draw_rotated_image_cut(const sw_sprite *s, const sw_sprite_target *t,
                                                           sw_box box)
 {
-    sw_rows r;
-    rows_setup(s, &r);
-    sw_edge_f e;
-    edge_f_setup(s, &e);
-    /* texel positions stepped from pixel (box.x0, box.y0) */
-    int32_t du = to_fixed(s->ux), dv = to_fixed(s->vx), duy = to_fixed(s->uy), dvy = to_fixed(s->vy);
-    sw_texel_pos origin = texel_pos(s, box.x0, box.y0);
-    /* the clip mask and nearest sampling take the per-pixel span */
-    bool plain = !t->mask && !(s->flags & SW_SPRITE_NEAREST);
-    uint32_t k[4];
-    for (int c = 0; c < 4; c++) k[c] = (uint32_t)(s->factor[c] * 1.0f + 0.5f);   /* factors() at 1 */
+    sw_image_rows ir;
+    image_rows_setup(s, t, box, &ir);
+    int32_t du = ir.du, dv = ir.dv;
     sw_cut_rows cuts;
     cut_rows_setup(s, box.y0, &cuts);
     for (int32_t y = box.y0; y < box.y1; y++) {
-        double tlo, thi, ilo, ihi;
-        rows_at(s, &r, y, &tlo, &thi, &ilo, &ihi);
-        if (!(thi >= tlo)) continue;
-        /* touched: x in (lo, hi) (edge pixels then get their exact coverage) */
-        int32_t t0 = floor_in(tlo, box.x0 - 1, box.x1 - 1) + 1;
-        int32_t t1 = ceil_in(thi, box.x0, box.x1);
-        if (t1 <= t0) continue;
+        int32_t t0, t1, i0, i1;
+        sw_texel_pos p;
+        if (!image_row(s, &ir, box, y, &t0, &t1, &i0, &i1, &p)) continue;
         /* where a sample may show: [c0, c1) */
         int32_t c0, c1;
         cut_range(s, &cuts, y, t0, t1, &c0, &c1);
         if (c1 <= c0) continue;
-        /* inside: only pixels surely whole */
-        int32_t i0 = t1, i1 = t1;
-        if (ihi >= ilo) {
-            i0 = ceil_in(ilo + 1e-7, t0, t1);
-            i1 = floor_in(ihi - 1e-7, i0 - 1, t1 - 1) + 1;
-        }
-        sw_texel_pos p = { origin.u + (t0 - box.x0) * du + (y - box.y0) * duy,
-                           origin.v + (t0 - box.x0) * dv + (y - box.y0) * dvy };
         float d[4];
         /* the runs [t0, i0), [i0, i1), [i1, t1), each within [c0, c1);
            edge distances stepped from t0 and from i1 whatever is skipped */
         int32_t a = c0 > t0 ? c0 : t0, b = c1 < i0 ? c1 : i0;
         if (b > a) {
-            for (int i = 0; i < 4; i++) d[i] = (float)(r.c[i] + t0 * s->nx[i] + y * s->ny[i]);
-            step_distances(d, e.nx, a - t0);
+            image_distances(s, &ir, t0, y, d);
+            step_distances(d, ir.e.nx, a - t0);
             sw_texel_pos pa = { p.u + (a - t0) * du, p.v + (a - t0) * dv };
-            image_edge_pixels(s, &e, t, a, b, y, pa, du, dv, d);
+            image_edge_pixels(s, &ir.e, t, a, b, y, pa, du, dv, d);
         }
         a = c0 > i0 ? c0 : i0;
         b = c1 < i1 ? c1 : i1;
         if (b > a) {
             sw_texel_pos pi = { p.u + (a - t0) * du, p.v + (a - t0) * dv };
-            if (plain) image_inner_span(s, t, a, b, y, t0, t1, pi, du, dv, k);
+            if (ir.plain) image_inner_span(s, t, a, b, y, t0, t1, pi, du, dv, ir.k);
             else draw_span(s, t, a, b, y, 1.0, pi);
         }
         a = c0 > i1 ? c0 : i1;
         b = c1 < t1 ? c1 : t1;
         if (b > a) {
-            for (int i = 0; i < 4; i++) d[i] = (float)(r.c[i] + i1 * s->nx[i] + y * s->ny[i]);
-            step_distances(d, e.nx, a - i1);
+            image_distances(s, &ir, i1, y, d);
+            step_distances(d, ir.e.nx, a - i1);
             sw_texel_pos pe = { p.u + (a - t0) * du, p.v + (a - t0) * dv };
-            image_edge_pixels(s, &e, t, a, b, y, pe, du, dv, d);
+            image_edge_pixels(s, &ir.e, t, a, b, y, pe, du, dv, d);
         }
     }
 }
