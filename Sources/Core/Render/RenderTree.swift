@@ -84,8 +84,6 @@ final class RenderNode: @unchecked Sendable {
     /// The committed state changed: the kept presented state must be copied again.
     func stateChanged() { presentedStale = true }
 
-    /// The state to evaluate this frame's tracks into (tracksWriteFieldsOnly):
-    /// the kept presented state with every tracked field reset to the model.
     /// Asks for what a frame reads of this node (its state, its kept
     /// presented state, its tracks) ahead of the visit: a frame of many
     /// layers otherwise waits on memory at each one in turn.
@@ -97,6 +95,8 @@ final class RenderNode: @unchecked Sendable {
         }
     }
 
+    /// The state to evaluate this frame's tracks into (tracksWriteFieldsOnly):
+    /// the kept presented state with every tracked field reset to the model.
     func presentedForTracks() -> UnsafeMutablePointer<LayerState> {
         let p: UnsafeMutablePointer<LayerState>
         if let kept = presentedPointer {
