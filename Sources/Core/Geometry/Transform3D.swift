@@ -21,6 +21,16 @@ public struct Transform3D: Equatable, Sendable {
         (m41, m42, m43, m44) = (e[12], e[13], e[14], e[15])
     }
 
+    /// Row-major elements read in place (a display list op's transform):
+    /// no array is made.
+    init(_ e: UnsafeBufferPointer<Double>) {
+        precondition(e.count == 16)
+        (m11, m12, m13, m14) = (e[0], e[1], e[2], e[3])
+        (m21, m22, m23, m24) = (e[4], e[5], e[6], e[7])
+        (m31, m32, m33, m34) = (e[8], e[9], e[10], e[11])
+        (m41, m42, m43, m44) = (e[12], e[13], e[14], e[15])
+    }
+
     public var elements: [Double] {
         [m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44]
     }

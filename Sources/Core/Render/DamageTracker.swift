@@ -1,4 +1,5 @@
 import CLayerKit
+import Glibc
 
 /// The part of the output a frame changes (issue: damage): the display list
 /// is compared with the previous frame's, op by op; the screen boxes of ops
@@ -168,8 +169,10 @@ struct DamageTracker: ~Copyable {
               a.source.x == b.source.x, a.source.y == b.source.y, a.source.width == b.source.width,
               a.source.height == b.source.height,
               a.tint.r == b.tint.r, a.tint.g == b.tint.g, a.tint.b == b.tint.b, a.tint.a == b.tint.a else { return false }
+        // Byte for byte, as one memcmp (a byte-wise sequence compare was
+        // 128 steps an op).
         let sameTransform = withUnsafeBytes(of: a.transform) { x in
-            withUnsafeBytes(of: b.transform) { y in x.elementsEqual(y) }
+            withUnsafeBytes(of: b.transform) { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
         }
         guard sameTransform else { return false }
         switch (a.image, b.image) {
@@ -181,7 +184,7 @@ struct DamageTracker: ~Copyable {
 
     /// The op's rect on screen, unbounded when part of it is behind the viewer.
     private static func screenBox(of op: lk_dl_op) -> ScreenBox {
-        let t = withUnsafeBytes(of: op.transform) { Transform3D(Array($0.bindMemory(to: Double.self))) }
+        let t = withUnsafeBytes(of: op.transform) { Transform3D($0.bindMemory(to: Double.self)) }
         let r = op.rect
         return ScreenBox(t, Rect(x: r.x, y: r.y, width: r.width, height: r.height))
     }

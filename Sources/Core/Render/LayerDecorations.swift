@@ -153,7 +153,11 @@ struct ScreenBox {
     /// The screen box of `rect` under `t`, unbounded when part of it is behind the eye.
     init(_ t: Transform3D, _ rect: Rect) {
         self = .empty
-        for (x, y) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.maxX, rect.maxY), (rect.minX, rect.maxY)] {
+        // The four corners without an array of them (one allocation per
+        // box: a box per op, twice, every frame, in the damage).
+        let xs = (rect.minX, rect.maxX), ys = (rect.minY, rect.maxY)
+        for corner in 0..<4 {
+            let x = corner == 0 || corner == 3 ? xs.0 : xs.1, y = corner < 2 ? ys.0 : ys.1
             guard let p = t.project(Point(x: x, y: y)), p.x.isFinite, p.y.isFinite else { self = .unbounded; return }
             x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y)
         }
