@@ -62,7 +62,7 @@ extension DisplayListBuilder {
                                       fixedWorld: item.world, fixedDepth: DepthSpace(map: item.map, base: base))
             instanceTint = item.tint
             contentOnly = item.contentOnly ? item.node : nil
-            for half in piece.clips { pushHalfPlaneClip(half, of: item) }
+            for half in piece.clips { pushHalfPlaneClip(half, of: item, within: clip) }
             // A cut layer's animations start and stop once, with its first piece.
             let notes = item.notesEvents && !visited[piece.index]
             visited[piece.index] = true
@@ -78,10 +78,10 @@ extension DisplayListBuilder {
     /// space) on `item`'s plane: in the item's own coordinates that side
     /// is the half-plane a x + b y + c >= 0 (where w > 0, as for every
     /// corner of a cut layer), clipped by a rect laid along its edge, far
-    /// enough to cover the layer and what it draws beyond its bounds
-    /// (sublayers reaching out more than its size again are cut). Not
-    /// anti-aliased: the two pieces of a layer meet exactly, with no seam.
-    private mutating func pushHalfPlaneClip(_ half: DepthSort.HalfSpace, of item: SpaceItem) {
+    /// enough to cover the layer and whatever it draws beyond its bounds
+    /// within the output box `within` (see `clipReach`). Not anti-aliased:
+    /// the two pieces of a layer meet exactly, with no seam.
+    private mutating func pushHalfPlaneClip(_ half: DepthSort.HalfSpace, of item: SpaceItem, within: ScreenBox) {
         let m = item.map, n = half.n, d = half.d
         let a = n.x * m.m11 + n.y * m.m12 + n.z * m.m13 + d * m.m14
         let b = n.x * m.m21 + n.y * m.m22 + n.z * m.m23 + d * m.m24
@@ -90,7 +90,7 @@ extension DisplayListBuilder {
         let bounds = item.bounds
         let cx = bounds.origin.x + bounds.size.width / 2, cy = bounds.origin.y + bounds.size.height / 2
         let radius = (bounds.size.width * bounds.size.width + bounds.size.height * bounds.size.height).squareRoot() / 2
-        let reach = 4 * radius + 64
+        let reach = DisplayListBuilder.clipReach(of: item.world, from: Point(x: cx, y: cy), radius: radius, within: within)
         var clip = Transform3D()
         let rect: Rect
         if length > 1e-12 && length.isFinite {
@@ -109,6 +109,38 @@ extension DisplayListBuilder {
             rect = c >= 0 ? Rect(x: -reach, y: -reach, width: 2 * reach, height: 2 * reach) : .zero
         }
         append(.pushClip, clip.concatenating(item.world), rect, flags: 0)
+    }
+
+    /// How far from a cut layer's centre (cx, cy) its half-plane clips
+    /// reach in its plane: to every point of the plane that `world` shows
+    /// inside the output box `within`, so that sublayers far beyond the
+    /// layer's bounds are drawn whole on their side. The box's corners are
+    /// taken back onto the plane (z = 0); where one is not in front of the
+    /// eye (the plane's horizon crosses the box) or the box is unbounded,
+    /// the reach is `cap`. Never less than 4 half-diagonals + 64 points
+    /// (what the layer itself draws: bounds, border, shadow), never more
+    /// than `cap` (the clip's far corners stay in a float's precise range
+    /// for backends that transform in single precision). The plugins clip
+    /// quads in homogeneous space, so corners behind the eye are drawn right.
+    static func clipReach(of world: Transform3D, from center: Point, radius: Double, within: ScreenBox,
+                          cap: Double = 16384) -> Double {
+        let least = 4 * radius + 64
+        guard least < cap else { return least }
+        guard within.x0.isFinite, within.y0.isFinite, within.x1.isFinite, within.y1.isFinite else { return cap }
+        var farthest = 0.0
+        for corner in 0..<4 {
+            let X = corner == 0 || corner == 3 ? within.x0 : within.x1, Y = corner < 2 ? within.y0 : within.y1
+            // x (m11 - X m14) + y (m21 - X m24) = X m44 - m41, and the same in Y.
+            let a = world.m11 - X * world.m14, b = world.m21 - X * world.m24, e = X * world.m44 - world.m41
+            let c = world.m12 - Y * world.m14, d = world.m22 - Y * world.m24, f = Y * world.m44 - world.m42
+            let det = a * d - b * c
+            guard abs(det) > 1e-12 else { return cap }
+            let x = (e * d - b * f) / det, y = (a * f - e * c) / det
+            guard x * world.m14 + y * world.m24 + world.m44 > 1e-12, x.isFinite, y.isFinite else { return cap }
+            let dx = x - center.x, dy = y - center.y
+            farthest = max(farthest, (dx * dx + dy * dy).squareRoot())
+        }
+        return min(cap, max(least, farthest + 64))
     }
 
     /// Collects the layers of one 3D space: `space` maps the parent's
