@@ -29,6 +29,32 @@ import Testing
         let structure = damage(&tracker, root)
         #expect(structure.width == 200 && structure.height == 100)                       // an op went away
     }
+
+    /// A clip that changes damages what it clips, before and after, not the
+    /// whole output: a masksToBounds layer resized over a wider sublayer,
+    /// then moved.
+    @Test func aChangedClipDamagesWhatItClips() throws {
+        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        try root.set(LayerProperties.backgroundColor, Color(r: 0, g: 0, b: 0, a: 1))
+        let clipper = makeLayer(frame: Rect(x: 10, y: 10, width: 40, height: 40))
+        try clipper.set(LayerProperties.masksToBounds, true)
+        let wide = makeLayer(frame: Rect(x: 0, y: 0, width: 60, height: 20))
+        try wide.set(LayerProperties.backgroundColor, Color(r: 1, g: 0, b: 0, a: 1))
+        try clipper.addSublayer(wide)
+        try root.addSublayer(clipper)
+        var tracker = DamageTracker()
+        _ = damage(&tracker, root)
+        // Narrower: only the clip's op changes; the sublayer (10...70, 10...30) may show less of itself.
+        try clipper.setFrame(Rect(x: 10, y: 10, width: 30, height: 40))
+        let narrowed = damage(&tracker, root)
+        #expect(narrowed.x == 9 && narrowed.y == 9 && narrowed.width == 62 && narrowed.height == 22)
+        let same = damage(&tracker, root)
+        #expect(same.width == 0 && same.height == 0)
+        // Moved down by 50: the sublayer's boxes before and after.
+        try clipper.setFrame(Rect(x: 10, y: 60, width: 30, height: 40))
+        let moved = damage(&tracker, root)
+        #expect(moved.x == 9 && moved.y == 9 && moved.width == 62 && moved.height == 72)
+    }
 }
 
 @Suite struct TypedTrackTests {

@@ -5,8 +5,10 @@ import Glibc
 /// is compared with the previous frame's, op by op; the screen boxes of ops
 /// that differ, before and after, are united, grown by the shadows of the
 /// groups around them (offset and 3 sigma). A group whose opacity or shadow
-/// changes damages all it covers. A change of structure (op count, an op's
-/// kind, a clip) damages everything. Backends then redraw only the box.
+/// changes damages all it covers; a clip that changes (a masksToBounds layer
+/// moved or resized, a cut layer's pieces turning) damages what it clips,
+/// before and after. A change of structure (op count, an op's kind)
+/// damages everything. Backends then redraw only the box.
 struct DamageTracker: ~Copyable {
     private var previous: UnsafeMutablePointer<lk_dl_op>
     private var capacity = 0
@@ -37,6 +39,9 @@ struct DamageTracker: ~Copyable {
         // The shadows of the groups around op i, before and after: what an op
         // changes inside a group casting a shadow, its shadow changes too.
         var shadows: [(now: lk_dl_op, before: lk_dl_op)] = []
+        // Per open clip, whether it or one around it changed: then every op
+        // inside may show more or less of itself, within its own boxes.
+        var clips: [Bool] = []
         if !whole {
             var i = 0, j = 0, k = 0
             while i < count || k < runs.count {
@@ -59,12 +64,14 @@ struct DamageTracker: ~Copyable {
                 i += 1
                 j += 1
                 guard now.kind == before.kind else { whole = true; break }
+                let clipChanged = clips.last ?? false
                 switch now.kind {
                 case LK_DL_OP_PUSH_GROUP.rawValue:
                     shadows.append((now, before))
                     // A group's rect only bounds its ops, which carry their own
-                    // damage; how it composites changes every pixel it covers.
-                    if !DamageTracker.sameComposite(now, before) {
+                    // damage; how it composites (or is clipped) changes every
+                    // pixel it covers.
+                    if clipChanged || !DamageTracker.sameComposite(now, before) {
                         box = box.union(DamageTracker.groupBox(now)).union(DamageTracker.groupBox(before))
                     }
                     continue
@@ -73,14 +80,16 @@ struct DamageTracker: ~Copyable {
                     continue
                 case LK_DL_OP_GROUP_CONTENT.rawValue:
                     continue
+                case LK_DL_OP_PUSH_CLIP.rawValue:
+                    clips.append(clipChanged || !DamageTracker.same(now, before))
+                    continue
+                case LK_DL_OP_POP_CLIP.rawValue:
+                    if !clips.isEmpty { clips.removeLast() }
+                    continue
                 default:
                     break
                 }
-                if DamageTracker.same(now, before) && sameGradient(now, previousIndex: j - 1) { continue }
-                if now.kind == LK_DL_OP_PUSH_CLIP.rawValue || now.kind == LK_DL_OP_POP_CLIP.rawValue {
-                    whole = true
-                    break
-                }
+                if !clipChanged && DamageTracker.same(now, before) && sameGradient(now, previousIndex: j - 1) { continue }
                 var changed = DamageTracker.screenBox(of: now).union(DamageTracker.screenBox(of: before))
                 for (n, b) in shadows.reversed() {
                     changed = DamageTracker.withShadow(changed, n).union(DamageTracker.withShadow(changed, b))
