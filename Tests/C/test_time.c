@@ -157,6 +157,30 @@ static void transactions(void)
     LKT_CHECK_NEAR("S2.3 the implicit animation takes it", lk_animation_get_duration(lk_layer_get_animation(c, "opacity")), 2.0, 0);
     LKT_CHECK_NEAR("S2.3 default duration outside", lk_transaction_get_animation_duration(), 0.25, 0);
 
+    /* S2.3: a property set after others were read (and animations added)
+       counts from then on; the outer one's comes back when the inner
+       commits; disabling actions midway stops the actions after it */
+    lk_transaction_begin();
+    lk_transaction_set_animation_duration(3.0);
+    lk_transaction_begin();
+    lk_layer_set_opacity(c, 0.6);
+    lk_transaction_set_animation_duration(4.0);
+    LKT_CHECK_NEAR("S2.3 a duration set inside reads back at once", lk_transaction_get_animation_duration(), 4.0, 0);
+    lk_layer_set_position(c, lk_point_make(33, 44));
+    lk_transaction_commit();
+    LKT_CHECK_NEAR("S2.3 the outer duration comes back after the inner commit",
+                   lk_transaction_get_animation_duration(), 3.0, 0);
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_bounds(c, lk_rect_make(0, 0, 31, 17));
+    lk_transaction_commit();
+    LKT_CHECK_NEAR("S2.3 the animation added before the change of duration takes the earlier one",
+                   lk_animation_get_duration(lk_layer_get_animation(c, "opacity")), 3.0, 0);
+    LKT_CHECK_NEAR("S2.3 the one added after takes the new one",
+                   lk_animation_get_duration(lk_layer_get_animation(c, "position")), 4.0, 0);
+    LKT_CHECK(lk_layer_get_animation(c, "bounds") == NULL, "S2.2 S2.3 no action once actions are disabled midway",
+              "%s", "a bounds animation");
+    LKT_CHECK(!lk_transaction_get_disable_actions(), "S2.3 actions enabled again outside", "%s", "disabled");
+
     /* S2.4: completion after the animations end, once */
     completions = 0;
     lk_transaction_begin();

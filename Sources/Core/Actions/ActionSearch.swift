@@ -35,19 +35,27 @@ extension Layer {
         return fade
     }
 
-    /// The built-in action's animation and the property it animates.
-    private func builtInAnimation(forKey key: String) -> (Animation, AnyProperty)? {
-        guard key != "contents", let property = LayerProperties.named(key, kind: state.layerKind), property.animatable else { return nil }
+    /// The built-in action's animation and the property it animates (its
+    /// row when the caller has it at hand).
+    private func builtInAnimation(forKey key: String, row: AnyProperty? = nil,
+                                  in transaction: Transaction.ThreadState? = nil) -> (Animation, AnyProperty)? {
+        guard key != "contents", let property = row ?? LayerProperties.named(key, kind: state.layerKind),
+              property.animatable else { return nil }
         let animation = Animation(kind: .basic, keyPath: key)
-        animation.timingFunction = Transaction.animationTimingFunction ?? TimingFunction.named(.default)
+        let inherited = Transaction.inherited(in: transaction ?? Transaction.current)
+        animation.timingFunction = inherited.timingFunction ?? TimingFunction.named(.default)
         return (animation, property)
     }
 
     /// Called after a property or the hierarchy changed: searches and runs
     /// the action, unless actions are disabled (S3.2) or the layer has never
-    /// been committed (it has no presentation to animate from, S5.1).
-    func runAction(forKey event: String, animatable: Bool) {
-        guard !isPresentationCopy, !Transaction.disableActions else { return }
+    /// been committed (it has no presentation to animate from, S5.1). `row`:
+    /// the property named `event`, when the caller has it.
+    func runAction(forKey event: String, animatable: Bool, row: AnyProperty? = nil) {
+        guard !isPresentationCopy else { return }
+        // The thread's transaction state, looked up once for all the action's steps.
+        let transaction = Transaction.current
+        guard !Transaction.inherited(in: transaction).disableActions else { return }
         guard RenderTree.shared.isCommitted(self) else { return }
         if delegate == nil, actions.isEmpty, styleActions.isEmpty, DefaultActions.isEmpty(for: state.layerKind) {
             // Only the built-in action can answer: its animation is attached
@@ -55,8 +63,8 @@ extension Layer {
             // case, and what re-triggering thousands of animations costs).
             if let fade = builtInTransition(forKey: event) {
                 try? addAnimation(fade, forKey: nil)
-            } else if animatable, let (animation, property) = builtInAnimation(forKey: event) {
-                attachBuiltIn(animation, forKey: event, property: property)
+            } else if animatable, let (animation, property) = builtInAnimation(forKey: event, row: row, in: transaction) {
+                attachBuiltIn(animation, forKey: event, property: property, in: transaction)
             }
             return
         }

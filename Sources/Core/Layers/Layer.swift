@@ -84,6 +84,12 @@ public class Layer: Object, @unchecked Sendable {
         Transaction.recordChange(self)
     }
 
+    /// changed() with the thread's transaction state already at hand.
+    func changed(in state: Transaction.ThreadState) {
+        changeCount &+= 1
+        Transaction.recordChange(self, in: state)
+    }
+
     // MARK: Properties
 
     /// Sets a property through its table row: validates, stores, records the change.
@@ -113,7 +119,10 @@ public class Layer: Object, @unchecked Sendable {
         if needsDisplayOnBoundsChange && state.bounds.size != sizeBefore { needsDisplay = true }
         changed()
         if state.bounds.size != sizeBefore { setNeedsLayout() }
-        if property.effect != .timing { runAction(forKey: property.key, animatable: property.animatable) }
+        if property.effect != .timing {
+            runAction(forKey: property.key, animatable: property.animatable,
+                      row: property.offset.flatMap { LayerProperties.row(atOffset: $0, key: property.key) })
+        }
     }
 
     public func get<T>(_ property: Property<T>) -> T { state[keyPath: property.keyPath] }

@@ -30,10 +30,11 @@ extension Layer {
     /// copy and the key-path checks of addAnimation (re-triggering thousands
     /// of implicit animations in one transaction costs this). It has no
     /// from, to or by value: it runs from the presentation value to the model.
-    func attachBuiltIn(_ animation: Animation, forKey key: String, property: AnyProperty) {
+    func attachBuiltIn(_ animation: Animation, forKey key: String, property: AnyProperty,
+                       in transaction: Transaction.ThreadState) {
         assert(animation.fromValue == nil && animation.toValue == nil && animation.byValue == nil)
         if animation.timing.duration <= 0 || animation.timing.duration.isNaN {
-            animation.timing.duration = Transaction.animationDuration // S4.3
+            animation.timing.duration = Transaction.inherited(in: transaction).duration // S4.3
         }
         // The presentation value now is where the animation starts (S3.3);
         // the render side's, so the one it replaces still counts.
@@ -41,17 +42,18 @@ extension Layer {
                                                            keyPath: key, at: mediaTime())
             ?? (try? state.value(forKeyPath: key))
         let record = AnimationRecord(key: key, animation: animation, previousValue: previous,
-                                     runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(),
+                                     runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
                                      property: property, subpath: [], endsUnset: true)
         record.layer = self
         animation.isAttached = true
-        replaceAnimationRecord(forKey: key, with: record)
+        replaceAnimationRecord(forKey: key, with: record, in: transaction)
     }
 
     /// Removes the animation under `key`, if any, and appends `record`: one
     /// new array (the render side shares the old one until the commit).
-    private func replaceAnimationRecord(forKey key: String, with record: AnimationRecord) {
-        changed()
+    private func replaceAnimationRecord(forKey key: String, with record: AnimationRecord,
+                                        in transaction: Transaction.ThreadState) {
+        changed(in: transaction)
         guard let i = animationRecords.firstIndex(where: { $0.key == key }) else {
             animationRecords.append(record)
             return

@@ -123,6 +123,20 @@ public enum LayerProperties {
     static let byKey: [String: AnyProperty] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
 
     public static func named(_ key: String) -> AnyProperty? { byKey[key] }
+
+    /// The rows of `all` by their field's offset in LayerState.
+    private static let byOffset: [AnyProperty?] = {
+        var rows = [AnyProperty?](repeating: nil, count: MemoryLayout<LayerState>.size + 1)
+        for row in all { if let offset = row.offset { rows[offset] = row } }
+        return rows
+    }()
+
+    /// The row of the property whose field is at `offset`, when it is the
+    /// one named `key` (a struct and its first field share an offset).
+    static func row(atOffset offset: Int, key: String) -> AnyProperty? {
+        guard offset >= 0, offset < byOffset.count, let row = byOffset[offset], row.key == key else { return nil }
+        return row
+    }
 }
 
 private func nonNegative(_ key: String, _ v: Double) throws(LayerKitError) -> Double {

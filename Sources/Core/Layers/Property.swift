@@ -82,7 +82,8 @@ public struct Property<T: PropertyValue>: @unchecked Sendable {
                         state[keyPath: keyPath] = typed
                         return true
                     },
-                    slot: FieldSlot.make(key: key, subpath: []))
+                    slot: FieldSlot.make(key: key, subpath: []),
+                    offset: MemoryLayout<LayerState>.offset(of: keyPath))
     }
 }
 
@@ -109,11 +110,15 @@ public final class AnyProperty: @unchecked Sendable {
     /// Where the field lives, for the properties animations write in place;
     /// resolved once here, not for every animation added.
     let slot: FieldSlot?
+    /// Where its field lives in LayerState (nil for a computed one): how
+    /// `Layer.set` finds the row for its action without hashing the key.
+    let offset: Int?
 
     init(key: String, type: ValueType, animatable: Bool, effect: PropertyEffect, kind: LayerKind = .plain,
          read: @escaping (UnsafePointer<LayerState>) -> Value,
          set: @escaping (Layer, Value) throws(LayerKitError) -> Void,
-         setState: @escaping (inout LayerState, Value) -> Bool, slot: FieldSlot? = nil) {
+         setState: @escaping (inout LayerState, Value) -> Bool, slot: FieldSlot? = nil, offset: Int? = nil) {
+        self.offset = offset
         self.key = key
         self.type = type
         self.animatable = animatable

@@ -15,14 +15,29 @@ public enum Transaction {
         let implicit: Bool
     }
 
+    /// The properties the open transactions set (S2.3): the innermost
+    /// frame that sets one decides it.
+    struct Inherited {
+        var duration = 0.25
+        /// nil: none set, which means each action's own (the default curve).
+        var timingFunction: TimingFunction?
+        var disableActions = false
+    }
+
     /// One thread's transactions and what they changed.
     final class ThreadState {
         var frames: [Frame] = [] {
-            didSet { groupsForFrames = nil }
+            didSet {
+                groupsForFrames = nil
+                inherited = nil
+            }
         }
         /// Every open frame's completion group, while the frames stay as they
         /// are: each animation added counts in all of them.
         var groupsForFrames: [CompletionGroup]?
+        /// What the open frames say, while they stay as they are (read for
+        /// every implicit animation: walking the frames copied each one).
+        var inherited: Inherited?
         /// Layers changed since the last outermost commit, in order, once
         /// each (a layer's `transactionMark` says it is listed). Held
         /// weakly: a layer the program lets go of before the commit has
@@ -119,8 +134,10 @@ public enum Transaction {
     // MARK: Recording changes
 
     /// Called for every model change: opens an implicit transaction if needed.
-    static func recordChange(_ layer: Layer) {
-        let state = current
+    static func recordChange(_ layer: Layer) { recordChange(layer, in: current) }
+
+    /// recordChange with the thread's state already at hand.
+    static func recordChange(_ layer: Layer, in state: ThreadState) {
         if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
         // Under the model lock. Two threads changing one layer may each list
         // it more than once; publishing a layer twice is harmless.
@@ -138,8 +155,9 @@ public enum Transaction {
     }
 
     /// Every open transaction with a completion waits for this animation.
-    static func groupsForNewAnimation() -> [CompletionGroup] {
-        let state = current
+    static func groupsForNewAnimation() -> [CompletionGroup] { groupsForNewAnimation(in: current) }
+
+    static func groupsForNewAnimation(in state: ThreadState) -> [CompletionGroup] {
         if let groups = state.groupsForFrames {
             for group in groups { group.animationAdded() }
             return groups
@@ -165,6 +183,27 @@ public enum Transaction {
         return nil
     }
 
+    /// The thread's inherited properties, worked out once while its frames
+    /// stay as they are.
+    static func inherited(in state: ThreadState) -> Inherited {
+        if let known = state.inherited { return known }
+        var result = Inherited()
+        var duration: Double?, timingFunction: TimingFunction??, disableActions: Bool?
+        state.frames.withUnsafeBufferPointer { frames in
+            // Read in place, innermost first.
+            for i in frames.indices.reversed() {
+                if duration == nil { duration = frames[i].duration }
+                if timingFunction == nil { timingFunction = frames[i].timingFunction }
+                if disableActions == nil { disableActions = frames[i].disableActions }
+            }
+        }
+        if let duration { result.duration = duration }
+        if let timingFunction { result.timingFunction = timingFunction }
+        if let disableActions { result.disableActions = disableActions }
+        state.inherited = result
+        return result
+    }
+
     private static func modifyTop(_ change: (inout Frame) -> Void) {
         let state = current
         if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
@@ -172,18 +211,18 @@ public enum Transaction {
     }
 
     public static var animationDuration: Double {
-        get { lookup { $0.duration } ?? 0.25 }
+        get { inherited(in: current).duration }
         set { modifyTop { $0.duration = newValue } }
     }
 
     /// nil: none set, which means each action's own (the default curve).
     public static var animationTimingFunction: TimingFunction? {
-        get { lookup { $0.timingFunction } ?? nil }
+        get { inherited(in: current).timingFunction }
         set { modifyTop { $0.timingFunction = .some(newValue) } }
     }
 
     public static var disableActions: Bool {
-        get { lookup { $0.disableActions } ?? false }
+        get { inherited(in: current).disableActions }
         set { modifyTop { $0.disableActions = newValue } }
     }
 
