@@ -30,7 +30,10 @@
  *    saturating ADD with pixman's rounding.
  * The per-pixel blend has an SSE2 version and a portable one that compute
  * the same integers; LAYERKIT_SOFTWARE_SPRITES=scalar forces the portable
- * one (the tests compare all three ways). Rotated images with transparent
+ * one (the tests compare all three ways). The band loop is compiled a
+ * second time for AVX2 (software_sprite_avx2.c: whole pixels eight a
+ * step, the same integers), called where the CPU has it unless
+ * LAYERKIT_SOFTWARE_SPRITES is sse2 or scalar. Rotated images with transparent
  * margins skip the pixels whose samples read only transparent texels
  * ("Transparent cuts"), which changes no pixel.
  */
@@ -939,7 +942,7 @@ static inline void inner8_inside(const sw_sprite *s, uint32_t *dst, __m256i U, _
    pixels [t0, t1)), its other lanes sampling where the run's first does
    at factor 0. False, having drawn nothing, when the row has fewer than
    eight touched pixels (the SSE2 steps then draw the run). */
-static inline bool inner_span8(const sw_sprite *s, uint32_t *dst, int32_t *xp, int32_t x1, int32_t t0, int32_t t1,
+static inline __attribute__((always_inline)) bool inner_span8(const sw_sprite *s, uint32_t *dst, int32_t *xp, int32_t x1, int32_t t0, int32_t t1,
                                sw_texel_pos *p, int32_t du, int32_t dv, __m128i kv, bool add)
 {
     if (t1 - t0 < 8) return false;
