@@ -30,7 +30,10 @@
  *    saturating ADD with pixman's rounding.
  * The per-pixel blend has an SSE2 version and a portable one that compute
  * the same integers; LAYERKIT_SOFTWARE_SPRITES=scalar forces the portable
- * one (the tests compare all three ways). Rotated images with transparent
+ * one (the tests compare all three ways). The band loop is compiled a
+ * second time for AVX2 (software_sprite_avx2.c: whole pixels eight a
+ * step, the same integers), called where the CPU has it unless
+ * LAYERKIT_SOFTWARE_SPRITES is sse2 or scalar. Rotated images with transparent
  * margins skip the pixels whose samples read only transparent texels
  * ("Transparent cuts"), which changes no pixel.
  */
@@ -38,6 +41,10 @@
 
 #include <math.h>
 #include <stdlib.h>
+
+#ifndef SW_SPRITE_AVX2_VARIANT
+#define SW_SPRITE_AVX2_VARIANT 0
+#endif
 #include <string.h>
 
 /* Image coordinates at any pixel the sprite touches stay below this, so
@@ -64,16 +71,18 @@ typedef struct sw_texel_pos { int32_t u, v; } sw_texel_pos;
    four are transparent (nothing to draw). */
 typedef struct sw_quad { uint32_t tl, tr, bl, br; uint32_t wx, wy; } sw_quad;
 
-static inline bool fetch(const sw_sprite *s, sw_texel_pos p, sw_quad *q)
+static inline bool fetch_nearest(const sw_sprite *s, sw_texel_pos p, sw_quad *q)
 {
-    if (s->flags & SW_SPRITE_NEAREST) {
-        /* pixman: the texel holding the sample point, ties to the left/top */
-        int32_t x = clamp_i((p.u + 0x8000 - 1) >> 16, s->x_min, s->x_max);
-        int32_t y = clamp_i((p.v + 0x8000 - 1) >> 16, s->y_min, s->y_max);
-        q->tl = q->tr = q->bl = q->br = s->pixels[(size_t)y * s->stride + (size_t)x];
-        q->wx = q->wy = 0;
-        return q->tl != 0;
-    }
+    /* pixman: the texel holding the sample point, ties to the left/top */
+    int32_t x = clamp_i((p.u + 0x8000 - 1) >> 16, s->x_min, s->x_max);
+    int32_t y = clamp_i((p.v + 0x8000 - 1) >> 16, s->y_min, s->y_max);
+    q->tl = q->tr = q->bl = q->br = s->pixels[(size_t)y * s->stride + (size_t)x];
+    q->wx = q->wy = 0;
+    return q->tl != 0;
+}
+
+static inline bool fetch_bilinear(const sw_sprite *s, sw_texel_pos p, sw_quad *q)
+{
     /* Arithmetic shifts floor negative coordinates, as in pixman. */
     int32_t x = p.u >> 16, y = p.v >> 16;
     int32_t x0 = clamp_i(x, s->x_min, s->x_max), x1 = clamp_i(x + 1, s->x_min, s->x_max);
@@ -83,6 +92,11 @@ static inline bool fetch(const sw_sprite *s, sw_texel_pos p, sw_quad *q)
     q->wx = (uint32_t)(p.u >> 9) & 0x7f;
     q->wy = (uint32_t)(p.v >> 9) & 0x7f;
     return (q->tl | q->tr | q->bl | q->br) != 0;
+}
+
+static inline bool fetch(const sw_sprite *s, sw_texel_pos p, sw_quad *q)
+{
+    return (s->flags & SW_SPRITE_NEAREST) ? fetch_nearest(s, p, q) : fetch_bilinear(s, p, q);
 }
 
 /* fetch() for a bilinear sample whose four texels are all inside the
@@ -401,6 +415,7 @@ static inline int32_t ceil_in(double v, int32_t lo, int32_t hi)
    column a's u part points past, bit 1: on the edge row its v part points
    past) without the part along the edge, and each sprite adds that part
    from its own reach (sprite_cuts). */
+#if !SW_SPRITE_AVX2_VARIANT   /* (per op, not per pixel: the base build only) */
 static const int cut_dir[SW_SPRITE_CUTS][2] = {
     { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { -1, -1 }, { 1, -1 }, { -1, 1 },
 };
@@ -519,6 +534,8 @@ static void sprite_cuts(sw_sprite *s, const sw_image_cuts *c, const double corne
         s->cut_count++;
     }
 }
+
+#endif
 
 /* A sprite's cuts as bounds on x per row, from row y0 on: lines whose
    value grows with x bound it from below (x >= at[j] + (y - y0) step[j]),
@@ -643,17 +660,34 @@ static inline float pixel_coverage_f(const sw_sprite *s, const sw_edge_f *e, con
 /* Pixels [x0, x1) of row y at the edge of a rotated image sprite, the
    first at texel position p and edge distances d: each sampled first, so
    that transparent texels (the corners of a round particle) cost no
-   coverage. */
-static void image_edge_pixels(const sw_sprite *s, const sw_edge_f *e, const sw_sprite_target *t, int32_t x0,
-                              int32_t x1, int32_t y, sw_texel_pos p, int32_t du, int32_t dv, const float d0[4])
+   coverage. One loop per filter (the filter's test out of the loop); the
+   four distances stepped in one register where there is SSE2 (the same
+   float adds). */
+static inline __attribute__((always_inline)) void edge_pixels_filtered(const sw_sprite *s, const sw_edge_f *e,
+                                                                      const sw_sprite_target *t, int32_t x0,
+                                                                      int32_t x1, int32_t y, sw_texel_pos p,
+                                                                      int32_t du, int32_t dv, const float d0[4],
+                                                                      bool nearest)
 {
     bool add = (s->flags & SW_SPRITE_ADD) != 0;
     uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
-    float d[4] = { d0[0], d0[1], d0[2], d0[3] };
-    for (int32_t x = x0; x < x1; x++, p.u += du, p.v += dv, d[0] += e->nx[0], d[1] += e->nx[1],
-                 d[2] += e->nx[2], d[3] += e->nx[3]) {
+#if SW_SPRITE_SSE2
+    __m128 dd = _mm_loadu_ps(d0);
+    const __m128 step = _mm_loadu_ps(e->nx);
+#define SW_EDGE_STEP dd = _mm_add_ps(dd, step)
+#else
+    float dd[4] = { d0[0], d0[1], d0[2], d0[3] };
+#define SW_EDGE_STEP dd[0] += e->nx[0], dd[1] += e->nx[1], dd[2] += e->nx[2], dd[3] += e->nx[3]
+#endif
+    for (int32_t x = x0; x < x1; x++, p.u += du, p.v += dv, SW_EDGE_STEP) {
         sw_quad q;
-        if (!fetch(s, p, &q)) continue;
+        if (!(nearest ? fetch_nearest(s, p, &q) : fetch_bilinear(s, p, &q))) continue;
+#if SW_SPRITE_SSE2
+        float d[4];
+        _mm_storeu_ps(d, dd);
+#else
+        const float *d = dd;
+#endif
         float c = pixel_coverage_f(s, e, d);
         if (!(c > 0.0f)) continue;
 #if SW_SPRITE_SSE2
@@ -669,6 +703,14 @@ static void image_edge_pixels(const sw_sprite *s, const sw_edge_f *e, const sw_s
         if (!factors(s, t, c, x, y, k)) continue;
         blend_scalar(&dst[x], &q, k, add);
     }
+#undef SW_EDGE_STEP
+}
+
+static inline __attribute__((always_inline)) void image_edge_pixels(const sw_sprite *s, const sw_edge_f *e, const sw_sprite_target *t, int32_t x0,
+                              int32_t x1, int32_t y, sw_texel_pos p, int32_t du, int32_t dv, const float d0[4])
+{
+    if (s->flags & SW_SPRITE_NEAREST) edge_pixels_filtered(s, e, t, x0, x1, y, p, du, dv, d0, true);
+    else edge_pixels_filtered(s, e, t, x0, x1, y, p, du, dv, d0, false);
 }
 
 #if SW_SPRITE_SSE2
@@ -797,6 +839,144 @@ static inline void inner4_inside(const sw_sprite *s, uint32_t *dst, const int32_
 }
 #endif
 
+#if SW_SPRITE_AVX2_VARIANT
+#ifndef SW_SPRITE_GATHER
+#define SW_SPRITE_GATHER 0
+#endif
+/* The four-pixel step's integers eight pixels at a time. Pixels go in two
+   groups of four, A (0, 1, 4, 5) and B (2, 3, 6, 7), so that every 128-bit
+   lane of a group holds two neighbours, as an SSE2 register does, and the
+   two groups pack back into the destination's order. */
+
+/* The 64-bit texel pairs at offsets o (texels from s->pixels) of group A's
+   pixels (0, 1, 4, 5) and group B's (2, 3, 6, 7), row r and the next. */
+static inline void pairs8(const sw_sprite *s, __m256i o, __m256i *top_a, __m256i *top_b, __m256i *bottom_a,
+                          __m256i *bottom_b)
+{
+#if SW_SPRITE_GATHER
+    __m256i g = _mm256_permute4x64_epi64(o, 0xd8);   /* o0 o1 o4 o5 | o2 o3 o6 o7 */
+    __m128i ia = _mm256_castsi256_si128(g), ib = _mm256_extracti128_si256(g, 1);
+    const long long *r0 = (const long long *)(const void *)s->pixels;
+    const long long *r1 = (const long long *)(const void *)(s->pixels + s->stride);
+    *top_a = _mm256_i32gather_epi64(r0, ia, 4);
+    *top_b = _mm256_i32gather_epi64(r0, ib, 4);
+    *bottom_a = _mm256_i32gather_epi64(r1, ia, 4);
+    *bottom_b = _mm256_i32gather_epi64(r1, ib, 4);
+#else
+    int32_t at[8];
+    _mm256_storeu_si256((__m256i *)at, o);
+    const uint32_t *r0 = s->pixels, *r1 = s->pixels + s->stride;
+#define SW_PAIR(r, i) _mm_loadl_epi64((const __m128i *)(const void *)((r) + at[i]))
+#define SW_PAIRS(r, i, j) _mm_unpacklo_epi64(SW_PAIR(r, i), SW_PAIR(r, j))
+    *top_a = _mm256_inserti128_si256(_mm256_castsi128_si256(SW_PAIRS(r0, 0, 1)), SW_PAIRS(r0, 4, 5), 1);
+    *top_b = _mm256_inserti128_si256(_mm256_castsi128_si256(SW_PAIRS(r0, 2, 3)), SW_PAIRS(r0, 6, 7), 1);
+    *bottom_a = _mm256_inserti128_si256(_mm256_castsi128_si256(SW_PAIRS(r1, 0, 1)), SW_PAIRS(r1, 4, 5), 1);
+    *bottom_b = _mm256_inserti128_si256(_mm256_castsi128_si256(SW_PAIRS(r1, 2, 3)), SW_PAIRS(r1, 6, 7), 1);
+#undef SW_PAIRS
+#undef SW_PAIR
+#endif
+}
+
+/* pixman's weight pairs (128 - w, w) per 32-bit lane, as weight_pairs. */
+static inline __m256i weight_pairs8(__m256i pos)
+{
+    __m256i w = _mm256_and_si256(_mm256_srli_epi32(pos, 9), _mm256_set1_epi32(0x7f));
+    return _mm256_or_si256(_mm256_slli_epi32(w, 16), _mm256_sub_epi32(_mm256_set1_epi32(128), w));
+}
+
+/* One group's bilinear samples (16-bit b g r a: pixels 0 and 1 of each
+   lane's pair in its low and high half), vertical_inside and the
+   horizontal step of inner4_inside per lane; wy0/wx0 the weight pairs of
+   each lane's first pixel broadcast, wy1/wx1 of its second. */
+static inline __m256i bilinear4(__m256i top, __m256i bottom, __m256i wy0, __m256i wy1, __m256i wx0, __m256i wx1)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i z0 = _mm256_unpacklo_epi8(top, bottom), z1 = _mm256_unpackhi_epi8(top, bottom);
+    __m256i l0 = _mm256_madd_epi16(_mm256_unpacklo_epi8(z0, zero), wy0);
+    __m256i r0 = _mm256_madd_epi16(_mm256_unpackhi_epi8(z0, zero), wy0);
+    __m256i l1 = _mm256_madd_epi16(_mm256_unpacklo_epi8(z1, zero), wy1);
+    __m256i r1 = _mm256_madd_epi16(_mm256_unpackhi_epi8(z1, zero), wy1);
+    __m256i l = _mm256_packs_epi32(l0, l1), r = _mm256_packs_epi32(r0, r1);
+    __m256i a = _mm256_madd_epi16(_mm256_unpacklo_epi16(l, r), wx0);
+    __m256i b = _mm256_madd_epi16(_mm256_unpackhi_epi16(l, r), wx1);
+    return _mm256_packs_epi32(_mm256_srli_epi32(a, 14), _mm256_srli_epi32(b, 14));
+}
+
+/* blend2 on four pixels (two per lane). */
+static inline __m256i blend4x(__m256i v, __m256i d, __m256i k, bool add)
+{
+    __m256i s = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(v, k), _mm256_set1_epi16(128)), 8);
+    if (add) return _mm256_adds_epu16(d, s);
+    __m256i ia = _mm256_sub_epi16(_mm256_set1_epi16(255), _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(s, 0xff), 0xff));
+    __m256i t = _mm256_add_epi16(_mm256_mullo_epi16(d, ia), _mm256_set1_epi16(128));
+    t = _mm256_srli_epi16(_mm256_add_epi16(t, _mm256_srli_epi16(t, 8)), 8);
+    return _mm256_add_epi16(s, t);
+}
+
+/* Eight wholly inside pixels dst[0..7], bilinear samples at the lanes of
+   (U, V) whose texels all lie inside, times factors ka (group A: 16-bit
+   b g r a for pixels 0, 1 | 4, 5) and kb (2, 3 | 6, 7). */
+static inline void inner8_inside(const sw_sprite *s, uint32_t *dst, __m256i U, __m256i V, __m256i ka, __m256i kb,
+                                 bool add)
+{
+    __m256i o = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(V, 16), _mm256_set1_epi32((int)s->stride)),
+                                 _mm256_srai_epi32(U, 16));
+    __m256i ta, tb, ba, bb;
+    pairs8(s, o, &ta, &tb, &ba, &bb);
+    __m256i wx = weight_pairs8(U), wy = weight_pairs8(V);
+    /* lanes hold pixels (0 | 4), (1 | 5) of group A, (2 | 6), (3 | 7) of B */
+    __m256i va = bilinear4(ta, ba, _mm256_shuffle_epi32(wy, 0x00), _mm256_shuffle_epi32(wy, 0x55),
+                           _mm256_shuffle_epi32(wx, 0x00), _mm256_shuffle_epi32(wx, 0x55));
+    __m256i vb = bilinear4(tb, bb, _mm256_shuffle_epi32(wy, 0xaa), _mm256_shuffle_epi32(wy, 0xff),
+                           _mm256_shuffle_epi32(wx, 0xaa), _mm256_shuffle_epi32(wx, 0xff));
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i d = _mm256_loadu_si256((const __m256i *)dst);
+    __m256i ra = blend4x(va, _mm256_unpacklo_epi8(d, zero), ka, add);   /* 0 1 | 4 5 */
+    __m256i rb = blend4x(vb, _mm256_unpackhi_epi8(d, zero), kb, add);   /* 2 3 | 6 7 */
+    _mm256_storeu_si256((__m256i *)dst, _mm256_packus_epi16(ra, rb));
+}
+
+/* Whole pixels [*x, x1) of a row whose samples all lie inside, eight a
+   step from *x at texel position *p; a run not a multiple of eight ends
+   with a step moved back to end with it (or within the row's touched
+   pixels [t0, t1)), its other lanes sampling where the run's first does
+   at factor 0. False, having drawn nothing, when the row has fewer than
+   eight touched pixels (the SSE2 steps then draw the run). */
+static inline __attribute__((always_inline)) bool inner_span8(const sw_sprite *s, uint32_t *dst, int32_t *xp, int32_t x1, int32_t t0, int32_t t1,
+                               sw_texel_pos *p, int32_t du, int32_t dv, __m128i kv, bool add)
+{
+    if (t1 - t0 < 8) return false;
+    int32_t x = *xp;
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i k = _mm256_broadcastq_epi64(kv);
+    __m256i U = _mm256_add_epi32(_mm256_set1_epi32(p->u), _mm256_mullo_epi32(lane, _mm256_set1_epi32(du)));
+    __m256i V = _mm256_add_epi32(_mm256_set1_epi32(p->v), _mm256_mullo_epi32(lane, _mm256_set1_epi32(dv)));
+    const __m256i du8 = _mm256_set1_epi32(8 * du), dv8 = _mm256_set1_epi32(8 * dv);
+    for (; x + 8 <= x1; x += 8, U = _mm256_add_epi32(U, du8), V = _mm256_add_epi32(V, dv8))
+        inner8_inside(s, &dst[x], U, V, k, k, add);
+    if (x < x1) {
+        int32_t gx = x1 - 8 >= t0 ? x1 - 8 : t0;
+        int32_t first = x - gx, end = x1 - gx;
+        /* lanes [first, end) are ours; the others sample where `first` does */
+        __m256i ours = _mm256_and_si256(_mm256_cmpgt_epi32(lane, _mm256_set1_epi32(first - 1)),
+                                        _mm256_cmpgt_epi32(_mm256_set1_epi32(end), lane));
+        __m256i j = _mm256_sub_epi32(_mm256_and_si256(lane, ours), _mm256_and_si256(_mm256_set1_epi32(first), ours));
+        /* U, V hold lane j's position x + j; step j - first from x */
+        __m256i Ut = _mm256_add_epi32(_mm256_set1_epi32(_mm256_extract_epi32(U, 0)), _mm256_mullo_epi32(j, _mm256_set1_epi32(du)));
+        __m256i Vt = _mm256_add_epi32(_mm256_set1_epi32(_mm256_extract_epi32(V, 0)), _mm256_mullo_epi32(j, _mm256_set1_epi32(dv)));
+        __m256i g = _mm256_permute4x64_epi64(ours, 0xd8);   /* the lanes of groups A and B */
+        __m256i ka = _mm256_and_si256(k, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(g)));
+        __m256i kb = _mm256_and_si256(k, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(g, 1)));
+        inner8_inside(s, &dst[gx], Ut, Vt, ka, kb, add);
+        x = x1;
+    }
+    p->u += (x - *xp) * du;
+    p->v += (x - *xp) * dv;
+    *xp = x;
+    return true;
+}
+#endif
+
 /* Pixels [x0, x1) of row y wholly inside a rotated image sprite (bilinear,
    no clip mask, factors k), the first at texel position p: four pixels per
    SSE2 step, each computing what blend_scalar does. Transparent samples
@@ -823,6 +1003,9 @@ static inline __attribute__((always_inline)) void image_inner_span(const sw_spri
         __m128i kv = factors_sse2(k);
         __m128i k2 = _mm_unpacklo_epi64(kv, kv);
         if (inside) {
+#if SW_SPRITE_AVX2_VARIANT
+            if (inner_span8(s, dst, &x, x1, t0, t1, &p, du, dv, kv, add)) return;
+#endif
             __m128i U = _mm_add_epi32(_mm_set1_epi32(p.u), _mm_set_epi32(3 * du, 2 * du, du, 0));
             __m128i V = _mm_add_epi32(_mm_set1_epi32(p.v), _mm_set_epi32(3 * dv, 2 * dv, dv, 0));
             const __m128i du4 = _mm_set1_epi32(4 * du), dv4 = _mm_set1_epi32(4 * dv);
@@ -1036,6 +1219,26 @@ static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box li
                       texel_pos(s, pieces[i].box.x0, y));
 }
 
+/* A band's sprites index[from..end) (software_sprite_avx2.c has the same
+   loop compiled for AVX2: sw_sprite_draw_band_avx2). */
+#if SW_SPRITE_AVX2_VARIANT
+void sw_sprite_draw_band_avx2(const sw_sprite *sprites, const uint32_t *index, uint32_t from, uint32_t end,
+                              const sw_sprite_target *t, sw_box band)
+#else
+void sw_sprite_draw_band(const sw_sprite *sprites, const uint32_t *index, uint32_t from, uint32_t end,
+                         const sw_sprite_target *t, sw_box band)
+#endif
+{
+    for (uint32_t k = from; k < end; k++) {
+#if defined(__GNUC__)
+        /* the run's sprites are visited in band order: fetch the next early */
+        if (k + 2 < end) __builtin_prefetch(&sprites[index[k + 2]]);
+#endif
+        draw_sprite(&sprites[index[k]], t, band);
+    }
+}
+
+#if !SW_SPRITE_AVX2_VARIANT
 /* ------------------------------------------------------------------------ */
 /* The rule, and runs                                                        */
 
@@ -1325,14 +1528,14 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
                         y0 + (int32_t)(b + 1) * SW_SPRITE_BAND };
         if (band.y1 > y1) band.y1 = y1;
         if (fill) sw_pending_fill(inst, band);
-        uint32_t end = start[b];
-        for (uint32_t k = b ? start[b - 1] : 0; k < end; k++) {
-#if defined(__GNUC__)
-            /* the run's sprites are visited in band order: fetch the next early */
-            if (k + 2 < end) __builtin_prefetch(&sprites[index[k + 2]]);
-#endif
-            draw_sprite(&sprites[index[k]], &t, band);
+        uint32_t from = b ? start[b - 1] : 0;
+#if SW_FILL_HAS_AVX2
+        if (t.avx2) {
+            sw_sprite_draw_band_avx2(sprites, index, from, start[b], &t, band);
+            continue;
         }
+#endif
+        sw_sprite_draw_band(sprites, index, from, start[b], &t, band);
     }
     if (fill) inst->pending.active = false;
     for (size_t i = 0; i < count; i++) {
@@ -1367,3 +1570,4 @@ sw_sprite_mode sw_sprite_mode_from_env(void)
     if (strcmp(v, "sse2") == 0) return SW_SPRITES_SSE2;
     return SW_SPRITES_ON;
 }
+#endif

@@ -36,7 +36,7 @@ typedef struct sw_sprite_target {
     size_t         mstride;
     int32_t        mx, my;
     bool           scalar;
-    bool           avx2;     /* rotated fills may use their AVX2 build (not scalar, the CPU has it) */
+    bool           avx2;     /* rotated fills and image sprites may use their AVX2 builds (not scalar, the CPU has it) */
 } sw_sprite_target;
 
 /* fmin and fmax for values that are not NaN (no libm call per pixel) */
@@ -79,5 +79,13 @@ void sw_fill_rotated_avx2(const sw_sprite *s, const sw_sprite_target *t, sw_box 
 
 /* Whether this CPU runs the AVX2 build. */
 bool sw_fill_avx2_supported(void);
+
+/* A band's sprites sprites[index[from..end)] within band
+   (software_sprite.c); its AVX2 build (software_sprite_avx2.c: image
+   sprites' whole pixels eight a step), which a run calls when t->avx2. */
+void sw_sprite_draw_band(const sw_sprite *sprites, const uint32_t *index, uint32_t from, uint32_t end,
+                         const sw_sprite_target *t, sw_box band);
+void sw_sprite_draw_band_avx2(const sw_sprite *sprites, const uint32_t *index, uint32_t from, uint32_t end,
+                              const sw_sprite_target *t, sw_box band);
 
 #endif

@@ -19,7 +19,10 @@
  *    tolerance 3 of 255 (the two round the tint and the coverage x opacity
  *    factor at different steps), and its portable loop
  *    (LAYERKIT_SOFTWARE_SPRITES=scalar) against its SIMD one, which must
- *    agree exactly. The backend's statistics (logged when an instance
+ *    agree exactly, and its SSE2 loops alone (LAYERKIT_SOFTWARE_SPRITES=sse2)
+ *    against the default, which on a CPU with AVX2 draws whole pixels of
+ *    rotated images eight a step (software_sprite_avx2.c): equal too. The
+ *    backend's statistics (logged when an instance
  *    closes) must show the sprites drawn by the sprite path, and none with
  *    it off.
  */
@@ -189,6 +192,31 @@ static void build_scenes(scene *scenes, int *count)
             op.flags |= LK_DL_FLAG_TINT;
             op.tint = lkt_color(0.6f, 0.3f, 0.5f, 0.7f);
         }
+        add(s, op);
+    }
+    /* Whole pixels eight at a time (the AVX2 build, where the CPU has it;
+       `sse2_equals_default_simd` compares it with SSE2 alone): larger
+       sprites whose rows have runs of whole pixels of every length up to
+       about 50, so tails of 1 to 7 pixels at every offset, the last step
+       moved back to end with the run or placed at the row's first touched
+       pixel; rows crossing the 16-row bands' edges, cut by the output's
+       left and right edges; tinted, translucent, additive. */
+    s = &scenes[n++];
+    begin_scene(s, "sprites_wide_steps_tails_and_band_edges");
+    s->clear = lkt_color(0.05f, 0.2f, 0.25f, 1);
+    for (int i = 0; i < 30; i++) {
+        const lkt_image *img = i % 5 == 4 ? &img_particle : &img_tile;
+        double x = 12 + 27.5 * (i % 6) + 0.37 * (i % 7), y = 16 * (i / 6) + 8 + 0.29 * (i % 5);
+        if (i % 6 == 0) x = -2.5 - 0.3 * (i / 6);    /* cut by the left edge */
+        if (i % 6 == 5) x = W + 1.5 + 0.4 * (i / 6); /* and by the right */
+        lk_dl_op op = sprite(img, whole(img), x, y, (img == &img_tile ? 1.1 : 0.9) + 0.13 * i, 0.05 + 0.23 * i);
+        if (i % 2) {
+            float a = (float)(0.5 + 0.017 * i);
+            op.flags |= LK_DL_FLAG_TINT;
+            op.tint = lkt_color(0.9f * a, 0.4f * a, 0.7f * a, a);
+        }
+        if (i % 3 == 1) op.flags |= LK_DL_FLAG_BLEND_ADD;
+        if (i % 4 == 2) op.opacity = 0.6f;
         add(s, op);
     }
     /* Transparent cuts: images with transparent margins and corners, whose

@@ -1,0 +1,26 @@
+/*
+ * software_sprite.c's drawing again, every function of it compiled for
+ * AVX2 (VEX encoding; a rotated image sprite's whole pixels eight a step,
+ * image_inner_span's SW_SPRITE_AVX2_VARIANT part): the same integers as
+ * its SSE2 build. sw_sprite_draw_batch calls its band loop on CPUs that
+ * have AVX2 unless LAYERKIT_SOFTWARE_SPRITES is sse2 or scalar.
+ */
+#include "software_sprite.h"
+
+#if SW_FILL_HAS_AVX2
+#define SW_SPRITE_AVX2_VARIANT 1
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#endif
+#include "software_sprite.c"
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#else
+typedef int sw_sprite_avx2_unused;   /* (a translation unit may not be empty) */
+#endif
