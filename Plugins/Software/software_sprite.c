@@ -41,11 +41,11 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifndef SW_SPRITE_AVX2_VARIANT
 #define SW_SPRITE_AVX2_VARIANT 0
 #endif
-#include <string.h>
 
 /* Image coordinates at any pixel the sprite touches stay below this, so
    they fit 16.16 fixed point with room for the per-pixel steps. */
@@ -840,9 +840,6 @@ static inline void inner4_inside(const sw_sprite *s, uint32_t *dst, const int32_
 #endif
 
 #if SW_SPRITE_AVX2_VARIANT
-#ifndef SW_SPRITE_GATHER
-#define SW_SPRITE_GATHER 0
-#endif
 /* The four-pixel step's integers eight pixels at a time. Pixels go in two
    groups of four, A (0, 1, 4, 5) and B (2, 3, 6, 7), so that every 128-bit
    lane of a group holds two neighbours, as an SSE2 register does, and the
@@ -853,16 +850,6 @@ static inline void inner4_inside(const sw_sprite *s, uint32_t *dst, const int32_
 static inline void pairs8(const sw_sprite *s, __m256i o, __m256i *top_a, __m256i *top_b, __m256i *bottom_a,
                           __m256i *bottom_b)
 {
-#if SW_SPRITE_GATHER
-    __m256i g = _mm256_permute4x64_epi64(o, 0xd8);   /* o0 o1 o4 o5 | o2 o3 o6 o7 */
-    __m128i ia = _mm256_castsi256_si128(g), ib = _mm256_extracti128_si256(g, 1);
-    const long long *r0 = (const long long *)(const void *)s->pixels;
-    const long long *r1 = (const long long *)(const void *)(s->pixels + s->stride);
-    *top_a = _mm256_i32gather_epi64(r0, ia, 4);
-    *top_b = _mm256_i32gather_epi64(r0, ib, 4);
-    *bottom_a = _mm256_i32gather_epi64(r1, ia, 4);
-    *bottom_b = _mm256_i32gather_epi64(r1, ib, 4);
-#else
     int32_t at[8];
     _mm256_storeu_si256((__m256i *)at, o);
     const uint32_t *r0 = s->pixels, *r1 = s->pixels + s->stride;
@@ -874,7 +861,6 @@ static inline void pairs8(const sw_sprite *s, __m256i o, __m256i *top_a, __m256i
     *bottom_b = _mm256_inserti128_si256(_mm256_castsi128_si256(SW_PAIRS(r1, 2, 3)), SW_PAIRS(r1, 6, 7), 1);
 #undef SW_PAIRS
 #undef SW_PAIR
-#endif
 }
 
 /* pixman's weight pairs (128 - w, w) per 32-bit lane, as weight_pairs. */
