@@ -26,6 +26,16 @@
 #define SW_FILL_HAS_AVX2 0
 #endif
 
+/* Around the #include of a whole source file, in the files that build it
+   a second time for AVX2: every function between them targets AVX2. */
+#if defined(__clang__)
+#define SW_AVX2_BEGIN _Pragma("clang attribute push(__attribute__((target(\"avx2\"))), apply_to = function)")
+#define SW_AVX2_END _Pragma("clang attribute pop")
+#else
+#define SW_AVX2_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx2\")")
+#define SW_AVX2_END _Pragma("GCC pop_options")
+#endif
+
 /* Where a run draws: output pixel (x, y) is target[(y - ty) * tstride + x - tx],
    its clip mask value mask[(y - my) * mstride + x - mx]. */
 typedef struct sw_sprite_target {

@@ -9,18 +9,9 @@
 
 #if SW_FILL_HAS_AVX2
 #define SW_SPRITE_AVX2_VARIANT 1
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2")
-#endif
+SW_AVX2_BEGIN
 #include "software_sprite.c"
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+SW_AVX2_END
 #else
 typedef int sw_sprite_avx2_unused;   /* (a translation unit may not be empty) */
 #endif
