@@ -32,6 +32,11 @@ static const char *scene_names[SCENES] = {
     "two crossing cards in a transform layer turned further",
 };
 
+/* The rules whose drawing each scene keeps through a partial redraw (the
+   render side's frames, S5.2): masksToBounds and shadows (S6.1), layers
+   cut in a shared 3D space (S6.3). */
+static const char *scene_rules[SCENES] = {"S5.2", "S5.2 S6.1", "S5.2 S6.1", "S5.2 S6.1", "S5.2 S6.3 S7.6"};
+
 static lk_layer *add(lk_layer *parent, lk_rect frame, lk_color bg)
 {
     lk_layer *l = lk_layer_create();
@@ -127,7 +132,8 @@ static void check_scene(enum scene s)
     lk_display *partial, *whole;
     lk_layer *a, *b, *changing_a[2] = {NULL, NULL}, *changing_b[2] = {NULL, NULL};
     uint8_t *first, *after, *fresh;
-    snprintf(name, sizeof name, "damage: %s: the partly redrawn frame equals a whole redraw", scene_names[s]);
+    snprintf(name, sizeof name, "%s damage: %s: the partly redrawn frame equals a whole redraw", scene_rules[s],
+             scene_names[s]);
     partial = lkt_open_display(W, H, name);
     whole = lkt_open_display(W, H, name);
     if (!partial || !whole) {

@@ -33,7 +33,7 @@ import Testing
     /// A clip that changes damages what it clips, before and after, not the
     /// whole output: a masksToBounds layer resized over a wider sublayer,
     /// then moved.
-    @Test func aChangedClipDamagesWhatItClips() throws {
+    @Test func aChangedClipDamagesWhatItClipsS6_1() throws {
         let root = makeLayer(frame: Rect(x: 0, y: 0, width: 200, height: 100))
         try root.set(LayerProperties.backgroundColor, Color(r: 0, g: 0, b: 0, a: 1))
         let clipper = makeLayer(frame: Rect(x: 10, y: 10, width: 40, height: 40))
