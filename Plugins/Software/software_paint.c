@@ -278,6 +278,102 @@ static bool composite_pieces(lk_backend_instance *inst, const sw_paint *p,
     return true;
 }
 
+/* pixman's UN8x4_MUL_UN8 on one channel: x * a / 255, rounded. */
+static inline uint32_t mul_un8(uint32_t x, uint32_t a)
+{
+    uint32_t t = x * a + 0x80;
+    return (t + (t >> 8)) >> 8;
+}
+
+/* Texel (x, y) of an a8r8g8b8 image, the edge repeated (PIXMAN_REPEAT_PAD). */
+static inline uint32_t texel_pad(const uint32_t *bits, int32_t stride, int32_t w, int32_t h, int32_t x, int32_t y)
+{
+    x = x < 0 ? 0 : (x >= w ? w - 1 : x);
+    y = y < 0 ? 0 : (y >= h ? h - 1 : y);
+    return bits[(size_t)y * (size_t)stride + (size_t)x];
+}
+
+/* An image under perspective composited through mask (A8 over box): what
+   pixman's general fetcher computes (the sample at each pixel centre
+   mapped by p->inverse, edge texels repeated, bilinear with 7-bit weights
+   or nearest; OVER or ADD through the mask), computed here because that
+   fetcher divides the homogeneous X by W as unsigned
+   (bits_image_fetch_general: ((uint64_t)x << 16) / w): a sample left of or
+   above the image, as the layer's edge pixels take, lands at a garbage
+   position, which the repeated edge turns into the opposite edge's
+   texels (docs/rendering.md, "Images under perspective"). */
+static void composite_projective(lk_backend_instance *inst, const sw_paint *p, pixman_image_t *mask, sw_box box)
+{
+    const uint32_t *bits = pixman_image_get_data(p->image);
+    int32_t iw = pixman_image_get_width(p->image), ih = pixman_image_get_height(p->image);
+    int32_t istride = pixman_image_get_stride(p->image) / 4;
+    const uint8_t *m = (const uint8_t *)pixman_image_get_data(mask);
+    size_t mstride = (size_t)pixman_image_get_stride(mask);
+    uint32_t *target = pixman_image_get_data(inst->target);
+    size_t tstride = (size_t)pixman_image_get_stride(inst->target) / 4;
+    bool add = p->op == PIXMAN_OP_ADD;
+    const double (*h)[3] = p->inverse.m;
+    for (int32_t y = box.y0; y < box.y1; y++) {
+        const uint8_t *mrow = m + (size_t)(y - box.y0) * mstride;
+        uint32_t *drow = target + (size_t)(y - inst->target_y) * tstride;
+        double X = box.x0 + 0.5, Y = y + 0.5;
+        /* the homogeneous point, stepped along the row */
+        double nu = h[0][0] * X + h[0][1] * Y + h[0][2], nv = h[1][0] * X + h[1][1] * Y + h[1][2];
+        double nw = h[2][0] * X + h[2][1] * Y + h[2][2];
+        for (int32_t x = box.x0; x < box.x1; x++, nu += h[0][0], nv += h[1][0], nw += h[2][0]) {
+            uint32_t a = mrow[x - box.x0];
+            if (!a) continue;
+            double u = nu / nw, v = nv / nw;
+            /* (a pixel at the horizon maps nowhere; beyond any image, as far
+               as fixed point goes, the edge repeats) */
+            if (!(fabs(u) < 32767.0) || !(fabs(v) < 32767.0)) {
+                if (!isfinite(u) || !isfinite(v)) continue;
+                u = fmin(fmax(u, -32767.0), 32767.0);
+                v = fmin(fmax(v, -32767.0), 32767.0);
+            }
+            int32_t fu = (int32_t)floor(u * 65536.0 + 0.5), fv = (int32_t)floor(v * 65536.0 + 0.5);
+            uint32_t src;
+            if (p->nearest) {
+                /* pixman: the texel holding the point, ties to the left/top */
+                src = texel_pad(bits, istride, iw, ih, (fu - 1) >> 16, (fv - 1) >> 16);
+            } else {
+                int32_t x1 = fu - 0x8000, y1 = fv - 0x8000;
+                uint32_t dx = (uint32_t)(x1 >> 9) & 0x7f, dy = (uint32_t)(y1 >> 9) & 0x7f;
+                int32_t tx = x1 >> 16, ty = y1 >> 16;
+                uint32_t tl, tr, bl, br;
+                if (tx >= 0 && ty >= 0 && tx + 1 < iw && ty + 1 < ih) {
+                    const uint32_t *r0 = bits + (size_t)ty * (size_t)istride + (size_t)tx, *r1 = r0 + istride;
+                    tl = r0[0]; tr = r0[1]; bl = r1[0]; br = r1[1];
+                } else {
+                    tl = texel_pad(bits, istride, iw, ih, tx, ty);
+                    tr = texel_pad(bits, istride, iw, ih, tx + 1, ty);
+                    bl = texel_pad(bits, istride, iw, ih, tx, ty + 1);
+                    br = texel_pad(bits, istride, iw, ih, tx + 1, ty + 1);
+                }
+                /* pixman's bilinear_interpolation: the weights in 8 bits (a
+                   channel's sum stays below 2^24) */
+                uint32_t wx = dx << 1, wy = dy << 1;
+                uint32_t wxy = wx * wy, wxiy = (wx << 8) - wxy, wixy = (wy << 8) - wxy;
+                uint32_t wixiy = 256 * 256 - (wy << 8) - (wx << 8) + wxy;
+                src = 0;
+                for (int shift = 0; shift < 32; shift += 8) {
+                    uint32_t f = ((tl >> shift) & 255) * wixiy + ((tr >> shift) & 255) * wxiy +
+                                 ((bl >> shift) & 255) * wixy + ((br >> shift) & 255) * wxy;
+                    src |= (f >> 16) << shift;
+                }
+            }
+            if (!src) continue;
+            uint32_t d = drow[x - inst->target_x], out = 0, sa = mul_un8(src >> 24, a);
+            for (int shift = 0; shift < 32; shift += 8) {
+                uint32_t sc = mul_un8((src >> shift) & 255, a), dc = (d >> shift) & 255;
+                uint32_t r = add ? sc + dc : sc + mul_un8(dc, 255 - sa);
+                out |= (r > 255 ? 255 : r) << shift;
+            }
+            drow[x - inst->target_x] = out;
+        }
+    }
+}
+
 /* Composites p through mask (A8 over box, consumed) after multiplying in the
    clip mask and the image opacity. */
 static bool composite_mask(lk_backend_instance *inst, sw_paint *p, pixman_image_t *mask,
@@ -300,7 +396,13 @@ static bool composite_mask(lk_backend_instance *inst, sw_paint *p, pixman_image_
     } else if (!(src = sw_solid(inst, p->color))) {
         ok = false;
     }
-    if (ok && p->projective) {
+    pixman_format_code_t format = pixman_image_get_format(inst->target);
+    /* (bits images only: a gradient source has no texels and its own fetcher) */
+    if (ok && p->projective && p->is_image && pixman_image_get_data(p->image) &&
+        pixman_image_get_format(p->image) == PIXMAN_a8r8g8b8 &&
+        (format == PIXMAN_a8r8g8b8 || format == PIXMAN_x8r8g8b8)) {
+        composite_projective(inst, p, mask, box);
+    } else if (ok && p->projective) {
         /* Under perspective the precision of pixman's fixed-point transform
            falls with the size of the area it spans, so each tile gets its
            own matrix (set_source_transform). */

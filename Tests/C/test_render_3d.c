@@ -93,6 +93,98 @@ static void check_perspective(void)
     lk_display_close(d);
 }
 
+/* Distance from (px, py) to the segment a-b of the quad, and where along it
+   (0 at a, 1 at b) the nearest point lies. */
+static double edge_distance(const lkt_quad *q, int a, int b, double px, double py, double *along)
+{
+    double dx = q->x[b] - q->x[a], dy = q->y[b] - q->y[a], len2 = dx * dx + dy * dy;
+    double t = ((px - q->x[a]) * dx + (py - q->y[a]) * dy) / len2;
+    double cx = q->x[a] + t * dx - px, cy = q->y[a] + t * dy - py;
+    *along = t;
+    return sqrt(cx * cx + cy * cy);
+}
+
+/* S6.1, S6.3: an image under perspective, its edge pixels included. The
+   image's first half (left, or top with vertical) is red, its second half
+   blue, over black; the card is turned about y (or x) in perspective. The
+   pixels within 1.5 px of the projected first edge (away from the
+   corners) show the first half's red with coverage and no blue; those of
+   the far edge blue and no red: an edge pixel whose centre maps just
+   outside the image samples the edge texels repeated (the contents'
+   PIXMAN_REPEAT_PAD; gles clamps to the edge), never the opposite edge.
+   Tolerance: 8 of 255 of the colour that must not show. (pixman's
+   projective fetcher once put such samples at the opposite edge.) */
+static void check_perspective_image_edges(double degrees, int vertical)
+{
+    const uint32_t W = 240, H = 240, S = 32;
+    lk_rect cb = lk_rect_make(0, 0, 150.3, 140.6);
+    lk_point center = lk_point_make(0.5, 0.5), cp = lk_point_make(120.4, 119.7);
+    double angle = degrees * LKT_PI / 180;
+    lk_transform3d ct = vertical ? lkt_t_rotation_x(angle) : lkt_t_rotation_y(angle), sub = lkt_t_perspective(300), m;
+    char name[160];
+    lk_display *d;
+    lk_layer *root, *card;
+    lk_image *image;
+    uint8_t texels[32 * 32 * 4], *px;
+    lkt_expectation e;
+    uint32_t i;
+    int checked = 0, wrong = 0, worst = 0, wx = 0, wy = 0;
+
+    snprintf(name, sizeof name, "S6.3 image in perspective, turned %.0f degrees about %s: edge pixels show their own edge",
+             degrees, vertical ? "x" : "y");
+    d = lkt_open_display(W, H, name);
+    if (!d) return;
+    for (i = 0; i < S * S; i++) {
+        uint32_t along = vertical ? i / S : i % S;
+        int first = along < S / 2;
+        texels[i * 4 + 0] = first ? 255 : 0;
+        texels[i * 4 + 1] = 0;
+        texels[i * 4 + 2] = first ? 0 : 255;
+        texels[i * 4 + 3] = 255;
+    }
+    image = lk_image_create_from_pixels(S, S, S * 4, LK_PIXEL_FORMAT_RGBA8, texels);
+    root = root_layer(W, H, lk_color_make(0, 0, 0, 1), sub);
+    card = layer(root, cb, cp, ct, lk_color_make(0, 0, 0, 0));
+    lk_layer_set_contents(card, image);
+    lk_display_set_root_layer(d, root);
+
+    memset(&e, 0, sizeof e);
+    m = lkt_t_mul(lkt_quads_layer_matrix(cb, center, cp, ct),
+                  lkt_quads_sublayer_matrix(lk_rect_make(0, 0, W, H), center, sub));
+    m = lkt_t_mul(m, root_matrix(W, H));
+    lkt_quads_add_quad(&e, m, cb, lk_color_make(0, 0, 0, 1));
+    px = lkt_render_and_read(d, name);
+    if (px) {
+        const lkt_quad *q = &e.quads[0];
+        /* corners 0 1 2 3: top left, top right, bottom right, bottom left */
+        int first_a = vertical ? 0 : 3, first_b = vertical ? 1 : 0, far_a = vertical ? 3 : 1, far_b = vertical ? 2 : 2;
+        uint32_t x, y;
+        for (y = 0; y < H; y++) {
+            for (x = 0; x < W; x++) {
+                const uint8_t *c = px + ((size_t)y * W + x) * 4;
+                double t1, t2, d1 = edge_distance(q, first_a, first_b, x + 0.5, y + 0.5, &t1),
+                       d2 = edge_distance(q, far_a, far_b, x + 0.5, y + 0.5, &t2);
+                int bad = -1;
+                if (d1 < 1.5 && t1 > 0.1 && t1 < 0.9) bad = c[2];        /* no blue at the red edge */
+                else if (d2 < 1.5 && t2 > 0.1 && t2 < 0.9) bad = c[0];   /* no red at the blue edge */
+                if (bad < 0) continue;
+                checked++;
+                if (bad > 8) {
+                    wrong++;
+                    if (bad > worst) { worst = bad; wx = (int)x; wy = (int)y; }
+                }
+            }
+        }
+        LKT_CHECK(checked > 200 && wrong == 0, name,
+                  "%d of %d edge pixels show the opposite edge's colour (worst %d at %d,%d)", wrong, checked, worst,
+                  wx, wy);
+        free(px);
+    }
+    lk_release(image);
+    lk_release(root);
+    lk_display_close(d);
+}
+
 /* S6.3: without perspective a 3D rotation flattens: 100 wide turned 60
    degrees about y is 50 wide. */
 static void check_flattening(void)
@@ -272,5 +364,13 @@ int main(void)
     check_double_sided();
     check_no_shared_depth();
     check_z_position();
+    {
+        static const double angles[] = { 40, -40, 70, -70 };
+        size_t i;
+        for (i = 0; i < sizeof angles / sizeof angles[0]; i++) {
+            check_perspective_image_edges(angles[i], 0);
+            check_perspective_image_edges(angles[i], 1);
+        }
+    }
     return lkt_finish();
 }

@@ -6,20 +6,22 @@
  * of every frame is compared; the worst difference, where it is and both
  * values are printed, with how many pixels differ at all.
  *
- * Stated tolerance: at most 1 pixel in 2,000 may differ by more than
- * TOLERANCE in a channel. The pixels beyond it are all-or-nothing choices
- * made differently: nearest-filtered texels whose sample point sits on a
- * texel boundary (pixman's 16.16 fixed point against the GPU's floats),
- * pixel centres on the flattened arc of a rounded rect drawn without
- * antialiasing (software flattens it into segments, gles tests the circle),
- * and edge pixels of images under perspective, whose centres map outside
- * the image: there the software backend samples the opposite edge of the
- * image (a defect of its projective path; gles repeats the near edge as the
- * software backend does under affine transforms).
+ * Stated tolerance: at most 1 pixel in 20,000 may differ by more than
+ * TOLERANCE in a channel (measured: 36 of 5,760,000). The pixels beyond it
+ * are all-or-nothing choices made differently: nearest-filtered texels
+ * whose sample point sits on a texel boundary (pixman's 16.16 fixed point
+ * against the GPU's floats), pixel centres on the flattened arc of a
+ * rounded rect drawn without antialiasing (software flattens it into
+ * segments, gles tests the circle). (Before the software backend sampled
+ * images under perspective itself, their edge pixels whose centres map
+ * outside the image took the opposite edge's texels there: 1,027 pixels,
+ * which this bound now catches.)
  *
  * Then the same again for lists of gradients (ABI 3) among fills and clips:
  * axial, radial and conic, 1 to 6 stops or 20 (gles's ramp texture), some
- * transparent, hard stops, rounded and rotated rects, perspective.
+ * transparent, hard stops, rounded and rotated rects, perspective. Their
+ * bound stays 1 pixel in 2,000 (measured: 1,325 of 5,760,000): centres on a
+ * hard stop or on the conic's seam are all-or-nothing choices too.
  *
  * usage: compare_lists SOFTWARE_PLUGIN GLES_PLUGIN TOLERANCE [LISTS]
  */
@@ -237,9 +239,10 @@ int main(int argc, char **argv)
         printf("# %s%d lists, %ld pixels: %ld differ by more than 1, %ld by more than %d; worst difference %d "
                "in list %d at (%d,%d): software %08x, gles %08x\n", gradients ? "gradients: " : "",
                lists, pixels, differing, over_tolerance, tolerance, worst, worst_list, wx, wy, ws, wg);
-        if (over_tolerance * 2000 > pixels)
-            lkt_fail("%ld of %ld pixels differ by more than %d (at most 1 in 2,000 may)", over_tolerance, pixels,
-                     tolerance);
+        long one_in = gradients ? 2000 : 20000;
+        if (over_tolerance * one_in > pixels)
+            lkt_fail("%ld of %ld pixels differ by more than %d (at most 1 in %ld may)", over_tolerance, pixels,
+                     tolerance, one_in);
         lkt_end();
     }
     sb->close(si);
