@@ -311,6 +311,38 @@ static void check_superlayer_released(void)
     lk_release(other);
 }
 
+/* S1.3, S5.1: a layer that was a mask and then became its former owner's
+   superlayer. The committed copy once kept the mask's link to its owner,
+   so the owner's timing chain (owner -> former mask -> owner ...) was a
+   cycle: the presentation value an implicit animation starts from
+   recursed until the stack overflowed. */
+static void check_former_mask_as_superlayer(void)
+{
+    lk_layer *x = named("x"), *m = named("m"), *p = NULL;
+    lk_status s1, s2, s3;
+    lk_point at;
+
+    lk_layer_set_mask(x, m);
+    lk_transaction_flush();
+    lk_layer_set_mask(x, NULL);
+    lk_transaction_flush();
+    s1 = lk_layer_add_sublayer(m, x);
+    lk_transaction_flush();
+    s2 = lk_layer_set_position(x, lk_point_make(10, 10));   /* an implicit animation */
+    lk_transaction_flush();
+    s3 = lk_layer_set_position(x, lk_point_make(20, 20));   /* from its presentation value */
+    lk_transaction_flush();
+    p = lk_layer_copy_presentation(x);
+    at = p ? lk_layer_get_position(p) : lk_point_make(-1, -1);
+    LKT_CHECK(s1 == LK_OK && s2 == LK_OK && s3 == LK_OK && p != NULL && at.x >= 0 && at.x <= 20,
+              "S1.3 a former mask can become its owner's superlayer, and the owner animates",
+              "%s %s %s, presentation position %s", lkt_status_name(s1), lkt_status_name(s2),
+              lkt_status_name(s3), lkt_fmt_point(at));
+    if (p) lk_release(p);
+    lk_release(x);
+    lk_release(m);
+}
+
 static void check_many(void)
 {
     lk_layer *p = lk_layer_create();
@@ -342,6 +374,7 @@ int main(void)
     check_refused();
     check_reference_counting();
     check_superlayer_released();
+    check_former_mask_as_superlayer();
     check_many();
     return lkt_finish();
 }

@@ -247,6 +247,7 @@ public final class RenderTree: @unchecked Sendable {
             }
             node.children = children
         }
+        let oldMask = node.mask
         if let mask = layer.state.mask {
             let m = ensureNode(mask, time)
             m.parent = node
@@ -254,6 +255,10 @@ public final class RenderTree: @unchecked Sendable {
         } else {
             node.mask = nil
         }
+        // A mask given up keeps no parent here (as a dropped child): the
+        // layer may since have become this one's superlayer, and a stale
+        // link would make the timing chain a cycle.
+        if let oldMask, oldMask !== node.mask, oldMask.parent === node { oldMask.parent = nil }
         var commitLocalTime: Double?
         for record in layer.animationRecords where !record.beginResolved {
             // S4.3: beginTime 0 means the commit time, in the layer's own time.
