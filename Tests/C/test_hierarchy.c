@@ -343,6 +343,32 @@ static void check_former_mask_as_superlayer(void)
     lk_release(m);
 }
 
+/* S1.3, S5.1: a presentation copy of a masked layer shows the mask; letting
+   the copy go leaves the mask its owner's (it once cleared the mask's owner,
+   so the mask could then join a tree as well, and the committed copy's
+   links formed a cycle). */
+static void check_presentation_copy_keeps_mask(void)
+{
+    lk_layer *x = named("x"), *m = named("m"), *other = named("other"), *p;
+    lk_status s;
+
+    lk_layer_set_mask(x, m);
+    lk_transaction_flush();
+    p = lk_layer_copy_presentation(x);
+    LKT_CHECK(p != NULL && lk_layer_get_mask(p) == m, "S5.1 a presentation copy shows the layer's mask", "copy %p, mask %p",
+              (void *)p, p ? (void *)lk_layer_get_mask(p) : NULL);
+    if (p) lk_release(p);
+    lkt_error_mark();
+    s = lk_layer_add_sublayer(other, m);
+    LKT_CHECK(s != LK_OK && lkt_error_since_mark() && lk_layer_get_mask(x) == m && lk_layer_get_superlayer(m) == NULL,
+              "S1.3 after a presentation copy is released the mask is still its layer's and cannot join a tree",
+              "%s, mask %p, superlayer %p", lkt_status_name(s), (void *)lk_layer_get_mask(x),
+              (void *)lk_layer_get_superlayer(m));
+    lk_release(x);
+    lk_release(m);
+    lk_release(other);
+}
+
 static void check_many(void)
 {
     lk_layer *p = lk_layer_create();
@@ -375,6 +401,7 @@ int main(void)
     check_reference_counting();
     check_superlayer_released();
     check_former_mask_as_superlayer();
+    check_presentation_copy_keeps_mask();
     check_many();
     return lkt_finish();
 }

@@ -67,8 +67,9 @@ public class Layer: Object, @unchecked Sendable {
     }
 
     deinit {
-        for sublayer in sublayers { sublayer.superlayer = nil }
-        state.mask?.maskOwner = nil
+        for sublayer in sublayers where sublayer.superlayer === self { sublayer.superlayer = nil }
+        // A presentation copy shows its model's mask without owning it.
+        if let mask = state.mask, mask.maskOwner === self { mask.maskOwner = nil }
         if modelLayer == nil { RenderTree.shared.layerDied(id) }
     }
 
