@@ -750,6 +750,52 @@ static void immutability(void)
     lk_release(l);
 }
 
+/* S4.3, S4.5: an animation whose user value holds the last reference to a
+   layer, replaced under its key: the old copy goes at the commit, and the
+   layer with it (that layer's death once waited on the lock the commit
+   held: the program hung). */
+static void layer_in_user_value(void)
+{
+    lk_layer *l = committed_layer(), *kept = lk_layer_create();
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_set_to_value(a, lk_value_number(0.3));
+    lk_animation_set_duration(a, 10);
+    lk_animation_set_user_value(a, "owner", lk_value_layer(kept));
+    lk_release(kept);   /* the animation's copy holds it now */
+    add(l, a, "held");
+    lk_animation *b = lk_basic_animation_create("opacity");
+    lk_animation_set_to_value(b, lk_value_number(0.5));
+    lk_animation_set_duration(b, 10);
+    add(l, b, "held");
+    lk_value to = lk_value_none();
+    lk_animation *now_held = lk_layer_get_animation(l, "held");
+    if (now_held) lk_animation_get_to_value(now_held, &to);
+    LKT_CHECK(to.type == LK_VALUE_NUMBER && to.as.number == 0.5,
+              "S4.5 replacing an animation whose user value held a layer's last reference", "the key holds %s",
+              now_held ? "another animation" : "nothing");
+    lk_release(l);
+}
+
+/* S4.4: a repeat count beyond any integer (1e300 cycles of 1e-300 s, one
+   second in all), evaluated after it ends: it holds its end as any
+   animation filling forwards does (the count of whole cycles once trapped
+   converting to an integer). */
+static void huge_repeat_count(void)
+{
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(0.2));
+    lk_animation_set_to_value(a, lk_value_number(0.6));
+    lk_animation_set_duration(a, 1e-300);
+    lk_animation_set_repeat_count(a, 1e300);
+    lk_animation_set_fill_mode(a, LK_FILL_FORWARDS);
+    lk_animation_set_removed_on_completion(a, false);
+    double b = add(l, a, "huge");
+    LKT_CHECK_NEAR("S4.4 1e300 repeats of 1e-300 s, after their end: the end value", number_at(l, "opacity", b + 2),
+                   0.6, 1e-9);
+    lk_release(l);
+}
+
 int main(void)
 {
     display = lkt_open_display(200, 100, "open");
@@ -767,6 +813,8 @@ int main(void)
     layering();
     clock_hands();
     immutability();
+    layer_in_user_value();
+    huge_repeat_count();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

@@ -12,6 +12,7 @@
 #include "lktest.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -472,6 +473,46 @@ static void check_properties(void)
     lk_release(t);
 }
 
+/* S7.8 with extreme but valid settings: an unlimited tile cache (SIZE_MAX
+   bytes) and bounds whose origin is near 1e300. A frame draws what it can
+   and returns (the tile indices and the cache limit once trapped when
+   converted to integers). */
+static void check_extremes(void)
+{
+    const char *name = "S7.8 extreme settings";
+    recorder r;
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root, *t, *far;
+    lk_status s1, s2;
+    if (!d) return;
+    memset(&r, 0, sizeof r);
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    root = lk_layer_create();
+    lkt_layer_place(root, 0, 0, W, H);
+    t = lk_tiled_layer_create();
+    lkt_layer_place(t, 0, 0, 1000, 1000);
+    lk_tiled_layer_set_tile_cache_limit(t, SIZE_MAX);
+    set_draw_delegate(t, &r);
+    lk_layer_add_sublayer(root, t);
+    lk_release(t);
+    far = lk_tiled_layer_create();
+    lk_layer_set_bounds(far, lk_rect_make(1e300, 1e300, 1e300, 1e300));
+    lk_layer_set_position(far, lk_point_make(W / 2.0, H / 2.0));
+    set_draw_delegate(far, &r);
+    lk_layer_add_sublayer(root, far);
+    lk_release(far);
+    lk_transaction_commit();
+    lk_display_set_root_layer(d, root);
+    s1 = lk_display_render_frame_at(d, lk_media_time());
+    s2 = lk_display_render_frame_at(d, lk_media_time() + 0.1);
+    LKT_CHECK(s1 == LK_OK && s2 == LK_OK && r.draws >= 2 && has_rect(&r, 0, tile(0, 0)),
+              "S7.8 an unlimited tile cache and bounds near 1e300: frames are drawn, the near layer's tiles too",
+              "%s %s, %d draws", lkt_status_name(s1), lkt_status_name(s2), r.draws);
+    lk_release(root);
+    lk_display_close(d);
+}
+
 int main(void)
 {
     check_properties();
@@ -480,5 +521,6 @@ int main(void)
     check_levels();
     check_snapshot();
     check_resolution_change();
+    check_extremes();
     return lkt_finish();
 }

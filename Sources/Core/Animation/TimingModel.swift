@@ -97,7 +97,8 @@ public enum TimingModel {
         let iteration: Int
         let timeInCycle: Double
         if whole >= 1, abs(cycles - whole) <= 1e-9 * whole {
-            iteration = Int(whole) - 1
+            // (a repeatCount beyond Int's range: the count no longer matters)
+            iteration = whole < Double(Int.max) ? Int(whole) - 1 : Int.max
             timeInCycle = cycle
         } else {
             (iteration, timeInCycle) = split(active, cycle)

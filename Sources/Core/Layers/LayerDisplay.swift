@@ -24,8 +24,10 @@ extension Layer {
         if let store = tileStore { store.applyInvalidation(); return }
         guard let draw = delegate?.draw else { return }
         let b = state.bounds, scale = state.contentsScale
-        let width = Int((b.size.width * scale).rounded(.up)), height = Int((b.size.height * scale).rounded(.up))
-        guard width > 0, height > 0, width <= 16384, height <= 16384 else { return }
+        // (compared as doubles first: bounds near 1e300 are finite but no Int)
+        let w = (b.size.width * scale).rounded(.up), h = (b.size.height * scale).rounded(.up)
+        guard w > 0, h > 0, w <= 16384, h <= 16384 else { return }
+        let width = Int(w), height = Int(h)
         let canvas = Canvas(width: width, height: height, scale: scale, bounds: b)
         draw(self, canvas)
         guard let image = canvas.finish() else { return }

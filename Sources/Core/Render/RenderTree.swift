@@ -1,5 +1,6 @@
 import CSupport
 import Glibc
+import Synchronization
 
 /// A layer as the render side has it: the state of the last commit and the
 /// animations then attached. The render side never touches model layers.
@@ -161,11 +162,24 @@ public final class RenderTree: @unchecked Sendable {
     private var observers: [UInt64: () -> Void] = [:]
     private var nextObserver: UInt64 = 0
 
+    /// The thread holding the lock (0: none), and the layers that died
+    /// while it did: a commit or a frame can release the last reference to
+    /// a layer (an animation's value holding one, say), whose death must
+    /// not take the lock again.
+    private let owner = Atomic<UInt>(0)
+    private var deaths: [UInt64] = []
+
     private init() { pthread_mutex_init(&mutex, nil) }
 
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
         pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        owner.store(UInt(pthread_self()), ordering: .relaxed)
+        defer {
+            // Forgetting a node can release more layers: they append here.
+            while let id = deaths.popLast() { _ = nodes.removeValue(forKey: id) }
+            owner.store(0, ordering: .relaxed)
+            pthread_mutex_unlock(&mutex)
+        }
         return try body()
     }
 
@@ -339,6 +353,10 @@ public final class RenderTree: @unchecked Sendable {
 
     /// A layer died: forget its node (its superlayer's next commit drops it too).
     func layerDied(_ id: UInt64) {
+        if owner.load(ordering: .relaxed) == UInt(pthread_self()) {
+            deaths.append(id)   // this thread holds the lock: withLock forgets it on the way out
+            return
+        }
         withLock { _ = nodes.removeValue(forKey: id) }
     }
 

@@ -12,13 +12,14 @@ extension Layer {
         guard requested.isFinite, requested >= 0 else { throw .invalid("scale: must be finite and not negative (got \(requested))") }
         let scale = requested == 0 ? state.contentsScale : requested
         let b = state.bounds
-        let width = Int((b.size.width * scale).rounded(.up)), height = Int((b.size.height * scale).rounded(.up))
-        guard width > 0, height > 0 else {
+        let w = (b.size.width * scale).rounded(.up), h = (b.size.height * scale).rounded(.up)
+        guard w > 0, h > 0 else {
             throw .invalid("layer: its bounds (\(b.size.width) x \(b.size.height)) at scale \(scale) have no pixels")
         }
-        guard width <= 16384, height <= 16384 else {
-            throw .invalid("layer: \(width) x \(height) pixels is more than a snapshot can have (16384 a side)")
+        guard w <= 16384, h <= 16384 else {
+            throw .invalid("layer: \(w) x \(h) pixels is more than a snapshot can have (16384 a side)")
         }
+        let width = Int(w), height = Int(h)
         // Model layers marked for display draw first, as a commit would.
         if needsDisplay { display() }
         let root = RenderNode.snapshot(of: self)

@@ -20,9 +20,9 @@ extension DisplayListBuilder {
         let level = TilePlan.level(stretch: DisplayListBuilder.stretch(world), contentsScale: contentsScale, tiled: tiled)
         let scale = contentsScale * pow(2, Double(level))
         let tw = tiled.tileSize.width / scale, th = tiled.tileSize.height / scale
-        let c0 = Int((visible.minX / tw).rounded(.down)), c1 = Int((visible.maxX / tw).rounded(.up))
-        let r0 = Int((visible.minY / th).rounded(.down)), r1 = Int((visible.maxY / th).rounded(.up))
-        let limit = Int(tiled.tileCacheLimit)
+        let c0 = whole((visible.minX / tw).rounded(.down)), c1 = whole((visible.maxX / tw).rounded(.up))
+        let r0 = whole((visible.minY / th).rounded(.down)), r1 = whole((visible.maxY / th).rounded(.up))
+        let limit = whole(tiled.tileCacheLimit)
         var n = 0
         for row in r0..<max(r0, r1) {
             for column in c0..<max(c0, c1) {
@@ -37,13 +37,20 @@ extension DisplayListBuilder {
                     append(.image, world, rect, opacity: opacity, image: image,
                            source: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), flags: 0)
                 } else {
-                    let width = max(1, Int((rect.size.width * scale).rounded(.up)))
-                    let height = max(1, Int((rect.size.height * scale).rounded(.up)))
+                    let width = max(1, whole((rect.size.width * scale).rounded(.up)))
+                    let height = max(1, whole((rect.size.height * scale).rounded(.up)))
                     tileNeeds.append(TileStore.Need(store: tiled.store, key: key, rect: rect, scale: scale,
                                                     width: width, height: height, limit: limit))
                 }
             }
         }
+    }
+
+    /// v as an Int, within 2^52 either way (NaN: 0): tile indices, sizes and
+    /// limits beyond that mean nothing (a layer with bounds near 1e300, or
+    /// an unlimited tile cache), and the conversion must not trap.
+    private func whole(_ v: Double) -> Int {
+        v.isNaN ? 0 : Int(min(max(v, -0x1p52), 0x1p52))
     }
 
     /// The bounding box, in layer coordinates, of the part of `bounds` that

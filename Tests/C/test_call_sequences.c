@@ -1,0 +1,280 @@
+/*
+ * No crash, no abort and a consistent tree from any call sequence (the
+ * house rule; S1.3 for the tree, S2 and S5 for commits and frames): seeded
+ * random sequences of C API calls over a pool of layers of every kind,
+ * animations of every kind, images, a path and a software display with a
+ * manual clock. Calls get odd arguments too (NaN, infinities, negative
+ * sizes, a layer as its own mask or sublayer, NULL), transactions are left
+ * open and committed too often, and layers are released while in trees,
+ * masking, animating or on screen. After every flush the tree is checked:
+ * every superlayer lists its sublayer once, a mask has no superlayer, and
+ * no superlayer chain is a cycle. Under valgrind (the leaks stage) the same
+ * run checks for invalid accesses and leaks.
+ *
+ * Found by it, and fixed: a layer that had been a mask and then became its
+ * former owner's superlayer left the committed copy with a cycle (a stack
+ * overflow on the next implicit animation); releasing a presentation copy
+ * cleared its model's mask's owner.
+ *
+ * LKTEST_SEQUENCES=N and LKTEST_SEQUENCE_STEPS=N run longer (default 6
+ * sequences of 700 calls; the seed is the sequence's number).
+ */
+#include "lktest.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAYERS 16
+#define ANIMATIONS 6
+#define IMAGES 3
+
+static unsigned long long state;
+static unsigned rnd(void)
+{
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(state >> 33);
+}
+static double between(double lo, double hi) { return lo + (hi - lo) * (rnd() % 100000) / 100000.0; }
+/* mostly ordinary numbers, sometimes ones a program should not pass */
+static double number(void)
+{
+    switch (rnd() % 12) {
+    case 0: return NAN;
+    case 1: return INFINITY;
+    case 2: return -INFINITY;
+    case 3: return -1;
+    case 4: return 0;
+    case 5: return 1e300;
+    default: return between(-20, 120);
+    }
+}
+
+static lk_layer *layers[LAYERS];
+static lk_animation *animations[ANIMATIONS];
+static lk_image *images[IMAGES];
+static lk_path *path;
+static lk_display *display;
+static double now = 1.0;
+
+static lk_layer *any_layer(void) { return layers[rnd() % LAYERS]; }
+
+static lk_layer *new_layer(void)
+{
+    switch (rnd() % 12) {
+    case 0: return lk_shape_layer_create();
+    case 1: return lk_text_layer_create();
+    case 2: return lk_gradient_layer_create();
+    case 3: return lk_emitter_layer_create();
+    case 4: return lk_replicator_layer_create();
+    case 5: return lk_transform_layer_create();
+    case 6: return lk_scroll_layer_create();
+    case 7: return lk_tiled_layer_create();
+    default: return lk_layer_create();
+    }
+}
+
+static const char *const key_paths[] = {
+    "position", "opacity", "bounds", "transform", "transform.rotation.z", "backgroundColor", "cornerRadius",
+    "shadowOpacity", "sublayerTransform", "contents", "position.x", "bounds.size", "zPosition", "instanceCount",
+    "emitterPosition", "path", "strokeEnd", "nonsense", "", "transform.scale", "hidden", "borderWidth"
+};
+#define KEY_PATHS (sizeof key_paths / sizeof key_paths[0])
+
+static lk_value any_value(void)
+{
+    switch (rnd() % 9) {
+    case 0: return lk_value_number(number());
+    case 1: return lk_value_point(lk_point_make(number(), number()));
+    case 2: return lk_value_rect(lk_rect_make(number(), number(), number(), number()));
+    case 3: return lk_value_color(lk_color_make(between(0, 1), between(0, 1), between(0, 1), between(0, 1)));
+    case 4: return lk_value_transform(lk_transform3d_make_rotation(number(), between(-1, 1), between(-1, 1), 1));
+    case 5: return lk_value_image(images[rnd() % IMAGES]);
+    case 6: return lk_value_layer(any_layer());
+    case 7: return lk_value_size(lk_size_make(number(), number()));
+    default: return lk_value_none();
+    }
+}
+
+static lk_animation *new_animation(void)
+{
+    const char *key = key_paths[rnd() % KEY_PATHS];
+    switch (rnd() % 5) {
+    case 0: return lk_basic_animation_create(key);
+    case 1: return lk_keyframe_animation_create(key);
+    case 2: return lk_spring_animation_create(key);
+    case 3: return lk_animation_group_create();
+    default: return lk_transition_create();
+    }
+}
+
+static void open_display(void)
+{
+    lk_display_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = (uint32_t)sizeof o;
+    o.backend = "software";
+    o.width = 64;
+    o.height = 48;
+    o.manual_clock = true;
+    display = lk_display_open(&o);
+}
+
+static void completion(void *user_data) { (void)user_data; }
+
+static void call(void)
+{
+    lk_layer *a = any_layer(), *b = any_layer();
+    lk_animation *an = animations[rnd() % ANIMATIONS];
+    char key[8];
+    snprintf(key, sizeof key, "k%u", rnd() % 4);
+    switch (rnd() % 40) {
+    case 0: { unsigned i = rnd() % LAYERS; if (layers[i]) lk_release(layers[i]); layers[i] = new_layer(); break; }
+    case 1: { unsigned i = rnd() % LAYERS; if (layers[i] && rnd() % 3 == 0) { lk_release(layers[i]); layers[i] = NULL; } break; }
+    case 2: lk_layer_add_sublayer(a, b); break;
+    case 3: lk_layer_insert_sublayer(a, b, rnd() % 5); break;
+    case 4: lk_layer_remove_from_superlayer(a); break;
+    case 5: lk_layer_replace_sublayer(a, b, any_layer()); break;
+    case 6: lk_layer_set_position(a, lk_point_make(number(), number())); break;
+    case 7: lk_layer_set_bounds(a, lk_rect_make(number(), number(), number(), number())); break;
+    case 8: lk_layer_set_transform(a, lk_transform3d_make_rotation(number(), between(-1, 1), between(-1, 1), 1)); break;
+    case 9: lk_layer_set_opacity(a, number()); break;
+    case 10: lk_layer_set_value(a, key_paths[rnd() % KEY_PATHS], any_value()); break;
+    case 11: lk_layer_set_contents(a, images[rnd() % IMAGES]); break;
+    case 12: lk_layer_set_mask(a, b); break;
+    case 13: lk_layer_set_corner_radius(a, number()); lk_layer_set_masks_to_bounds(a, rnd() & 1); break;
+    case 14: lk_layer_set_shadow_opacity(a, number()); lk_layer_set_shadow_radius(a, number()); break;
+    case 15:
+        lk_transaction_begin();
+        lk_transaction_set_animation_duration(number());
+        if (rnd() % 2) lk_transaction_set_completion(completion, NULL);
+        break;
+    case 16: lk_transaction_commit(); break;
+    case 17: lk_transaction_flush(); break;
+    case 18: lk_transaction_set_disable_actions(rnd() & 1); break;
+    case 19: { unsigned i = rnd() % ANIMATIONS; if (animations[i]) lk_release(animations[i]); animations[i] = new_animation(); break; }
+    case 20:
+        lk_animation_set_from_value(an, any_value());
+        lk_animation_set_to_value(an, any_value());
+        lk_animation_set_duration(an, number());
+        lk_animation_set_repeat_count(an, number());
+        lk_animation_set_autoreverses(an, rnd() & 1);
+        break;
+    case 21: {
+        lk_value values[3];
+        double times[3];
+        values[0] = any_value(); values[1] = any_value(); values[2] = any_value();
+        times[0] = 0; times[1] = between(0, 1); times[2] = 1;
+        lk_animation_set_values(an, values, rnd() % 4);
+        lk_animation_set_key_times(an, times, rnd() % 4);
+        lk_animation_set_path(an, rnd() % 2 ? path : NULL);
+        break;
+    }
+    case 22: {
+        lk_animation *children[2];
+        children[0] = animations[rnd() % ANIMATIONS];
+        children[1] = animations[rnd() % ANIMATIONS];
+        lk_animation_set_animations(an, children, rnd() % 3);
+        break;
+    }
+    case 23: lk_layer_add_animation(a, an, rnd() % 3 ? key : NULL); break;
+    case 24: lk_layer_remove_animation(a, key); break;
+    case 25: lk_layer_remove_all_animations(a); break;
+    case 26: if (display) lk_display_set_root_layer(display, rnd() % 4 ? layers[0] : a); break;
+    case 27: case 28: case 29:
+        if (display) {
+            now += between(-0.01, 0.3);
+            lk_display_render_frame_at(display, now);
+        }
+        break;
+    case 30: {
+        lk_layer *copy = lk_layer_copy_presentation(a);
+        if (copy) lk_release(copy);
+        copy = lk_layer_copy_presentation_at(a, now + number());
+        if (copy) lk_release(copy);
+        break;
+    }
+    case 31: lk_layer_hit_test(a, lk_point_make(number(), number())); break;
+    case 32: lk_replicator_layer_set_instance_count(a, rnd() % 20); break;
+    case 33: lk_layer_set_sublayer_transform(a, lk_transform3d_make_scale(number(), number(), 1)); break;
+    case 34: lk_layer_set_speed(a, number()); lk_layer_set_time_offset(a, number()); lk_layer_set_begin_time(a, number()); break;
+    case 35: lk_layer_layout_if_needed(a); break;
+    case 36: { lk_value out; lk_layer_get_value(a, key_paths[rnd() % KEY_PATHS], &out); break; }
+    case 37:
+        if (display && rnd() % 20 == 0) { lk_display_close(display); display = NULL; }
+        else if (!display) open_display();
+        break;
+    case 38: lk_layer_set_z_position(a, number()); lk_layer_set_anchor_point(a, lk_point_make(number(), number())); break;
+    default: lk_layer_set_hidden(a, rnd() % 5 == 0); break;
+    }
+}
+
+/* The tree as the C API shows it: each superlayer lists the layer once, a
+   mask has no superlayer, no chain of superlayers loops. */
+static int tree_consistent(char *why, size_t size)
+{
+    int i;
+    for (i = 0; i < LAYERS; i++) {
+        lk_layer *l = layers[i], *up, *mask;
+        int depth = 0;
+        if (!l) continue;
+        up = lk_layer_get_superlayer(l);
+        if (up) {
+            size_t k, n = lk_layer_get_sublayer_count(up), seen = 0;
+            for (k = 0; k < n; k++)
+                if (lk_layer_get_sublayer(up, k) == l) seen++;
+            if (seen != 1) { snprintf(why, size, "layer %d is listed %zu times by its superlayer", i, seen); return 0; }
+        }
+        for (; up && depth < 10000; up = lk_layer_get_superlayer(up)) depth++;
+        if (up) { snprintf(why, size, "layer %d's superlayers loop", i); return 0; }
+        mask = lk_layer_get_mask(l);
+        if (mask && lk_layer_get_superlayer(mask)) { snprintf(why, size, "layer %d's mask has a superlayer", i); return 0; }
+    }
+    return 1;
+}
+
+static void run_sequence(int seed, int steps)
+{
+    uint8_t texels[8 * 8 * 4];
+    char name[96], why[128] = "";
+    int i, n, consistent = 1;
+    state = (unsigned long long)seed * 7919 + 1;
+    for (i = 0; i < (int)sizeof texels; i++) texels[i] = (uint8_t)(i * 37);
+    for (i = 0; i < IMAGES; i++) images[i] = lk_image_create_from_pixels(8, 8, 32, LK_PIXEL_FORMAT_RGBA8, texels);
+    path = lk_path_create_from_svg("M0 0 L50 0 L50 50 Z");
+    open_display();
+    for (i = 0; i < LAYERS; i++) layers[i] = new_layer();
+    for (i = 0; i < ANIMATIONS; i++) animations[i] = new_animation();
+    for (n = 0; n < steps; n++) {
+        call();
+        if (n % 50 == 49 && consistent) {
+            lk_transaction_flush();
+            consistent = tree_consistent(why, sizeof why);
+        }
+    }
+    for (i = 0; i < 16; i++) lk_transaction_commit();   /* whatever was left open */
+    lk_transaction_flush();
+    if (display) {
+        lk_display_render_frame_at(display, now + 1);
+        lk_display_close(display);
+        display = NULL;
+    }
+    if (consistent) consistent = tree_consistent(why, sizeof why);
+    snprintf(name, sizeof name, "S1.3 random call sequence %d (%d calls): no crash, the tree stays consistent", seed, steps);
+    LKT_CHECK(consistent, name, "%s", why);
+    for (i = 0; i < LAYERS; i++) if (layers[i]) { lk_release(layers[i]); layers[i] = NULL; }
+    for (i = 0; i < ANIMATIONS; i++) if (animations[i]) { lk_release(animations[i]); animations[i] = NULL; }
+    for (i = 0; i < IMAGES; i++) lk_release(images[i]);
+    lk_release(path);
+}
+
+int main(void)
+{
+    const char *sequences = getenv("LKTEST_SEQUENCES"), *steps = getenv("LKTEST_SEQUENCE_STEPS");
+    int count = sequences && atoi(sequences) > 0 ? atoi(sequences) : 6;
+    int length = steps && atoi(steps) > 0 ? atoi(steps) : 700;
+    int seed;
+    for (seed = 0; seed < count; seed++) run_sequence(seed, length);
+    return lkt_finish();
+}
