@@ -16,8 +16,8 @@
  * overflow on the next implicit animation); releasing a presentation copy
  * cleared its model's mask's owner.
  *
- * LKTEST_SEQUENCES=N and LKTEST_SEQUENCE_STEPS=N run longer (default 6
- * sequences of 700 calls; the seed is the sequence's number).
+ * LKTEST_SEQUENCES=N and LKTEST_SEQUENCE_STEPS=N run longer (default 12
+ * sequences of 1,500 calls; the seed is the sequence's number).
  */
 #include "lktest.h"
 
@@ -272,8 +272,8 @@ static void run_sequence(int seed, int steps)
 int main(void)
 {
     const char *sequences = getenv("LKTEST_SEQUENCES"), *steps = getenv("LKTEST_SEQUENCE_STEPS");
-    int count = sequences && atoi(sequences) > 0 ? atoi(sequences) : 6;
-    int length = steps && atoi(steps) > 0 ? atoi(steps) : 700;
+    int count = sequences && atoi(sequences) > 0 ? atoi(sequences) : 12;
+    int length = steps && atoi(steps) > 0 ? atoi(steps) : 1500;
     int seed;
     for (seed = 0; seed < count; seed++) run_sequence(seed, length);
     return lkt_finish();
