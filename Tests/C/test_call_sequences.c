@@ -1,9 +1,10 @@
 /*
  * No crash, no abort and a consistent tree from any call sequence (the
  * house rule; S1.3 for the tree, S2 and S5 for commits and frames): seeded
- * random sequences of C API calls over a pool of layers of every kind,
- * animations of every kind, images, a path and a software display with a
- * manual clock. Calls get odd arguments too (NaN, infinities, negative
+ * random sequences of C API calls over a pool of layers of every kind
+ * (with each kind's own calls), animations of every kind, emitter cells
+ * (nested, shared between emitters), images, a path and a software display
+ * with a manual clock. Calls get odd arguments too (NaN, infinities, negative
  * sizes, a layer as its own mask or sublayer, NULL), transactions are left
  * open and committed too often, and layers are released while in trees,
  * masking, animating or on screen. After every flush the tree is checked:
@@ -29,6 +30,7 @@
 #define LAYERS 16
 #define ANIMATIONS 6
 #define IMAGES 3
+#define CELLS 4
 
 static unsigned long long state;
 static unsigned rnd(void)
@@ -54,6 +56,7 @@ static double number(void)
 static lk_layer *layers[LAYERS];
 static lk_animation *animations[ANIMATIONS];
 static lk_image *images[IMAGES];
+static lk_emitter_cell *cells[CELLS];
 static lk_path *path;
 static lk_display *display;
 static double now = 1.0;
@@ -123,13 +126,63 @@ static void open_display(void)
 
 static void completion(void *user_data) { (void)user_data; }
 
+/* The special kinds' own calls (on a layer of any kind: the others refuse). */
+static void kind_call(lk_layer *a)
+{
+    double lengths[3];
+    lk_color colors[3];
+    double locations[3];
+    lengths[0] = number(); lengths[1] = number(); lengths[2] = number();
+    colors[0] = lk_color_make(1, 0, 0, 1); colors[1] = lk_color_make(0, 1, 0, between(0, 1));
+    colors[2] = lk_color_make(0, 0, 1, 1);
+    locations[0] = number(); locations[1] = between(0, 1); locations[2] = number();
+    switch (rnd() % 16) {
+    case 0: lk_shape_layer_set_path(a, rnd() % 3 ? path : NULL); break;
+    case 1: lk_shape_layer_set_line_width(a, number()); lk_shape_layer_set_stroke_color(a, lk_color_make(1, 1, 0, 1)); break;
+    case 2: lk_shape_layer_set_line_dash_pattern(a, lengths, rnd() % 4); lk_shape_layer_set_line_dash_phase(a, number()); break;
+    case 3: lk_shape_layer_set_stroke_start(a, number()); lk_shape_layer_set_stroke_end(a, number()); break;
+    case 4: lk_text_layer_set_string(a, rnd() % 2 ? "LayerKit \xc3\xa9t\xc3\xa9 wrapped text" : ""); break;
+    case 5: lk_text_layer_set_font_size(a, number()); lk_text_layer_set_wrapped(a, rnd() & 1); break;
+    case 6: lk_gradient_layer_set_colors(a, colors, rnd() % 4); lk_gradient_layer_set_locations(a, locations, rnd() % 4); break;
+    case 7: lk_gradient_layer_set_start_point(a, lk_point_make(number(), number())); break;
+    case 8: lk_replicator_layer_set_instance_transform(a, lk_transform3d_make_translation(number(), number(), number())); break;
+    case 9: lk_replicator_layer_set_instance_delay(a, number()); lk_replicator_layer_set_instance_alpha_offset(a, number()); break;
+    case 10: lk_replicator_layer_set_preserves_depth(a, rnd() & 1); lk_emitter_layer_set_preserves_depth(a, rnd() & 1); break;
+    case 11: lk_scroll_layer_scroll_to_point(a, lk_point_make(number(), number())); break;
+    case 12: lk_layer_scroll_rect_to_visible(a, lk_rect_make(number(), number(), number(), number())); break;
+    case 13: lk_emitter_layer_set_emitter_size(a, lk_size_make(number(), number())); lk_emitter_layer_set_birth_rate(a, number()); break;
+    case 14: lk_emitter_layer_set_emitter_shape(a, (lk_emitter_shape)(rnd() % 7)); lk_emitter_layer_set_render_mode(a, (lk_emitter_render_mode)(rnd() % 5)); break;
+    default: lk_layer_set_needs_layout(a); break;
+    }
+}
+
+/* Emitter cells: made, nested, changed, given to emitters, released. */
+static void cell_call(lk_layer *a)
+{
+    unsigned i = rnd() % CELLS;
+    lk_emitter_cell *c = cells[i];
+    lk_emitter_cell *some[2];
+    some[0] = cells[rnd() % CELLS];
+    some[1] = cells[rnd() % CELLS];
+    switch (rnd() % 8) {
+    case 0: if (c) lk_release(c); cells[i] = lk_emitter_cell_create(); break;
+    case 1: if (c) { char name[8]; snprintf(name, sizeof name, "c%u", rnd() % 3); lk_emitter_cell_set_name(c, name); } break;
+    case 2: lk_emitter_cell_set_birth_rate(c, number()); lk_emitter_cell_set_lifetime(c, number()); break;
+    case 3: lk_emitter_cell_set_contents(c, images[rnd() % IMAGES]); lk_emitter_cell_set_scale(c, number()); break;
+    case 4: lk_emitter_cell_set_cells(c, some, rnd() % 3); break;
+    case 5: lk_emitter_layer_set_cells(a, some, rnd() % 3); break;
+    case 6: lk_emitter_cell_set_velocity(c, number()); lk_emitter_cell_set_spin(c, number()); lk_emitter_cell_set_emission_range(c, number()); break;
+    default: { lk_emitter_cell *copy = lk_emitter_cell_copy(c); if (copy) lk_release(copy); break; }
+    }
+}
+
 static void call(void)
 {
     lk_layer *a = any_layer(), *b = any_layer();
     lk_animation *an = animations[rnd() % ANIMATIONS];
     char key[8];
     snprintf(key, sizeof key, "k%u", rnd() % 4);
-    switch (rnd() % 40) {
+    switch (rnd() % 44) {
     case 0: { unsigned i = rnd() % LAYERS; if (layers[i]) lk_release(layers[i]); layers[i] = new_layer(); break; }
     case 1: { unsigned i = rnd() % LAYERS; if (layers[i] && rnd() % 3 == 0) { lk_release(layers[i]); layers[i] = NULL; } break; }
     case 2: lk_layer_add_sublayer(a, b); break;
@@ -206,6 +259,8 @@ static void call(void)
         else if (!display) open_display();
         break;
     case 38: lk_layer_set_z_position(a, number()); lk_layer_set_anchor_point(a, lk_point_make(number(), number())); break;
+    case 39: kind_call(a); break;
+    case 40: case 41: cell_call(a); break;
     default: lk_layer_set_hidden(a, rnd() % 5 == 0); break;
     }
 }
@@ -246,6 +301,7 @@ static void run_sequence(int seed, int steps)
     open_display();
     for (i = 0; i < LAYERS; i++) layers[i] = new_layer();
     for (i = 0; i < ANIMATIONS; i++) animations[i] = new_animation();
+    for (i = 0; i < CELLS; i++) cells[i] = lk_emitter_cell_create();
     for (n = 0; n < steps; n++) {
         call();
         if (n % 50 == 49 && consistent) {
@@ -265,6 +321,7 @@ static void run_sequence(int seed, int steps)
     LKT_CHECK(consistent, name, "%s", why);
     for (i = 0; i < LAYERS; i++) if (layers[i]) { lk_release(layers[i]); layers[i] = NULL; }
     for (i = 0; i < ANIMATIONS; i++) if (animations[i]) { lk_release(animations[i]); animations[i] = NULL; }
+    for (i = 0; i < CELLS; i++) if (cells[i]) { lk_release(cells[i]); cells[i] = NULL; }
     for (i = 0; i < IMAGES; i++) lk_release(images[i]);
     lk_release(path);
 }

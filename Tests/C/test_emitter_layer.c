@@ -512,6 +512,46 @@ static void test_properties_and_errors(void)
     lk_release(spark);
 }
 
+/* S7.4 with a birth rate no scene needs (1e12 and 1e300 a second, in both
+   the cell and the layer's multiplier): frames come back, at 1e12 with
+   particles (the births a frame adds are capped); at 1e300 every birth
+   number is past 2^53, where they stop (docs/emitter.md). Such a rate
+   once made the simulation loop without end (at 1e300 the birth number
+   stopped changing). */
+static void test_huge_birth_rate(void)
+{
+    static const double rates[] = { 1e12, 1e300 };
+    lk_image *dot = solid_image(4, 4, 255, 255, 255, 0);
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        double start;
+        lk_emitter_cell *cell = straight_cell(dot, 30);
+        lk_layer *e = emitter_layer(&start);
+        char name[128];
+        lk_status s1, s2;
+        uint8_t *px;
+        int lit;
+        lk_emitter_cell_set_birth_rate(cell, rates[i]);
+        lk_emitter_cell_set_lifetime(cell, 2);
+        lk_emitter_layer_set_emitter_position(e, lk_point_make(W / 2.0, H / 2.0));
+        lk_emitter_layer_set_cells(e, &cell, 1);
+        lk_emitter_layer_set_birth_rate(e, rates[i]);
+        lk_transaction_flush();
+        s1 = lk_display_render_frame_at(display, start + 0.5);
+        s2 = lk_display_render_frame_at(display, start + 0.55);
+        px = (uint8_t *)malloc(W * H * 4);
+        lk_display_read_pixels(display, px, W * 4);
+        lit = lit_pixels(px);
+        free(px);
+        snprintf(name, sizeof name, "S7.4 birth rate %g: frames are drawn%s", rates[i], i == 0 ? ", with particles" : "");
+        LKT_CHECK(s1 == LK_OK && s2 == LK_OK && (i == 1 || lit > 0), name, "%s %s, %d lit pixels", lkt_status_name(s1),
+                  lkt_status_name(s2), lit);
+        drop(e);
+        lk_release(cell);
+    }
+    lk_release(dot);
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a display");
@@ -526,6 +566,7 @@ int main(void)
     test_birth_rate_zero();
     test_key_path_animation();
     test_properties_and_errors();
+    test_huge_birth_rate();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

@@ -231,6 +231,13 @@ public final class EmitterSimulation {
         }
     }
 
+    /// At most this many births per step (per frame, or per rebuild): beyond
+    /// it the rest are dropped. Only birth rates far past any useful one
+    /// reach it (10,000 particles a frame is a heavy scene; 1e300 a second
+    /// is a mistake), and they must not stall the render thread or exhaust
+    /// memory. Below it, frames stay independent of the frame rate (S7.4).
+    static let maximumBirthsPerStep = 200_000
+
     /// Every particle alive at t, from the schedule alone.
     func rebuild(at t: Double) {
         born.removeAll(keepingCapacity: true)
@@ -265,12 +272,14 @@ public final class EmitterSimulation {
     private func emitRoots(after a: Double, through b: Double) {
         for (index, root) in roots.enumerated() {
             forEachBirth(pathKey: root.pathKey, window: root.window, after: a, through: b) { k, time in
+                guard born.count < EmitterSimulation.maximumBirthsPerStep else { return false }
                 let s = segmentIndex(at: time)
-                guard let cell = segments[s].byPath[root.pathKey] else { return }
+                guard let cell = segments[s].byPath[root.pathKey] else { return true }
                 let seedKey = ParticleRandom.key(UInt64(segments[s].configuration.seed), UInt64(index))
                 let p = bornFromEmitter(cell: cell, key: ParticleRandom.key(seedKey, UInt64(k)), at: time, segment: s)
                 born.append(p)
                 if motion[Int(cell)].hasChildren { emitChildren(of: p, after: p.birth, through: b) }
+                return true
             }
         }
     }
@@ -285,12 +294,14 @@ public final class EmitterSimulation {
                                         timing: params[Int(child)].attributes.timing)
             let childKey = ParticleRandom.key(parent.key, UInt64(j))
             forEachBirth(pathKey: pathKey, window: window, after: max(a, parent.birth), through: b) { k, time in
+                guard born.count < EmitterSimulation.maximumBirthsPerStep else { return false }
                 let s = segmentIndex(at: time)
                 let cell = s == parentSegment ? child : (segments[s].byPath[pathKey] ?? -1)
-                guard cell >= 0 else { return }
+                guard cell >= 0 else { return true }
                 let p = bornFromParent(parent, cell: cell, key: ParticleRandom.key(childKey, UInt64(k)), at: time, segment: s)
                 born.append(p)
                 if motion[Int(cell)].hasChildren { emitChildren(of: p, after: p.birth, through: b) }
+                return true
             }
         }
     }

@@ -92,11 +92,14 @@ struct EmissionWindow {
 /// sequence of frames sees the same births.
 extension EmitterSimulation {
     /// Calls `body(k, time)` for each birth with a < time <= b (and time
-    /// before the window's end) of the cell `pathKey`.
+    /// before the window's end) of the cell `pathKey`, until it returns
+    /// false. Birth numbers stop at 2^53, where k + 1 would equal k (a
+    /// birth rate near 1e300 reaches it at once).
     @inline(__always)
     func forEachBirth(pathKey: UInt64, window: EmissionWindow, after a: Double, through b: Double,
-                      _ body: (Int, Double) -> Void) {
+                      _ body: (Int, Double) -> Bool) {
         guard window.speed > 0, window.begin < window.end, b > window.begin else { return }
+        let last = 0x1p53
         var walk = ScheduleWalk(self, pathKey: pathKey, window: window)
         while let piece = walk.next(), piece.start <= b {
             let (n, rate) = (piece.count, piece.rate)
@@ -108,13 +111,17 @@ extension EmitterSimulation {
             var k = lowest
             if a >= piece.start {
                 k = max(lowest, (n + (a - piece.start) * rate).rounded(.down))
+                guard k < last else { return }
                 while k > lowest, piece.start + (k - 1 - n) / rate > a { k -= 1 }
-                while piece.start + (k - n) / rate <= a { k += 1 }
+                while piece.start + (k - n) / rate <= a {
+                    k += 1
+                    if k >= last { return }
+                }
             }
-            while true {
+            while k < last {
                 let time = piece.start + (k - n) / rate
                 if time >= piece.end || time > b { break }
-                body(Int(k), time)
+                if !body(Int(k), time) { return }
                 k += 1
             }
         }
