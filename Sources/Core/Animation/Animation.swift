@@ -16,15 +16,41 @@ public final class Animation: Object, @unchecked Sendable {
     public var cumulative = false
     public var removedOnCompletion = true
     /// Keyframe animations (S4.10).
-    public var keyframes = KeyframeParameters()
+    public var keyframes: KeyframeParameters {
+        get { extras?.keyframes ?? KeyframeParameters() }
+        _modify { yield &extrasForWriting.keyframes }
+    }
     /// Spring animations (S4.11); from/to/by as for basic ones.
-    public var spring = SpringParameters()
+    public var spring: SpringParameters {
+        get { extras?.spring ?? SpringParameters() }
+        _modify { yield &extrasForWriting.spring }
+    }
     /// Transitions (S4.13).
-    public var transition = TransitionParameters()
+    public var transition: TransitionParameters {
+        get { extras?.transition ?? TransitionParameters() }
+        _modify { yield &extrasForWriting.transition }
+    }
     /// Group animations (S4.12): the children, in order (copies).
-    public var animations: [Animation] = []
+    public var animations: [Animation] {
+        get { extras?.animations ?? [] }
+        _modify { yield &extrasForWriting.animations }
+    }
     public var delegate: AnimationDelegate?
-    public private(set) var userValues: [String: Value] = [:]
+    public private(set) var userValues: [String: Value] {
+        get { extras?.userValues ?? [:] }
+        _modify { yield &extrasForWriting.userValues }
+    }
+    /// The parameters of the rarer kinds and the user values, allocated at
+    /// the first write: an implicit animation (thousands re-triggered in
+    /// one transaction) would otherwise initialise, and at its end release,
+    /// a dozen fields it never uses.
+    private var extras: Extras?
+    private var extrasForWriting: Extras {
+        if let extras { return extras }
+        let e = Extras()
+        extras = e
+        return e
+    }
     /// True for the copy a layer holds: it is what the render side
     /// evaluates, so it cannot change after adding (Core Animation raises).
     public internal(set) var isAttached = false
@@ -51,17 +77,37 @@ public final class Animation: Object, @unchecked Sendable {
         c.additive = additive
         c.cumulative = cumulative
         c.removedOnCompletion = removedOnCompletion
-        c.keyframes = keyframes
-        c.spring = spring
-        c.transition = transition
-        c.animations = animations.map { $0.copy() }
+        c.extras = extras?.copy()
         c.delegate = delegate
-        c.userValues = userValues
         return c
     }
 
+    /// Owned by one animation only: a copy of the animation copies it
+    /// (and the group's children), so changing a copy leaves the original.
+    private final class Extras {
+        var keyframes = KeyframeParameters()
+        var spring = SpringParameters()
+        var transition = TransitionParameters()
+        var animations: [Animation] = []
+        var userValues: [String: Value] = [:]
+
+        func copy() -> Extras {
+            let e = Extras()
+            e.keyframes = keyframes
+            e.spring = spring
+            e.transition = transition
+            e.animations = animations.map { $0.copy() }
+            e.userValues = userValues
+            return e
+        }
+    }
+
     public func setUserValue(_ value: Value, forKey key: String) {
-        if case .none = value { userValues.removeValue(forKey: key) } else { userValues[key] = value }
+        if case .none = value {
+            if extras != nil { userValues.removeValue(forKey: key) }
+        } else {
+            userValues[key] = value
+        }
     }
 
     /// S4.8: at most two of from, to and by. A group's key path is its
