@@ -22,7 +22,17 @@ import Testing
         a.animations = [child]
         a.setUserValue(.number(7), forKey: "tag")
 
+        a.fromValue = .point(Point(x: 1, y: 2))
+        a.byValue = .point(Point(x: 3, y: 4))
+
         let c = a.copy()
+        #expect(c.fromValue == .point(Point(x: 1, y: 2)) && c.toValue == nil && c.byValue == .point(Point(x: 3, y: 4)))
+        // from, to and by are shared until one side changes them.
+        a.toValue = .point(Point(x: 9, y: 9))
+        c.fromValue = nil
+        #expect(c.toValue == nil && a.fromValue == .point(Point(x: 1, y: 2)))
+        #expect(a.toValue == .point(Point(x: 9, y: 9)) && c.fromValue == nil && c.byValue == a.byValue)
+        a.toValue = nil
         #expect(c.keyframes.values == a.keyframes.values && c.keyframes.keyTimes == [0, 1])
         #expect(c.keyframes.calculationMode == .cubic)
         #expect(c.spring == a.spring && c.spring.damping == 3)
@@ -51,7 +61,9 @@ import Testing
     @Test func unsetParametersReadAsDefaults() {
         let a = Animation(kind: .basic, keyPath: "opacity")
         a.setUserValue(.none, forKey: "nothing")
+        a.fromValue = nil
         for x in [a, a.copy()] {
+            #expect(x.fromValue == nil && x.toValue == nil && x.byValue == nil)
             #expect(x.keyframes.values.isEmpty && x.keyframes.path == nil && x.keyframes.calculationMode == .linear)
             #expect(x.spring == SpringParameters())
             #expect(x.transition == TransitionParameters())

@@ -9,9 +9,18 @@ public final class Animation: Object, @unchecked Sendable {
     public var timing = TimingState()
     /// nil: linear for explicit animations (S4.7).
     public var timingFunction: TimingFunction?
-    public var fromValue: Value?
-    public var toValue: Value?
-    public var byValue: Value?
+    public var fromValue: Value? {
+        get { ends?.from }
+        set { if newValue != nil || ends != nil { uniqueEnds().from = newValue } }
+    }
+    public var toValue: Value? {
+        get { ends?.to }
+        set { if newValue != nil || ends != nil { uniqueEnds().to = newValue } }
+    }
+    public var byValue: Value? {
+        get { ends?.by }
+        set { if newValue != nil || ends != nil { uniqueEnds().by = newValue } }
+    }
     public var additive = false
     public var cumulative = false
     public var removedOnCompletion = true
@@ -40,6 +49,16 @@ public final class Animation: Object, @unchecked Sendable {
         get { extras?.userValues ?? [:] }
         _modify { yield &extrasForWriting.userValues }
     }
+    /// from, to and by: nil for the built-in action's animation, so it
+    /// neither initialises nor destroys three optional Values (about 130
+    /// bytes each, destroyed through generic value witnesses). Shared by
+    /// copies until one of them changes (values only, nothing to deep-copy).
+    private var ends: Ends?
+    private func uniqueEnds() -> Ends {
+        if ends == nil || !isKnownUniquelyReferenced(&ends) { ends = ends?.copy() ?? Ends() }
+        return ends!
+    }
+
     /// The parameters of the rarer kinds and the user values, allocated at
     /// the first write: an implicit animation (thousands re-triggered in
     /// one transaction) would otherwise initialise, and at its end release,
@@ -71,15 +90,23 @@ public final class Animation: Object, @unchecked Sendable {
         let c = Animation(kind: animationKind, keyPath: keyPath)
         c.timing = timing
         c.timingFunction = timingFunction
-        c.fromValue = fromValue
-        c.toValue = toValue
-        c.byValue = byValue
+        c.ends = ends
         c.additive = additive
         c.cumulative = cumulative
         c.removedOnCompletion = removedOnCompletion
         c.extras = extras?.copy()
         c.delegate = delegate
         return c
+    }
+
+    private final class Ends {
+        var from: Value?, to: Value?, by: Value?
+
+        func copy() -> Ends {
+            let e = Ends()
+            (e.from, e.to, e.by) = (from, to, by)
+            return e
+        }
     }
 
     /// Owned by one animation only: a copy of the animation copies it
