@@ -18,7 +18,8 @@
  * cleared its model's mask's owner.
  *
  * LKTEST_SEQUENCES=N and LKTEST_SEQUENCE_STEPS=N run longer (default 12
- * sequences of 1,500 calls; the seed is the sequence's number).
+ * sequences of 1,500 calls; the seed is the sequence's number, from
+ * LKTEST_SEQUENCE_FIRST, default 0).
  */
 #include "lktest.h"
 
@@ -331,7 +332,8 @@ int main(void)
     const char *sequences = getenv("LKTEST_SEQUENCES"), *steps = getenv("LKTEST_SEQUENCE_STEPS");
     int count = sequences && atoi(sequences) > 0 ? atoi(sequences) : 12;
     int length = steps && atoi(steps) > 0 ? atoi(steps) : 1500;
-    int seed;
-    for (seed = 0; seed < count; seed++) run_sequence(seed, length);
+    const char *first = getenv("LKTEST_SEQUENCE_FIRST");
+    int seed, from = first ? atoi(first) : 0;
+    for (seed = from; seed < from + count; seed++) run_sequence(seed, length);
     return lkt_finish();
 }
