@@ -28,8 +28,7 @@ open class Object: @unchecked Sendable {
     }
 
     /// Work to do when the object goes (the C boundary frees strings it handed out).
-    /// nil until the first: most objects (an implicit animation) have none.
-    private var deinitActions: [() -> Void]?
+    private var deinitActions: [() -> Void] = []
 
     deinit {
         // Read without the registry's lock: nothing can register an object
@@ -37,10 +36,10 @@ open class Object: @unchecked Sendable {
         // release orders this after any registration. Most objects (an
         // implicit animation, its record's) never were, and skip the lock.
         if registered { HandleRegistry.shared.unregister(self) }
-        if let deinitActions { for action in deinitActions { action() } }
+        for action in deinitActions { action() }
     }
 
-    public func onDeinit(_ action: @escaping () -> Void) { deinitActions = (deinitActions ?? []) + [action] }
+    public func onDeinit(_ action: @escaping () -> Void) { deinitActions.append(action) }
 
     /// The C handle: the object's address.
     public var handle: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
