@@ -32,6 +32,7 @@
 #define ANIMATIONS 6
 #define IMAGES 3
 #define CELLS 4
+#define TAGS 2
 
 static unsigned long long state;
 static unsigned rnd(void)
@@ -55,6 +56,11 @@ static double number(void)
 }
 
 static lk_layer *layers[LAYERS];
+/* Layers that serve only as values (a user value or an animation's value
+   naming a layer, as a view tags its animations): they hold nothing, so no
+   reference cycle forms through them, and the last release frees every
+   layer (checked at the end of each sequence). */
+static lk_layer *tags[TAGS];
 static lk_animation *animations[ANIMATIONS];
 static lk_image *images[IMAGES];
 static lk_emitter_cell *cells[CELLS];
@@ -95,7 +101,7 @@ static lk_value any_value(void)
     case 3: return lk_value_color(lk_color_make(between(0, 1), between(0, 1), between(0, 1), between(0, 1)));
     case 4: return lk_value_transform(lk_transform3d_make_rotation(number(), between(-1, 1), between(-1, 1), 1));
     case 5: return lk_value_image(images[rnd() % IMAGES]);
-    case 6: return lk_value_layer(any_layer());
+    case 6: return lk_value_layer(tags[rnd() % TAGS]);
     case 7: return lk_value_size(lk_size_make(number(), number()));
     default: return lk_value_none();
     }
@@ -262,6 +268,7 @@ static void call(void)
     case 38: lk_layer_set_z_position(a, number()); lk_layer_set_anchor_point(a, lk_point_make(number(), number())); break;
     case 39: kind_call(a); break;
     case 40: case 41: cell_call(a); break;
+    case 42: { unsigned i = rnd() % TAGS; lk_release(tags[i]); tags[i] = lk_layer_create(); break; }
     default: lk_layer_set_hidden(a, rnd() % 5 == 0); break;
     }
 }
@@ -294,13 +301,15 @@ static void run_sequence(int seed, int steps)
 {
     uint8_t texels[8 * 8 * 4];
     char name[96], why[128] = "";
-    int i, n, consistent = 1;
+    int i, n, consistent = 1, alive;
+    lk_layer *gone[LAYERS + TAGS];
     state = (unsigned long long)seed * 7919 + 1;
     for (i = 0; i < (int)sizeof texels; i++) texels[i] = (uint8_t)(i * 37);
     for (i = 0; i < IMAGES; i++) images[i] = lk_image_create_from_pixels(8, 8, 32, LK_PIXEL_FORMAT_RGBA8, texels);
     path = lk_path_create_from_svg("M0 0 L50 0 L50 50 Z");
     open_display();
     for (i = 0; i < LAYERS; i++) layers[i] = new_layer();
+    for (i = 0; i < TAGS; i++) tags[i] = lk_layer_create();
     for (i = 0; i < ANIMATIONS; i++) animations[i] = new_animation();
     for (i = 0; i < CELLS; i++) cells[i] = lk_emitter_cell_create();
     for (n = 0; n < steps; n++) {
@@ -312,17 +321,33 @@ static void run_sequence(int seed, int steps)
     }
     for (i = 0; i < 16; i++) lk_transaction_commit();   /* whatever was left open */
     lk_transaction_flush();
+    if (!display) open_display();
     if (display) {
         lk_display_render_frame_at(display, now + 1);
+        /* the run loop delivers what that frame finished (S4.6): finished
+           animations leave their layers */
+        for (i = 0; i < 4; i++) lk_display_dispatch(display, 0);
         lk_display_close(display);
         display = NULL;
     }
     if (consistent) consistent = tree_consistent(why, sizeof why);
     snprintf(name, sizeof name, "S1.3 random call sequence %d (%d calls): no crash, the tree stays consistent", seed, steps);
     LKT_CHECK(consistent, name, "%s", why);
-    for (i = 0; i < LAYERS; i++) if (layers[i]) { lk_release(layers[i]); layers[i] = NULL; }
+    for (i = 0; i < LAYERS + TAGS; i++) {
+        gone[i] = i < LAYERS ? layers[i] : tags[i - LAYERS];
+        if (gone[i]) lk_release(gone[i]);
+        if (i < LAYERS) layers[i] = NULL; else tags[i - LAYERS] = NULL;
+    }
     for (i = 0; i < ANIMATIONS; i++) if (animations[i]) { lk_release(animations[i]); animations[i] = NULL; }
     for (i = 0; i < CELLS; i++) if (cells[i]) { lk_release(cells[i]); cells[i] = NULL; }
+    lk_transaction_flush();   /* a transaction keeps the layers it changed until it commits */
+    alive = 0;
+    for (i = 0; i < LAYERS + TAGS; i++) {
+        void *again = gone[i] ? lk_retain(gone[i]) : NULL;
+        if (again) { alive++; lk_release(again); }
+    }
+    snprintf(name, sizeof name, "S1.3 random call sequence %d: the last release frees every layer", seed);
+    LKT_CHECK(alive == 0, name, "%d layers still alive", alive);
     for (i = 0; i < IMAGES; i++) lk_release(images[i]);
     lk_release(path);
 }
