@@ -39,7 +39,7 @@ extension Layer {
     /// row when the caller has it at hand).
     private func builtInAnimation(forKey key: String, row: AnyProperty? = nil,
                                   in transaction: Transaction.ThreadState? = nil) -> (Animation, AnyProperty)? {
-        guard key != "contents", let property = row ?? LayerProperties.named(key, kind: state.layerKind),
+        guard row?.slot != nil || key != "contents", let property = row ?? LayerProperties.named(key, kind: state.layerKind),
               property.animatable else { return nil }
         let animation = Animation(kind: .basic, keyPath: key)
         let inherited = Transaction.inherited(in: transaction ?? Transaction.current)
@@ -61,7 +61,9 @@ extension Layer {
             // Only the built-in action can answer: its animation is attached
             // as it is, with no Action around it and no copy (the common
             // case, and what re-triggering thousands of animations costs).
-            if let fade = builtInTransition(forKey: event) {
+            // A property with a field slot (a number, point, size, rect or
+            // transform) is never contents: no key compares.
+            if row?.slot == nil, let fade = builtInTransition(forKey: event) {
                 try? addAnimation(fade, forKey: nil)
             } else if animatable, let (animation, property) = builtInAnimation(forKey: event, row: row, in: transaction) {
                 attachBuiltIn(animation, forKey: event, property: property, in: transaction)

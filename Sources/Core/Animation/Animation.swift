@@ -9,22 +9,67 @@ public final class Animation: Object, @unchecked Sendable {
     public var timing = TimingState()
     /// nil: linear for explicit animations (S4.7).
     public var timingFunction: TimingFunction?
-    public var fromValue: Value?
-    public var toValue: Value?
-    public var byValue: Value?
+    public var fromValue: Value? {
+        get { ends?.from }
+        set { if newValue != nil || ends != nil { uniqueEnds().from = newValue } }
+    }
+    public var toValue: Value? {
+        get { ends?.to }
+        set { if newValue != nil || ends != nil { uniqueEnds().to = newValue } }
+    }
+    public var byValue: Value? {
+        get { ends?.by }
+        set { if newValue != nil || ends != nil { uniqueEnds().by = newValue } }
+    }
     public var additive = false
     public var cumulative = false
     public var removedOnCompletion = true
     /// Keyframe animations (S4.10).
-    public var keyframes = KeyframeParameters()
+    public var keyframes: KeyframeParameters {
+        get { extras?.keyframes ?? KeyframeParameters() }
+        _modify { yield &extrasForWriting.keyframes }
+    }
     /// Spring animations (S4.11); from/to/by as for basic ones.
-    public var spring = SpringParameters()
+    public var spring: SpringParameters {
+        get { extras?.spring ?? SpringParameters() }
+        _modify { yield &extrasForWriting.spring }
+    }
     /// Transitions (S4.13).
-    public var transition = TransitionParameters()
+    public var transition: TransitionParameters {
+        get { extras?.transition ?? TransitionParameters() }
+        _modify { yield &extrasForWriting.transition }
+    }
     /// Group animations (S4.12): the children, in order (copies).
-    public var animations: [Animation] = []
+    public var animations: [Animation] {
+        get { extras?.animations ?? [] }
+        _modify { yield &extrasForWriting.animations }
+    }
     public var delegate: AnimationDelegate?
-    public private(set) var userValues: [String: Value] = [:]
+    public private(set) var userValues: [String: Value] {
+        get { extras?.userValues ?? [:] }
+        _modify { yield &extrasForWriting.userValues }
+    }
+    /// from, to and by: nil for the built-in action's animation, so it
+    /// neither initialises nor destroys three optional Values (about 130
+    /// bytes each, destroyed through generic value witnesses). Shared by
+    /// copies until one of them changes (values only, nothing to deep-copy).
+    private var ends: Ends?
+    private func uniqueEnds() -> Ends {
+        if ends == nil || !isKnownUniquelyReferenced(&ends) { ends = ends?.copy() ?? Ends() }
+        return ends!
+    }
+
+    /// The parameters of the rarer kinds and the user values, allocated at
+    /// the first write: an implicit animation (thousands re-triggered in
+    /// one transaction) would otherwise initialise, and at its end release,
+    /// a dozen fields it never uses.
+    private var extras: Extras?
+    private var extrasForWriting: Extras {
+        if let extras { return extras }
+        let e = Extras()
+        extras = e
+        return e
+    }
     /// True for the copy a layer holds: it is what the render side
     /// evaluates, so it cannot change after adding (Core Animation raises).
     public internal(set) var isAttached = false
@@ -45,23 +90,51 @@ public final class Animation: Object, @unchecked Sendable {
         let c = Animation(kind: animationKind, keyPath: keyPath)
         c.timing = timing
         c.timingFunction = timingFunction
-        c.fromValue = fromValue
-        c.toValue = toValue
-        c.byValue = byValue
+        c.ends = ends
         c.additive = additive
         c.cumulative = cumulative
         c.removedOnCompletion = removedOnCompletion
-        c.keyframes = keyframes
-        c.spring = spring
-        c.transition = transition
-        c.animations = animations.map { $0.copy() }
+        c.extras = extras?.copy()
         c.delegate = delegate
-        c.userValues = userValues
         return c
     }
 
+    private final class Ends {
+        var from: Value?, to: Value?, by: Value?
+
+        func copy() -> Ends {
+            let e = Ends()
+            (e.from, e.to, e.by) = (from, to, by)
+            return e
+        }
+    }
+
+    /// Owned by one animation only: a copy of the animation copies it
+    /// (and the group's children), so changing a copy leaves the original.
+    private final class Extras {
+        var keyframes = KeyframeParameters()
+        var spring = SpringParameters()
+        var transition = TransitionParameters()
+        var animations: [Animation] = []
+        var userValues: [String: Value] = [:]
+
+        func copy() -> Extras {
+            let e = Extras()
+            e.keyframes = keyframes
+            e.spring = spring
+            e.transition = transition
+            e.animations = animations.map { $0.copy() }
+            e.userValues = userValues
+            return e
+        }
+    }
+
     public func setUserValue(_ value: Value, forKey key: String) {
-        if case .none = value { userValues.removeValue(forKey: key) } else { userValues[key] = value }
+        if case .none = value {
+            if extras != nil { userValues.removeValue(forKey: key) }
+        } else {
+            userValues[key] = value
+        }
     }
 
     /// S4.8: at most two of from, to and by. A group's key path is its

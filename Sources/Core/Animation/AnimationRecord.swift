@@ -7,8 +7,14 @@ final class AnimationRecord: @unchecked Sendable {
     /// its beginTime at the commit that publishes it.
     let animation: Animation
     /// The key path's presentation value when the animation was added: the
-    /// start of "to only", "by only" and "none" animations (S4.8).
-    let previousValue: Value?
+    /// start of "to only", "by only" and "none" animations (S4.8). A
+    /// built-in animation's is kept in its lane track only.
+    var previousValue: Value? {
+        if let storedPrevious { return storedPrevious }
+        if case .lanes(let track)? = fastTrack, track.present & 8 != 0, let slot { return slot.value(lanes: track.previous) }
+        return nil
+    }
+    private let storedPrevious: Value?
     /// The run loop of the thread that added it (S4.6).
     let runLoop: RunLoop
     let groups: [CompletionGroup]
@@ -53,7 +59,28 @@ final class AnimationRecord: @unchecked Sendable {
         fastTrackObject = fastTrack?.object
         self.key = key
         self.animation = animation
-        self.previousValue = previousValue
+        storedPrevious = previousValue
+        self.runLoop = runLoop
+        self.groups = groups
+    }
+
+    /// The built-in action's animation (no from, to or by value) of a whole
+    /// number, point, size or rect property, starting from `previousLanes`
+    /// (re-triggering thousands in one transaction: no Value is made, copied
+    /// and freed for the start).
+    init(builtIn key: String, animation: Animation, previousLanes: SIMD4<Double>, slot: FieldSlot, runLoop: RunLoop,
+         groups: [CompletionGroup], property: AnyProperty) {
+        let track = LaneTrack(slot: slot, previousLanes: previousLanes)
+        self.property = property
+        subpath = []
+        keyframes = nil
+        children = []
+        self.slot = slot
+        fastTrack = .lanes(track)
+        fastTrackObject = track
+        self.key = key
+        self.animation = animation
+        storedPrevious = nil
         self.runLoop = runLoop
         self.groups = groups
     }

@@ -42,6 +42,14 @@ final class LaneTrack {
         (from, to, by, self.previous) = (SIMD4(), SIMD4(), SIMD4(), p)
     }
 
+    /// The same, its start already in lanes (`slot.lanes` <= 4).
+    init(slot: FieldSlot, previousLanes: SIMD4<Double>) {
+        offset = slot.offset
+        lanes = slot.lanes
+        present = 8
+        (from, to, by, previous) = (SIMD4(), SIMD4(), SIMD4(), previousLanes)
+    }
+
     /// S4.8: writes the animated value of the field into `state`.
     func apply(_ a: Animation, progress: Double, iteration: Int, to state: UnsafeMutablePointer<LayerState>,
                model: UnsafePointer<LayerState>, eased: Double? = nil) {

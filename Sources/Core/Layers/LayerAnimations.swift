@@ -38,12 +38,21 @@ extension Layer {
         }
         // The presentation value now is where the animation starts (S3.3);
         // the render side's, so the one it replaces still counts.
-        let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: [],
-                                                           keyPath: key, at: mediaTime())
-            ?? (try? state.value(forKeyPath: key))
-        let record = AnimationRecord(key: key, animation: animation, previousValue: previous,
+        let record: AnimationRecord
+        let now = mediaTime()
+        if let slot = property.slot, slot.lanes <= 4,
+           let lanes = RenderTree.shared.presentedLanes(of: self, slot: slot, at: now) {
+            record = AnimationRecord(builtIn: key, animation: animation, previousLanes: lanes, slot: slot,
+                                     runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
+                                     property: property)
+        } else {
+            let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: [],
+                                                               keyPath: key, at: now)
+                ?? (try? state.value(forKeyPath: key))
+            record = AnimationRecord(key: key, animation: animation, previousValue: previous,
                                      runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
                                      property: property, subpath: [], endsUnset: true)
+        }
         record.layer = self
         animation.isAttached = true
         replaceAnimationRecord(forKey: key, with: record, in: transaction)
@@ -59,12 +68,17 @@ extension Layer {
             return
         }
         let old = animationRecords[i]
-        var records: [AnimationRecord] = []
-        records.reserveCapacity(animationRecords.count)
-        records.append(contentsOf: animationRecords[..<i])
-        records.append(contentsOf: animationRecords[(i + 1)...])
-        records.append(record)
-        animationRecords = records
+        if animationRecords.count == 1 {
+            // The common case (one implicit animation re-triggered): no copying.
+            animationRecords = [record]
+        } else {
+            var records: [AnimationRecord] = []
+            records.reserveCapacity(animationRecords.count)
+            records.append(contentsOf: animationRecords[..<i])
+            records.append(contentsOf: animationRecords[(i + 1)...])
+            records.append(record)
+            animationRecords = records
+        }
         old.detached = true
         AnimationEvents.stopEarly(old)
     }

@@ -28,7 +28,8 @@ open class Object: @unchecked Sendable {
     }
 
     /// Work to do when the object goes (the C boundary frees strings it handed out).
-    private var deinitActions: [() -> Void] = []
+    /// nil until the first: most objects (an implicit animation) have none.
+    private var deinitActions: [() -> Void]?
 
     deinit {
         // Read without the registry's lock: nothing can register an object
@@ -36,10 +37,10 @@ open class Object: @unchecked Sendable {
         // release orders this after any registration. Most objects (an
         // implicit animation, its record's) never were, and skip the lock.
         if registered { HandleRegistry.shared.unregister(self) }
-        for action in deinitActions { action() }
+        if let deinitActions { for action in deinitActions { action() } }
     }
 
-    public func onDeinit(_ action: @escaping () -> Void) { deinitActions.append(action) }
+    public func onDeinit(_ action: @escaping () -> Void) { deinitActions = (deinitActions ?? []) + [action] }
 
     /// The C handle: the object's address.
     public var handle: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

@@ -324,8 +324,14 @@ public final class RenderTree: @unchecked Sendable {
     /// field alone (re-triggering thousands of implicit animations asks this
     /// for each); nil when another path must answer.
     static func inlinePresentedValue(of node: RenderNode, property: AnyProperty, at time: Double) -> Value? {
-        guard node.tracksWriteFieldsOnly || node.animations.isEmpty,
-              let slot = property.slot, slot.lanes <= 4 else { return nil }
+        guard let slot = property.slot, let lanes = inlinePresentedLanes(of: node, slot: slot, at: time) else { return nil }
+        return slot.value(lanes: lanes)
+    }
+
+    /// The same, as the field's lanes (a built-in animation's track keeps
+    /// its start so, without a Value in between).
+    static func inlinePresentedLanes(of node: RenderNode, slot: FieldSlot, at time: Double) -> SIMD4<Double>? {
+        guard node.tracksWriteFieldsOnly || node.animations.isEmpty, slot.lanes <= 4 else { return nil }
         let offset = slot.offset
         let model = UnsafeRawPointer(node.statePointer).advanced(by: offset).assumingMemoryBound(to: Double.self)
         var field = SIMD4<Double>()
@@ -348,7 +354,7 @@ public final class RenderTree: @unchecked Sendable {
             }
             return true
         }
-        return answered ? slot.value(lanes: field) : nil
+        return answered ? field : nil
     }
 
     /// A layer died: forget its node (its superlayer's next commit drops it too).
@@ -378,6 +384,15 @@ public final class RenderTree: @unchecked Sendable {
             }
             state.mask = layer.state.mask
             return state
+        }
+    }
+
+    /// `inlinePresentedLanes` for the layer's node; nil when the layer was
+    /// never committed or another path must answer (presentationValue).
+    func presentedLanes(of layer: Layer, slot: FieldSlot, at time: Double) -> SIMD4<Double>? {
+        withLock {
+            guard let node = layer.renderNode else { return nil }
+            return RenderTree.inlinePresentedLanes(of: node, slot: slot, at: time)
         }
     }
 
