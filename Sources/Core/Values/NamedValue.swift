@@ -35,8 +35,9 @@ extension Array: PropertyValue where Element: ListElement {
         }
         return out
     }
-    public var value: Value { .list(map(\.value)) }
-    public var isFiniteValue: Bool { allSatisfy(\.isFiniteValue) }
+    // Closures, not key paths (see Optional's conformance in PropertyValue.swift).
+    public var value: Value { .list(map { $0.value }) }
+    public var isFiniteValue: Bool { allSatisfy { $0.isFiniteValue } }
 }
 
 extension String: PropertyValue {

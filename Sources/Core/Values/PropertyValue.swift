@@ -98,8 +98,11 @@ extension Optional: PropertyValue where Wrapped: OptionalPropertyPayload {
         guard let payload = Wrapped.payload(from: value) else { return nil }
         return .some(payload)
     }
-    public var value: Value { map(\.payloadValue) ?? .none }
-    public var isFiniteValue: Bool { map(\.isFinitePayload) ?? true }
+    // Closures, not key paths: this conformance is used unspecialized
+    // (through PropertyValue), where a key path is built at run time at
+    // each call (swift_getKeyPath, about 8,000 instructions).
+    public var value: Value { if let wrapped = self { wrapped.payloadValue } else { .none } }
+    public var isFiniteValue: Bool { if let wrapped = self { wrapped.isFinitePayload } else { true } }
 }
 
 extension Color: OptionalPropertyPayload {
