@@ -10,7 +10,9 @@
  *
  * The cases change clips: a masksToBounds layer resized, moved, or inside a
  * shadowed layer; crossing cards in a transform layer turned (their pieces'
- * clips move). A changed clip damages what it clips, before and after.
+ * clips move); cards that start crossing (cut into more pieces: the list
+ * has more ops) and stop again. A changed clip damages what it clips,
+ * before and after; a 3D space whose pieces change damages what it draws.
  */
 #include "lktest.h"
 
@@ -22,7 +24,7 @@
 #define W 240
 #define H 160
 
-enum scene { SQUARE_MOVED, CLIP_NARROWED, CLIP_MOVED, CLIP_IN_SHADOW, CARDS_TURNED, SCENES };
+enum scene { SQUARE_MOVED, CLIP_NARROWED, CLIP_MOVED, CLIP_IN_SHADOW, CARDS_TURNED, CARDS_CROSS, CARDS_PART, SCENES };
 
 static const char *scene_names[SCENES] = {
     "a square moved",
@@ -30,12 +32,15 @@ static const char *scene_names[SCENES] = {
     "a rounded masksToBounds layer moved",
     "a masksToBounds layer with a shadow narrowed",
     "two crossing cards in a transform layer turned further",
+    "two cards in a transform layer that start crossing",
+    "two crossing cards in a transform layer that stop crossing",
 };
 
 /* The rules whose drawing each scene keeps through a partial redraw (the
    render side's frames, S5.2): masksToBounds and shadows (S6.1), layers
    cut in a shared 3D space (S6.3). */
-static const char *scene_rules[SCENES] = {"S5.2", "S5.2 S6.1", "S5.2 S6.1", "S5.2 S6.1", "S5.2 S6.3 S7.6"};
+static const char *scene_rules[SCENES] = {"S5.2", "S5.2 S6.1", "S5.2 S6.1", "S5.2 S6.1", "S5.2 S6.3 S7.6",
+                                          "S5.2 S6.3 S7.6", "S5.2 S6.3 S7.6"};
 
 static lk_layer *add(lk_layer *parent, lk_rect frame, lk_color bg)
 {
@@ -67,6 +72,16 @@ static void set_state(enum scene s, lk_layer *changing[2], int state)
         double angle = (state ? 50 : 30) * 3.14159265358979 / 180;
         lk_layer_set_transform(changing[0], lk_transform3d_make_rotation(angle, 0, 1, 0));
         lk_layer_set_transform(changing[1], lk_transform3d_make_rotation(-angle, 0, 1, 0));
+        break;
+    }
+    case CARDS_CROSS:
+    case CARDS_PART: {
+        /* apart, the second card stands 120 points behind the first */
+        int crossing = s == CARDS_CROSS ? state : !state;
+        double angle = 35 * 3.14159265358979 / 180;
+        lk_layer_set_transform(changing[0], lk_transform3d_make_rotation(angle, 0, 1, 0));
+        lk_layer_set_transform(changing[1], lk_transform3d_concat(lk_transform3d_make_rotation(-angle, 0, 1, 0),
+                                                                   lk_transform3d_make_translation(0, 0, crossing ? 0 : -120)));
         break;
     }
     default:
@@ -108,6 +123,8 @@ static lk_layer *build(enum scene s, lk_layer *changing[2])
         changing[0] = l;
         break;
     case CARDS_TURNED:
+    case CARDS_CROSS:
+    case CARDS_PART:
         perspective.m34 = -1.0 / 400;
         lk_layer_set_sublayer_transform(root, perspective);
         t = lk_transform_layer_create();

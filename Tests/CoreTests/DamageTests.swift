@@ -7,7 +7,7 @@ import Testing
         var builder = DisplayListBuilder()
         builder.build(root: root)
         return tracker.damage(ops: builder.opsPointer, count: builder.count, images: builder.currentImages,
-                              width: 200, height: 100)
+                              width: 200, height: 100, runs: builder.variableRuns)
     }
 
     @Test func onlyWhatChangedIsRedrawn() throws {
@@ -54,6 +54,58 @@ import Testing
         try clipper.setFrame(Rect(x: 10, y: 60, width: 30, height: 40))
         let moved = damage(&tracker, root)
         #expect(moved.x == 9 && moved.y == 9 && moved.width == 62 && moved.height == 72)
+    }
+}
+
+extension DamageTests {
+    /// Two cards in a transform layer that start crossing are cut into
+    /// pieces (S6.3, S7.6): the list has more ops, but only the space's
+    /// part of the output is damaged, not the whole (a square beside it
+    /// stays out of the box). Stopping again, the same; a repeat, nothing.
+    @Test func cardsThatStartCrossingDamageOnlyTheirSpaceS6_3() throws {
+        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        try root.set(LayerProperties.backgroundColor, Color(r: 0, g: 0, b: 0, a: 1))
+        var perspective = Transform3D.identity
+        perspective.m34 = -1.0 / 400
+        try root.set(LayerProperties.sublayerTransform, perspective)
+        let space = Layer(layerKind: .transform)
+        try space.setFrame(Rect(x: 0, y: 0, width: 120, height: 100))
+        try root.addSublayer(space)
+        var cards: [Layer] = []
+        for i in 0..<2 {
+            let card = makeLayer(frame: Rect(x: 20, y: 20, width: 80, height: 60))
+            try card.set(LayerProperties.backgroundColor, Color(r: Double(i), g: 0.3, b: 1 - Double(i), a: 1))
+            try space.addSublayer(card)
+            cards.append(card)
+        }
+        let square = makeLayer(frame: Rect(x: 160, y: 10, width: 30, height: 30))
+        try square.set(LayerProperties.backgroundColor, Color(r: 1, g: 1, b: 0, a: 1))
+        try root.addSublayer(square)
+        func place(crossing: Bool) throws {
+            try cards[0].set(LayerProperties.transform, .rotation(.pi / 6, 0, 1, 0))
+            // Apart, the second card stands 100 points behind the first.
+            try cards[1].set(LayerProperties.transform,
+                             Transform3D.rotation(-.pi / 6, 0, 1, 0).concatenating(.translation(0, 0, crossing ? 0 : -100)))
+        }
+        func opCount() -> Int {
+            var builder = DisplayListBuilder()
+            builder.build(root: root)
+            return builder.count
+        }
+        var tracker = DamageTracker()
+        try place(crossing: false)
+        _ = damage(&tracker, root)
+        let apart = opCount()
+        try place(crossing: true)
+        #expect(opCount() > apart)   // cut into pieces: the test's premise
+        let crossed = damage(&tracker, root)
+        #expect(crossed.width > 0 && crossed.height > 0)
+        #expect(crossed.x + crossed.width <= 160)   // the square is not redrawn
+        let same = damage(&tracker, root)
+        #expect(same.width == 0 && same.height == 0)
+        try place(crossing: false)
+        let parted = damage(&tracker, root)
+        #expect(parted.width > 0 && parted.x + parted.width <= 160)
     }
 }
 

@@ -34,7 +34,7 @@ import Testing
         builder.buildCommitted(root: root, at: start + 1.25)
         // births at 0.5 and 1.0 s: x = 20 + 10 x age
         #expect(builder.count == 2)
-        #expect(builder.particleRuns == [0..<2])
+        #expect(builder.variableRuns == [0..<2])
         let op = builder.op(0)
         #expect(op.kind == LK_DL_OP_IMAGE.rawValue)
         #expect(op.flags & LK_DL_FLAG_TINT.rawValue != 0)
@@ -52,7 +52,7 @@ import Testing
         func frame(_ t: Double) -> lk_dl_box {
             builder.buildCommitted(root: root, at: start + t)
             return tracker.damage(ops: builder.opsPointer, count: builder.count, images: builder.currentImages,
-                                  width: 200, height: 100, runs: builder.particleRuns)
+                                  width: 200, height: 100, runs: builder.variableRuns)
         }
         let first = frame(0.75)
         #expect(first.width == 200 && first.height == 100)   // no previous frame

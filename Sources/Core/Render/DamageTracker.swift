@@ -7,8 +7,11 @@ import Glibc
 /// groups around them (offset and 3 sigma). A group whose opacity or shadow
 /// changes damages all it covers; a clip that changes (a masksToBounds layer
 /// moved or resized, a cut layer's pieces turning) damages what it clips,
-/// before and after. A change of structure (op count, an op's kind)
-/// damages everything. Backends then redraw only the box.
+/// before and after. Spans whose number of ops may change (particles, a 3D
+/// space's cut pieces) are compared op by op while their ops keep their
+/// number and kinds; otherwise everything each span draws, before and
+/// after, is damaged. Any other change of structure (op count, an op's
+/// kind) damages everything. Backends then redraw only the box.
 struct DamageTracker: ~Copyable {
     private var previous: UnsafeMutablePointer<lk_dl_op>
     private var capacity = 0
@@ -25,10 +28,12 @@ struct DamageTracker: ~Copyable {
     deinit { previous.deallocate() }
 
     /// The damage of `ops` against the previous frame, then remembers them.
-    /// `runs`: spans of ops whose number changes frame to frame (an
-    /// emitter's particles, S7.4). A run damages the screen boxes of its ops
-    /// now and before; the ops around runs are compared one to one, as long
-    /// as both frames have as many runs and as many ops outside them.
+    /// `runs`: spans of ops whose number may change frame to frame (an
+    /// emitter's particles, S7.4; a 3D space's pieces, S6.3). A run with
+    /// as many ops of the same kinds as before is compared one to one, as
+    /// the ops around it; otherwise it damages what its ops draw, now and
+    /// before. The ops around runs are compared one to one, as long as both
+    /// frames have as many runs and as many ops outside them.
     mutating func damage(ops: UnsafePointer<lk_dl_op>, count: Int, images: [Image], width: Int, height: Int,
                          runs: [Range<Int>] = []) -> lk_dl_box {
         let full = lk_dl_box(x: 0, y: 0, width: Int32(width), height: Int32(height))
@@ -48,16 +53,20 @@ struct DamageTracker: ~Copyable {
                 if k < runs.count, i >= runs[k].lowerBound {
                     // The run moved among the other ops: no telling what changed.
                     guard j == previousRuns[k].lowerBound else { whole = true; break }
+                    let run = runs[k], before = previousRuns[k]
+                    k += 1
+                    // Its ops line up with the previous frame's: compared
+                    // one to one below, clips and groups included.
+                    if sameKinds(ops, run, before) { continue }
                     var changed = ScreenBox.empty
-                    for n in runs[k] { changed = changed.union(DamageTracker.screenBox(of: ops[n])) }
-                    for n in previousRuns[k] { changed = changed.union(DamageTracker.screenBox(of: previous[n])) }
+                    for n in run { changed = changed.union(DamageTracker.drawnBox(of: ops[n])) }
+                    for n in before { changed = changed.union(DamageTracker.drawnBox(of: previous[n])) }
                     for (n, b) in shadows.reversed() {
                         changed = DamageTracker.withShadow(changed, n).union(DamageTracker.withShadow(changed, b))
                     }
                     box = box.union(changed)
-                    i = runs[k].upperBound
-                    j = previousRuns[k].upperBound
-                    k += 1
+                    i = run.upperBound
+                    j = before.upperBound
                     continue
                 }
                 let now = ops[i], before = previous[j]
@@ -109,6 +118,31 @@ struct DamageTracker: ~Copyable {
         let y1 = Int32(max(0, min(Double(height), (box.y1 + 1).rounded(.up))))
         guard x1 > x0, y1 > y0 else { return lk_dl_box(x: 0, y: 0, width: 0, height: 0) }
         return lk_dl_box(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The run `now` has as many ops as `before` had, of the same kinds in
+    /// the same order.
+    private func sameKinds(_ ops: UnsafePointer<lk_dl_op>, _ now: Range<Int>, _ before: Range<Int>) -> Bool {
+        guard now.count == before.count else { return false }
+        var j = before.lowerBound
+        for i in now {
+            guard ops[i].kind == previous[j].kind else { return false }
+            j += 1
+        }
+        return true
+    }
+
+    /// All that an op in a run can draw: a drawing op's screen box, a
+    /// group's rect and shadow. Clips draw nothing themselves, and what
+    /// they cut is inside the boxes of the ops they clip.
+    private static func drawnBox(of op: lk_dl_op) -> ScreenBox {
+        switch op.kind {
+        case LK_DL_OP_PUSH_GROUP.rawValue: return groupBox(op)
+        case LK_DL_OP_POP_GROUP.rawValue, LK_DL_OP_GROUP_CONTENT.rawValue, LK_DL_OP_PUSH_CLIP.rawValue,
+             LK_DL_OP_POP_CLIP.rawValue:
+            return .empty
+        default: return screenBox(of: op)
+        }
     }
 
     /// b grown by where the group's shadow can carry it (unchanged without one).

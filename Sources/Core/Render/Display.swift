@@ -294,7 +294,7 @@ public final class Display: Object, @unchecked Sendable {
             animating = builder.animating
             if drawingTiles && !builder.tileNeeds.isEmpty { return (builder.tileNeeds, builder.tileFrame) }
             var box = damage.damage(ops: builder.opsPointer, count: builder.count, images: builder.currentImages,
-                                    width: Int(size.width), height: Int(size.height), runs: builder.particleRuns)
+                                    width: Int(size.width), height: Int(size.height), runs: builder.variableRuns)
             let whole = outputState.withLock { s -> Bool in let w = s.redrawWhole; s.redrawWhole = false; return w }
             if Display.fullDamage || forceFullDamage || !hasFrame || whole {
                 box = lk_dl_box(x: 0, y: 0, width: Int32(size.width), height: Int32(size.height))

@@ -33,9 +33,14 @@ public struct DisplayListBuilder: ~Copyable {
     /// A layer drawn without its sublayers (a preservesDepth replicator in a
     /// shared 3D space: its instances are drawn there, each on its own).
     var contentOnly: RenderNode?
-    /// The ops of each emitter's particles in the current list: their number
-    /// changes frame to frame, so damage treats each run as one (S7.4).
-    private(set) var particleRuns: [Range<Int>] = []
+    /// Spans of ops whose number can change from frame to frame: an
+    /// emitter's particles (S7.4), a shared 3D space whose layers are cut
+    /// into pieces where they cross (S6.3, S7.6). The damage tracker
+    /// compares a span op by op while it keeps its ops' number and kinds,
+    /// and takes it as a whole when they change. Outermost spans only: an
+    /// emitter inside a space is part of the space's span.
+    private(set) var variableRuns: [Range<Int>] = []
+    private var variableRunDepth = 0
     /// The output's pixels, for what is visible (tiled layers); unbounded
     /// when the list has no fixed output.
     var viewport = ScreenBox.unbounded
@@ -85,7 +90,8 @@ public struct DisplayListBuilder: ~Copyable {
         stopCount = 0
         gradientOps.removeAll(keepingCapacity: true)
         instanceTint = nil
-        particleRuns.removeAll(keepingCapacity: true)
+        variableRuns.removeAll(keepingCapacity: true)
+        variableRunDepth = 0
         tileNeeds.removeAll(keepingCapacity: true)
         tileFrame = TileStore.clock.wrappingAdd(1, ordering: .relaxed).newValue
         guard let root else { return }
@@ -332,6 +338,18 @@ public struct DisplayListBuilder: ~Copyable {
         var depth: DepthSpace? = nil
     }
 
+    /// Opens a span of ops whose number may change (see `variableRuns`);
+    /// returns where it begins, for `endVariableRun`.
+    mutating func beginVariableRun() -> Int {
+        variableRunDepth += 1
+        return count
+    }
+
+    mutating func endVariableRun(from first: Int) {
+        variableRunDepth -= 1
+        if variableRunDepth == 0 { variableRuns.append(first..<count) }
+    }
+
     /// The layer at `opacity`: as one group when it fades as a whole
     /// (allowsGroupOpacity) and has parts that overlap (sublayers, or two
     /// of background, contents and border); otherwise the opacity multiplies
@@ -558,8 +576,8 @@ public struct DisplayListBuilder: ~Copyable {
         if !particles.isEmpty || (config.birthRate > 0 && e.cells.contains { $0.attributes.enabled }) { animating = true }
         var flags = LK_DL_FLAG_ANTIALIAS.rawValue
         if config.renderMode == .additive { flags |= LK_DL_FLAG_BLEND_ADD.rawValue }
-        let first = count
-        defer { particleRuns.append(first..<count) }
+        let first = beginVariableRun()
+        defer { endVariableRun(from: first) }
         var lastImage: Image?
         var lastCell: Int32 = -1
         var source = Rect.zero

@@ -54,6 +54,9 @@ extension DisplayListBuilder {
     mutating func drawSpace(_ items: inout [SpaceItem], base: Transform3D, clip: ScreenBox,
                             events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         items.sort { ($0.depth, $0.order) < ($1.depth, $1.order) }
+        // Layers that start or stop crossing change the number of pieces.
+        let first = beginVariableRun()
+        defer { endVariableRun(from: first) }
         let outerTint = instanceTint
         var visited = [Bool](repeating: false, count: items.count)
         for piece in DepthSort.pieces(items.map(\.quad)) {
