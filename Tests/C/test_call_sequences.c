@@ -33,6 +33,8 @@
 #define IMAGES 3
 #define CELLS 4
 #define TAGS 2
+#define ACTIONS 3
+#define LINKS 2
 
 static unsigned long long state;
 static unsigned rnd(void)
@@ -61,6 +63,15 @@ static lk_layer *layers[LAYERS];
    reference cycle forms through them, and the last release frees every
    layer (checked at the end of each sequence). */
 static lk_layer *tags[TAGS];
+static lk_action *actions[ACTIONS];
+static lk_display_link *links[LINKS];
+static int depth;   /* callbacks nested in callbacks */
+static int quiet;   /* set while the sequence ends: callbacks call nothing */
+/* events whose kind-wide default actions a sequence sets (and clears at its end) */
+static const char *const default_action_events[] = {"position", "opacity", "bounds"};
+#define KINDS 10
+
+static void call(void);
 static lk_animation *animations[ANIMATIONS];
 static lk_image *images[IMAGES];
 static lk_emitter_cell *cells[CELLS];
@@ -131,7 +142,109 @@ static void open_display(void)
     display = lk_display_open(&o);
 }
 
-static void completion(void *user_data) { (void)user_data; }
+/* Callbacks call back into the library (S8.1): each runs one random call
+   of the sequence (which may release the layer it is called about, close
+   the display or run the run loop), at most two callbacks deep. */
+static void reenter(void)
+{
+    if (quiet || depth >= 2 || rnd() % 3 == 0) return;
+    depth++;
+    call();
+    depth--;
+}
+
+static void completion(void *user_data) { (void)user_data; reenter(); }
+static void action_run(const char *event, lk_layer *layer, void *user_data)
+{
+    (void)event; (void)layer; (void)user_data;
+    reenter();
+}
+static lk_action *delegate_action(lk_layer *layer, const char *event, void *user_data)
+{
+    (void)layer; (void)event; (void)user_data;
+    reenter();
+    switch (rnd() % 5) {
+    case 0: return lk_action_null();
+    case 1: return actions[rnd() % ACTIONS];
+    case 2: { lk_animation *an = animations[rnd() % ANIMATIONS]; return an ? lk_animation_as_action(an) : NULL; }
+    default: return NULL;
+    }
+}
+static void delegate_layout(lk_layer *layer, void *user_data) { (void)layer; (void)user_data; reenter(); }
+static void delegate_draw(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    (void)layer; (void)user_data;
+    lk_canvas_clear(canvas, lk_color_make(between(0, 1), 0, 0, 1));
+    if (rnd() % 2) lk_canvas_fill_path(canvas, path, lk_color_make(0, 1, 0, 1), LK_FILL_RULE_NON_ZERO);
+    reenter();
+}
+static void delegate_destroy(void *user_data) { (void)user_data; }
+static void animation_started(lk_animation *a, void *user_data) { (void)a; (void)user_data; reenter(); }
+static void animation_stopped(lk_animation *a, bool finished, void *user_data)
+{
+    (void)a; (void)finished; (void)user_data;
+    reenter();
+}
+static void link_fired(lk_display_link *link, double timestamp, double target, void *user_data)
+{
+    (void)timestamp; (void)target; (void)user_data;
+    if (rnd() % 8 == 0) lk_display_link_set_paused(link, true);
+    reenter();
+}
+
+/* Delegates, actions, default actions, animation delegates, display links
+   and the run loop: the calls whose callbacks come back. */
+static void callback_call(lk_layer *a)
+{
+    static const char *const events[] = {"position", "opacity", "bounds", "backgroundColor", "sublayers",
+                                         "onOrderIn", "onOrderOut", "onLayout", "contents", "k0"};
+    const char *event = events[rnd() % (sizeof events / sizeof events[0])];
+    unsigned i = rnd() % ACTIONS;
+    lk_action *action = rnd() % 3 ? actions[i] : rnd() % 2 ? lk_action_null() : NULL;
+    switch (rnd() % 12) {
+    case 0: case 1: {
+        lk_layer_delegate d;
+        memset(&d, 0, sizeof d);
+        d.struct_size = (uint32_t)sizeof d;
+        if (rnd() % 2) d.action_for_key = delegate_action;
+        if (rnd() % 2) d.layout_sublayers = delegate_layout;
+        if (rnd() % 2) d.draw = delegate_draw;
+        lk_layer_set_delegate(a, rnd() % 5 ? &d : NULL, NULL, rnd() % 2 ? delegate_destroy : NULL);
+        if (d.draw && rnd() % 2) lk_layer_set_needs_display(a);
+        break;
+    }
+    case 2: lk_layer_set_action(a, event, action); break;
+    case 3: lk_layer_set_style_action(a, event, action); break;
+    case 4:
+        lk_layer_kind_set_default_action((lk_layer_kind)(rnd() % KINDS), default_action_events[rnd() % 3], action);
+        break;
+    case 5: { lk_action *found = lk_layer_copy_action_for_key(a, event); if (found) lk_release(found); break; }
+    case 6: if (actions[i]) lk_release(actions[i]); actions[i] = lk_action_create(action_run, NULL, NULL); break;
+    case 7: {
+        lk_animation_delegate d;
+        memset(&d, 0, sizeof d);
+        d.struct_size = (uint32_t)sizeof d;
+        d.did_start = animation_started;
+        d.did_stop = animation_stopped;
+        lk_animation_set_delegate(animations[rnd() % ANIMATIONS], &d, NULL, NULL);
+        break;
+    }
+    case 8: if (display) lk_display_dispatch(display, 0); break;
+    case 9: {
+        unsigned k = rnd() % LINKS;
+        if (links[k]) { lk_display_link_invalidate(links[k]); lk_release(links[k]); links[k] = NULL; }
+        if (display && rnd() % 2) links[k] = lk_display_link_create(display, link_fired, NULL);
+        break;
+    }
+    case 10: {
+        lk_display_link *link = links[rnd() % LINKS];
+        lk_display_link_set_paused(link, rnd() % 3 == 0);
+        lk_display_link_set_preferred_fps(link, number());
+        break;
+    }
+    default: lk_layer_set_needs_layout(a); lk_layer_layout_if_needed(a); break;
+    }
+}
 
 /* The special kinds' own calls (on a layer of any kind: the others refuse). */
 static void kind_call(lk_layer *a)
@@ -189,7 +302,7 @@ static void call(void)
     lk_animation *an = animations[rnd() % ANIMATIONS];
     char key[8];
     snprintf(key, sizeof key, "k%u", rnd() % 4);
-    switch (rnd() % 44) {
+    switch (rnd() % 47) {
     case 0: { unsigned i = rnd() % LAYERS; if (layers[i]) lk_release(layers[i]); layers[i] = new_layer(); break; }
     case 1: { unsigned i = rnd() % LAYERS; if (layers[i] && rnd() % 3 == 0) { lk_release(layers[i]); layers[i] = NULL; } break; }
     case 2: lk_layer_add_sublayer(a, b); break;
@@ -269,6 +382,7 @@ static void call(void)
     case 39: kind_call(a); break;
     case 40: case 41: cell_call(a); break;
     case 42: { unsigned i = rnd() % TAGS; lk_release(tags[i]); tags[i] = lk_layer_create(); break; }
+    case 43: case 44: case 45: callback_call(a); break;
     default: lk_layer_set_hidden(a, rnd() % 5 == 0); break;
     }
 }
@@ -304,12 +418,14 @@ static void run_sequence(int seed, int steps)
     int i, n, consistent = 1, alive;
     lk_layer *gone[LAYERS + TAGS];
     state = (unsigned long long)seed * 7919 + 1;
+    quiet = 0;
     for (i = 0; i < (int)sizeof texels; i++) texels[i] = (uint8_t)(i * 37);
     for (i = 0; i < IMAGES; i++) images[i] = lk_image_create_from_pixels(8, 8, 32, LK_PIXEL_FORMAT_RGBA8, texels);
     path = lk_path_create_from_svg("M0 0 L50 0 L50 50 Z");
     open_display();
     for (i = 0; i < LAYERS; i++) layers[i] = new_layer();
     for (i = 0; i < TAGS; i++) tags[i] = lk_layer_create();
+    for (i = 0; i < ACTIONS; i++) actions[i] = lk_action_create(action_run, NULL, NULL);
     for (i = 0; i < ANIMATIONS; i++) animations[i] = new_animation();
     for (i = 0; i < CELLS; i++) cells[i] = lk_emitter_cell_create();
     for (n = 0; n < steps; n++) {
@@ -322,11 +438,18 @@ static void run_sequence(int seed, int steps)
     for (i = 0; i < 16; i++) lk_transaction_commit();   /* whatever was left open */
     lk_transaction_flush();
     if (!display) open_display();
+    if (display) lk_display_render_frame_at(display, now + 1);
+    /* the run loop delivers what that frame finished (S4.6): finished
+       animations leave their layers (its callbacks may close the display) */
+    for (i = 0; i < 4 && display; i++) lk_display_dispatch(display, 0);
+    quiet = 1;
+    for (i = 0; i < LINKS; i++) {
+        if (!links[i]) continue;
+        lk_display_link_invalidate(links[i]);
+        lk_release(links[i]);
+        links[i] = NULL;
+    }
     if (display) {
-        lk_display_render_frame_at(display, now + 1);
-        /* the run loop delivers what that frame finished (S4.6): finished
-           animations leave their layers */
-        for (i = 0; i < 4; i++) lk_display_dispatch(display, 0);
         lk_display_close(display);
         display = NULL;
     }
@@ -340,6 +463,9 @@ static void run_sequence(int seed, int steps)
     }
     for (i = 0; i < ANIMATIONS; i++) if (animations[i]) { lk_release(animations[i]); animations[i] = NULL; }
     for (i = 0; i < CELLS; i++) if (cells[i]) { lk_release(cells[i]); cells[i] = NULL; }
+    for (i = 0; i < ACTIONS; i++) if (actions[i]) { lk_release(actions[i]); actions[i] = NULL; }
+    for (i = 0; i < KINDS * 3; i++)   /* what the kinds' registry keeps (animations naming tags) */
+        lk_layer_kind_set_default_action((lk_layer_kind)(i / 3), default_action_events[i % 3], NULL);
     lk_transaction_flush();   /* a transaction keeps the layers it changed until it commits */
     alive = 0;
     for (i = 0; i < LAYERS + TAGS; i++) {

@@ -204,6 +204,64 @@ static void runaway_layout_ends(void)
     lk_release(l);
 }
 
+/* S8.1: a layout callback that commits the transaction whose commit runs
+   it (or begins one of its own and leaves it open) crashes nothing: the
+   outer commit finds its transaction done and returns. (It trapped.) */
+static int commits_in_layout;
+static void committing_layout(lk_layer *layer, void *user_data)
+{
+    (void)user_data;
+    layouts++;
+    if (lk_transaction_commit() == LK_OK) commits_in_layout++;
+    lk_layer_set_opacity(layer, 0.5);
+}
+
+static void beginning_layout(lk_layer *layer, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    layouts++;
+    lk_transaction_begin();
+}
+
+static void layout_that_commits(void)
+{
+    lk_layer *l = named("c", 10, 10);
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.layout_sublayers = committing_layout;
+    lk_layer_set_delegate(l, &d, NULL, NULL);
+    lk_transaction_flush();
+    reset();
+    commits_in_layout = 0;
+    lk_transaction_begin();
+    lk_layer_set_position(l, lk_point_make(7, 8));
+    lk_layer_set_needs_layout(l);
+    LKT_CHECK_STATUS("S8.1 layout: a commit whose layout callback commits it returns OK", lk_transaction_commit(),
+                     LK_OK);
+    LKT_CHECK(layouts == 1 && commits_in_layout == 1, "S8.1 layout: the callback's own commit committed it",
+              "%d layouts, %d commits in them", layouts, commits_in_layout);
+    LKT_CHECK_STATUS("S8.1 layout: no transaction is left open", lk_transaction_commit(), LK_ERROR_STATE);
+    lk_transaction_flush();   /* the callback's opacity, changed after its commit */
+    LKT_CHECK(lk_layer_get_opacity(l) == 0.5 && lk_layer_get_position(l).x == 7,
+              "S8.1 layout: the changes before and after the callback's commit stand", "opacity %g, x %g",
+              lk_layer_get_opacity(l), lk_layer_get_position(l).x);
+
+    d.layout_sublayers = beginning_layout;
+    lk_layer_set_delegate(l, &d, NULL, NULL);
+    reset();
+    lk_transaction_begin();
+    lk_layer_set_needs_layout(l);
+    LKT_CHECK_STATUS("S8.1 layout: a commit whose layout callback begins a transaction returns OK",
+                     lk_transaction_commit(), LK_OK);
+    LKT_CHECK_STATUS("S8.1 layout: the callback's transaction went with it", lk_transaction_commit(),
+                     LK_ERROR_STATE);
+    LKT_CHECK(layouts == 1, "S8.1 layout: laid out once", "%d layouts", layouts);
+    lk_layer_set_delegate(l, NULL, NULL, NULL);
+    lk_release(l);
+}
+
 static void bad_input(void)
 {
     LKT_CHECK_STATUS("layout: set_needs_layout(NULL) is an error", lk_layer_set_needs_layout(NULL),
@@ -220,6 +278,7 @@ int main(void)
     parents_first();
     on_layout_action();
     runaway_layout_ends();
+    layout_that_commits();
     bad_input();
     return lkt_finish();
 }

@@ -13,6 +13,8 @@ public enum Transaction {
         var completion: CompletionGroup?
         var values: [String: Value] = [:]
         let implicit: Bool
+        /// Tells an explicit transaction from the others (0 for implicit ones).
+        var serial: UInt64 = 0
     }
 
     /// The properties the open transactions set (S2.3): the innermost
@@ -69,7 +71,7 @@ public enum Transaction {
     // MARK: Begin, commit, flush
 
     public static func begin() {
-        current.frames.append(Frame(implicit: false))
+        current.frames.append(Frame(implicit: false, serial: newMark()))
     }
 
     /// Commits the innermost explicit transaction (S2.1); an error when none is open (S2.6).
@@ -79,8 +81,13 @@ public enum Transaction {
             throw LayerKitError(.state, "lk_transaction_commit: no transaction is open (S2.6)")
         }
         // The layout pass runs inside the outermost transaction, so what the
-        // layout callbacks change commits with it.
-        if index == 0 { LayoutPass.run(state) }
+        // layout callbacks change commits with it. A callback may itself
+        // commit this transaction (then it is done) or begin others (S8.1).
+        if index == 0 {
+            let serial = state.frames[0].serial
+            LayoutPass.run(state)
+            guard let first = state.frames.first, first.serial == serial else { return }
+        }
         // An implicit transaction opened inside an explicit one belongs to it.
         while state.frames.count > index + 1 { close(state.frames.removeLast(), in: state) }
         close(state.frames.removeLast(), in: state)
