@@ -369,6 +369,59 @@ static void check_presentation_copy_keeps_mask(void)
     lk_release(other);
 }
 
+/* S1.3, S8.1: the "mask" action's search asks the delegate, whose callback
+   may set the mask again. The mask's owner follows what the layer has in
+   the end: the mask it replaced is free to join a tree, the one it has
+   cannot (a stale owner let a later change close a cycle through the
+   masks, and the committed tree's copy recursed until the stack ran out). */
+static lk_layer *mask_in_callback;
+static int mask_callbacks;
+static lk_action *remasking_action(lk_layer *layer, const char *event, void *user_data)
+{
+    (void)user_data;
+    /* asked twice: for the first change, then for the one made here */
+    if (strcmp(event, "mask") == 0 && mask_callbacks++ == 0) lk_layer_set_mask(layer, mask_in_callback);
+    return NULL;
+}
+
+static void check_mask_set_again_in_callback(void)
+{
+    lk_layer *x = named("x"), *b = named("b"), *c = named("c"), *tree = named("tree");
+    lk_layer_delegate d;
+    lk_status joined_b, joined_c;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.action_for_key = remasking_action;
+    lk_layer_set_delegate(x, &d, NULL, NULL);
+    lk_transaction_flush();   /* committed: its changes search for actions (S3.1) */
+
+    /* x's mask set to b, and in the callback to c */
+    mask_in_callback = c;
+    mask_callbacks = 0;
+    lk_layer_set_mask(x, b);
+    joined_b = lk_layer_add_sublayer(tree, b);
+    joined_c = lk_layer_add_sublayer(tree, c);
+    LKT_CHECK(mask_callbacks == 2 && lk_layer_get_mask(x) == c && joined_b == LK_OK && joined_c != LK_OK,
+              "S1.3 a mask replaced in the action's callback is free again; the one set there is the mask",
+              "mask %s, adding b %s, adding c %s", lk_layer_get_mask(x) == c ? "c" : "not c",
+              lkt_status_name(joined_b), lkt_status_name(joined_c));
+    lk_layer_remove_from_superlayer(b);
+
+    /* x's mask removed, and in the callback set back to c */
+    mask_callbacks = 0;
+    lk_layer_set_mask(x, NULL);
+    joined_c = lk_layer_add_sublayer(tree, c);
+    LKT_CHECK(mask_callbacks == 2 && lk_layer_get_mask(x) == c && joined_c != LK_OK && lk_layer_get_superlayer(c) == NULL,
+              "S1.3 a mask set back in the action's callback stays the mask and cannot join a tree",
+              "mask %s, adding c %s", lk_layer_get_mask(x) == c ? "c" : "not c", lkt_status_name(joined_c));
+    lk_transaction_flush();
+    lk_layer_set_delegate(x, NULL, NULL, NULL);
+    lk_release(x);
+    lk_release(b);
+    lk_release(c);
+    lk_release(tree);
+}
+
 static void check_many(void)
 {
     lk_layer *p = lk_layer_create();
@@ -402,6 +455,7 @@ int main(void)
     check_superlayer_released();
     check_former_mask_as_superlayer();
     check_presentation_copy_keeps_mask();
+    check_mask_set_again_in_callback();
     check_many();
     return lkt_finish();
 }

@@ -249,6 +249,20 @@ static void test_animation_and_cache(void)
     drop(t);
 }
 
+/* S8.1: text in bounds near the largest doubles draws nothing and crashes
+   nothing (the picture's size in pixels trapped converting to an integer). */
+static void test_absurd_bounds(void)
+{
+    lk_layer *t = text_layer("Far too wide", NULL, 20, 1e300);
+    lk_status s = lk_display_render_frame_at(display, lk_media_time());
+    LKT_CHECK(s == LK_OK, "S8.1 a text layer 1e300 points wide renders (as nothing) without a crash", "%s",
+              lkt_status_name(s));
+    lk_layer_set_frame(t, lk_rect_make(-1.7e308, 0, 1.7e308, 1.7e308));
+    s = lk_display_render_frame_at(display, lk_media_time());
+    LKT_CHECK(s == LK_OK, "S8.1 and one whose edges overflow to infinity too", "%s", lkt_status_name(s));
+    drop(t);
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a software display");
@@ -265,6 +279,7 @@ int main(void)
     test_scripts();
     test_reference_images();
     test_animation_and_cache();
+    test_absurd_bounds();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

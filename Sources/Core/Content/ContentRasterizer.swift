@@ -37,8 +37,11 @@ public enum ContentRasterizer {
         guard rect.isFinite, rect.size.width > 0, rect.size.height > 0, scale > 0 else { return nil }
         let x0 = (rect.minX * scale).rounded(.down), y0 = (rect.minY * scale).rounded(.down)
         let x1 = (rect.maxX * scale).rounded(.up), y1 = (rect.maxY * scale).rounded(.up)
-        let width = Int(x1 - x0), height = Int(y1 - y0)
-        guard width > 0, height > 0, Double(width) <= maximumSide, Double(height) <= maximumSide else { return nil }
+        // Sized in doubles first: bounds near the largest doubles give
+        // sides past Int's range (or infinite), which Int() traps on.
+        let w = x1 - x0, h = y1 - y0
+        guard w > 0, h > 0, w <= maximumSide, h <= maximumSide else { return nil }
+        let width = Int(w), height = Int(h)
         let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
         pixels.initialize(repeating: 0, count: width * height)
         var target = lkc_target(pixels: pixels, width: Int32(width), height: Int32(height), stride: Int32(width * 4),

@@ -137,7 +137,10 @@ public class Layer: Object, @unchecked Sendable {
     /// mask (S1.1, S6.1): the mask must be a free layer, not this layer, not
     /// an ancestor and not already another layer's mask.
     public func setMask(_ mask: Layer?) throws(LayerKitError) {
-        if let mask, mask !== state.mask {
+        try checkWritable()
+        let old = state.mask
+        guard mask !== old else { return }   // S3.6: no change, no action
+        if let mask {
             if mask === self { throw LayerKitError(.hierarchy, "mask: a layer cannot be its own mask") }
             if mask.superlayer != nil {
                 throw LayerKitError(.hierarchy, "mask: the mask layer has a superlayer; remove it from its superlayer first")
@@ -145,12 +148,15 @@ public class Layer: Object, @unchecked Sendable {
             if mask.maskOwner != nil { throw LayerKitError(.hierarchy, "mask: the layer is already the mask of another layer") }
             if isInside(mask) { throw LayerKitError(.hierarchy, "mask: the mask layer is an ancestor of the layer") }
         }
-        let old = state.mask
-        try set(LayerProperties.mask, mask)
-        if old !== mask {
-            old?.maskOwner = nil
-            mask?.maskOwner = self
-        }
+        // The owners change with the mask, before the action runs: its
+        // search may call back into the program, which may set masks or
+        // move layers again, checked by these links (set after the action,
+        // they were stale, and a later change could close a cycle).
+        state.mask = mask
+        old?.maskOwner = nil
+        mask?.maskOwner = self
+        changed()
+        runAction(forKey: LayerProperties.mask.key, animatable: LayerProperties.mask.animatable)
     }
 
     public func setUserValue(_ value: Value, forKey key: String) throws(LayerKitError) {
