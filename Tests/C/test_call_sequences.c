@@ -246,6 +246,156 @@ static void callback_call(lk_layer *a)
     }
 }
 
+static void display_event(lk_display *d, lk_display_event event, const char *detail, void *user_data)
+{
+    (void)d; (void)event; (void)detail; (void)user_data;
+    reenter();
+}
+
+/* The rest of the API's setters and queries: animation parameters of every
+   kind, timing functions, geometry conversions, snapshots, contents,
+   paths built and changed after they were set, each kind's remaining
+   properties, emitter cells by key path. Enumerations get values out of
+   their range too. */
+static void more_call(lk_layer *a, lk_layer *b, lk_animation *an)
+{
+    double values[3];
+    lk_timing_function *fns[2];
+    char key_path[64];
+    values[0] = number(); values[1] = number(); values[2] = number();
+    switch (rnd() % 24) {
+    case 0: lk_animation_set_key_path(an, key_paths[rnd() % KEY_PATHS]); break;
+    case 1:
+        lk_animation_set_additive(an, rnd() & 1); lk_animation_set_cumulative(an, rnd() & 1);
+        lk_animation_set_fill_mode(an, (lk_fill_mode)(rnd() % 6)); lk_animation_set_removed_on_completion(an, rnd() & 1);
+        break;
+    case 2:
+        lk_animation_set_begin_time(an, number()); lk_animation_set_time_offset(an, number());
+        lk_animation_set_speed(an, number()); lk_animation_set_repeat_duration(an, number());
+        lk_animation_set_by_value(an, any_value());
+        break;
+    case 3: {
+        lk_timing_function *fn = lk_timing_function_create(between(-0.5, 1.5), number(), between(-0.5, 1.5), number());
+        lk_animation_set_timing_function(an, rnd() % 3 ? fn : lk_timing_function_named((lk_timing_name)(rnd() % 6)));
+        fns[0] = fn;
+        fns[1] = lk_timing_function_named(LK_TIMING_EASE_IN);
+        lk_animation_set_timing_functions(an, fns, rnd() % 3);
+        lk_transaction_set_animation_timing_function(rnd() % 2 ? fn : NULL);
+        if (fn) lk_release(fn);
+        break;
+    }
+    case 4:
+        lk_animation_set_calculation_mode(an, (lk_calculation_mode)(rnd() % 7));
+        lk_animation_set_rotation_mode(an, (lk_rotation_mode)(rnd() % 4));
+        lk_animation_set_tension_values(an, values, rnd() % 4);
+        lk_animation_set_continuity_values(an, values, rnd() % 4);
+        lk_animation_set_bias_values(an, values, rnd() % 4);
+        break;
+    case 5:
+        lk_animation_set_mass(an, number()); lk_animation_set_stiffness(an, number());
+        lk_animation_set_damping(an, number()); lk_animation_set_initial_velocity(an, number());
+        break;
+    case 6:
+        lk_animation_set_transition_type(an, (lk_transition_type)(rnd() % 6));
+        lk_animation_set_transition_subtype(an, (lk_transition_subtype)(rnd() % 6));
+        lk_animation_set_start_progress(an, number()); lk_animation_set_end_progress(an, number());
+        break;
+    case 7: {
+        lk_animation *copy = lk_animation_copy(an);
+        lk_animation_set_user_value(an, "view", any_value());
+        if (copy) { lk_layer_add_animation(a, copy, NULL); lk_release(copy); }
+        break;
+    }
+    case 8: {
+        lk_point p = lk_layer_convert_point(a, lk_point_make(number(), number()), b);
+        lk_rect r = lk_layer_convert_rect(b, lk_rect_make(number(), number(), number(), number()), a);
+        double t = lk_layer_convert_time(a, number(), rnd() % 4 ? b : NULL);
+        (void)p; (void)r; (void)t;
+        lk_layer_contains_point(a, lk_point_make(number(), number()));
+        break;
+    }
+    case 9: { lk_image *snapshot = lk_layer_render_to_image(a, rnd() % 3 ? 1 : number()); if (snapshot) lk_release(snapshot); break; }
+    case 10:
+        lk_layer_set_contents_center(a, lk_rect_make(number(), number(), number(), number()));
+        lk_layer_set_contents_rect(a, lk_rect_make(number(), number(), number(), number()));
+        lk_layer_set_contents_gravity(a, (lk_contents_gravity)(rnd() % 14));
+        lk_layer_set_contents_scale(a, number());
+        break;
+    case 11: {
+        lk_path *p = lk_path_create();
+        lk_path_move_to(p, number(), number());
+        lk_path_line_to(p, number(), number());
+        lk_path_quad_to(p, number(), number(), number(), number());
+        lk_path_curve_to(p, number(), number(), number(), number(), number(), number());
+        lk_path_add_arc(p, number(), number(), number(), number(), number(), rnd() & 1);
+        if (rnd() % 2) lk_path_close(p);
+        if (rnd() % 2) lk_layer_set_shadow_path(a, p); else lk_shape_layer_set_path(a, p);
+        /* changed after it was set: the layer keeps what it was given */
+        lk_path_add_rounded_rect(p, lk_rect_make(number(), number(), number(), number()), number(), number());
+        lk_path_add_ellipse(p, lk_rect_make(number(), number(), number(), number()));
+        lk_release(p);
+        break;
+    }
+    case 12:
+        lk_layer_set_needs_display_in_rect(a, lk_rect_make(number(), number(), number(), number()));
+        lk_layer_display_if_needed(a);
+        break;
+    case 13:
+        lk_layer_set_duration(a, number()); lk_layer_set_repeat_count(a, number());
+        lk_layer_set_autoreverses(a, rnd() & 1); lk_layer_set_fill_mode(a, (lk_fill_mode)(rnd() % 6));
+        lk_layer_set_repeat_duration(a, number());
+        break;
+    case 14:
+        lk_layer_set_user_value(a, "tag", any_value());
+        lk_layer_set_double_sided(a, rnd() & 1); lk_layer_set_anchor_point_z(a, number());
+        lk_layer_set_allows_group_opacity(a, rnd() & 1);
+        break;
+    case 15:
+        if (rnd() % 2) lk_layer_insert_sublayer_above(a, b, any_layer()); else lk_layer_insert_sublayer_below(a, b, any_layer());
+        break;
+    case 16: lk_layer_scroll_point(a, lk_point_make(number(), number())); lk_scroll_layer_set_scroll_mode(a, (lk_scroll_mode)(rnd() % 5)); break;
+    case 17:
+        lk_text_layer_set_font(a, rnd() % 2 ? "DejaVu Sans" : "No Such Font");
+        lk_text_layer_set_alignment_mode(a, (lk_text_alignment)(rnd() % 7));
+        lk_text_layer_set_truncation_mode(a, (lk_truncation_mode)(rnd() % 6));
+        break;
+    case 18:
+        lk_gradient_layer_set_type(a, (lk_gradient_type)(rnd() % 5));
+        lk_shape_layer_set_line_cap(a, (lk_line_cap)(rnd() % 5)); lk_shape_layer_set_fill_rule(a, (lk_fill_rule)(rnd() % 4));
+        break;
+    case 19:
+        lk_tiled_layer_set_tile_size(a, lk_size_make(number(), number()));
+        lk_tiled_layer_set_levels_of_detail(a, rnd() % 40);
+        lk_tiled_layer_set_levels_of_detail_bias(a, rnd() % 40);
+        lk_tiled_layer_set_tile_cache_limit(a, rnd() % 2 ? (size_t)rnd() : 0);
+        break;
+    case 20: {
+        lk_emitter_cell *c = cells[rnd() % CELLS];
+        snprintf(key_path, sizeof key_path, "emitterCells.c%u.%s", rnd() % 3, rnd() % 2 ? "birthRate" : "velocity");
+        lk_layer_set_value(a, key_path, lk_value_number(number()));
+        snprintf(key_path, sizeof key_path, "emitterCells.c%u.scale", rnd() % 3);
+        lk_emitter_cell_set_value(c, key_path, lk_value_number(number()));
+        lk_emitter_cell_set_value(c, rnd() % 2 ? "spin" : "color", any_value());
+        lk_emitter_cell_set_enabled(c, rnd() % 4 != 0);
+        lk_emitter_layer_set_emitter_mode(a, (lk_emitter_mode)(rnd() % 6));
+        break;
+    }
+    case 21: lk_transaction_set_value("k", any_value()); break;
+    case 22:
+        if (display) lk_display_set_event_callback(display, rnd() % 2 ? display_event : NULL, NULL, NULL);
+        break;
+    default: {
+        uint8_t px[8 * 8 * 4];
+        lk_image_read_pixels(images[rnd() % IMAGES], px, 32);
+        if (display && rnd() % 4 == 0) {
+            uint8_t *frame = (uint8_t *)malloc(64 * 48 * 4);
+            if (frame) { lk_display_read_pixels(display, frame, 64 * 4); free(frame); }
+        }
+        break;
+    }
+    }
+}
+
 /* The special kinds' own calls (on a layer of any kind: the others refuse). */
 static void kind_call(lk_layer *a)
 {
@@ -302,7 +452,7 @@ static void call(void)
     lk_animation *an = animations[rnd() % ANIMATIONS];
     char key[8];
     snprintf(key, sizeof key, "k%u", rnd() % 4);
-    switch (rnd() % 47) {
+    switch (rnd() % 50) {
     case 0: { unsigned i = rnd() % LAYERS; if (layers[i]) lk_release(layers[i]); layers[i] = new_layer(); break; }
     case 1: { unsigned i = rnd() % LAYERS; if (layers[i] && rnd() % 3 == 0) { lk_release(layers[i]); layers[i] = NULL; } break; }
     case 2: lk_layer_add_sublayer(a, b); break;
@@ -383,6 +533,7 @@ static void call(void)
     case 40: case 41: cell_call(a); break;
     case 42: { unsigned i = rnd() % TAGS; lk_release(tags[i]); tags[i] = lk_layer_create(); break; }
     case 43: case 44: case 45: callback_call(a); break;
+    case 46: case 47: case 48: more_call(a, b, an); break;
     default: lk_layer_set_hidden(a, rnd() % 5 == 0); break;
     }
 }

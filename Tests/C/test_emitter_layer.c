@@ -549,6 +549,28 @@ static void test_huge_birth_rate(void)
         drop(e);
         lk_release(cell);
     }
+    /* A frame exactly when a cell begins to emit (its beginTime, 0.5 s),
+       then the next: the first birth after that frame was sought one
+       birth number at a time, and at 1e300 a second every birth time
+       rounds to the start, so the search never ended (the render thread
+       hung; found by test_call_sequences). */
+    {
+        double start;
+        lk_emitter_cell *cell = straight_cell(dot, 30);
+        lk_layer *e = emitter_layer(&start);
+        lk_status s1, s2;
+        lk_emitter_cell_set_birth_rate(cell, 1e300);
+        lk_emitter_cell_set_lifetime(cell, 2);
+        lk_emitter_cell_set_begin_time(cell, 0.5);
+        lk_emitter_layer_set_cells(e, &cell, 1);
+        lk_transaction_flush();
+        s1 = lk_display_render_frame_at(display, start + 0.5);
+        s2 = lk_display_render_frame_at(display, start + 0.5 + 1.0 / 60);
+        LKT_CHECK(s1 == LK_OK && s2 == LK_OK, "S7.4 birth rate 1e300 from a frame at the cell's begin time: frames are drawn",
+                  "%s %s", lkt_status_name(s1), lkt_status_name(s2));
+        drop(e);
+        lk_release(cell);
+    }
     lk_release(dot);
 }
 

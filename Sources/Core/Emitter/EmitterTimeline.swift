@@ -110,13 +110,9 @@ extension EmitterSimulation {
             let lowest = piece.first ? (n + 1).rounded(.down) : n.rounded(.up)
             var k = lowest
             if a >= piece.start {
-                k = max(lowest, (n + (a - piece.start) * rate).rounded(.down))
-                guard k < last else { return }
-                while k > lowest, piece.start + (k - 1 - n) / rate > a { k -= 1 }
-                while piece.start + (k - n) / rate <= a {
-                    k += 1
-                    if k >= last { return }
-                }
+                guard let first = EmitterSimulation.firstBirth(after: a, start: piece.start, count: n, rate: rate,
+                                                               lowest: lowest, last: last) else { return }
+                k = first
             }
             while k < last {
                 let time = piece.start + (k - n) / rate
@@ -125,6 +121,38 @@ extension EmitterSimulation {
                 k += 1
             }
         }
+    }
+
+    /// The smallest birth number k >= lowest (below last) whose time,
+    /// start + (k - count) / rate, is after a; nil when none is. Estimated,
+    /// then corrected a step or two; where that does not settle, bisected:
+    /// at rates near the largest doubles the times of many consecutive k
+    /// round to the same double, and stepping one by one could take up to
+    /// 2^53 steps (the render thread hung).
+    @inline(__always)
+    static func firstBirth(after a: Double, start: Double, count n: Double, rate: Double, lowest: Double,
+                           last: Double) -> Double? {
+        func after(_ k: Double) -> Bool { start + (k - n) / rate > a }
+        var k = max(lowest, (n + (a - start) * rate).rounded(.down))
+        guard k < last else { return nil }
+        for _ in 0..<4 {
+            if k > lowest, after(k - 1) { k -= 1; continue }
+            if !after(k) {
+                k += 1
+                if k >= last { return nil }
+                continue
+            }
+            return k
+        }
+        // Bisection: `lo` is never after a (or below lowest), `hi` always is
+        // (or is last).
+        var lo = lowest - 1, hi = last
+        if after(k) { hi = k } else { lo = k }
+        while hi - lo > 1 {
+            let mid = ((lo + hi) / 2).rounded(.down)
+            if mid >= lowest, after(mid) { hi = mid } else { lo = mid }
+        }
+        return hi < last ? hi : nil
     }
 
     /// The segment in effect at time t (the first for times before it).
