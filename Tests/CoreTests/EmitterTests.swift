@@ -242,6 +242,20 @@ private func still(_ shape: EmitterShape, _ mode: EmitterMode) -> EmitterSimulat
         #expect(simulation((config, cells)).particles(at: 4).count == 30)
     }
 
+    /// S8.1: an absurd rate with a long lifetime. A step adds at most
+    /// 200,000 births, and no more than 200,000 are alive at once (the live
+    /// set grew by a step's births every frame until memory ran out).
+    @Test func absurdRatesStayBoundedS8_1() {
+        let sim = simulation((configuration { _ in }, [cell { $0.birthRate = 1e12; $0.lifetime = 1e6 }]))
+        var counts: [Int] = []
+        for frame in 1...3 {
+            sim.advance(to: Double(frame) / 60)
+            counts.append(sim.liveCount)
+        }
+        #expect(counts[0] == EmitterSimulation.maximumBirthsPerStep)
+        #expect(counts[1] == EmitterSimulation.maximumLiveParticles && counts[2] == counts[1])
+    }
+
     @Test func birthRateZeroStopsBirthsLiveOnesFinishS7_4() throws {
         let (config, cells) = snow()
         let sim = simulation((config, cells))

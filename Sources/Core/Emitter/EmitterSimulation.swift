@@ -237,12 +237,25 @@ public final class EmitterSimulation {
     /// is a mistake), and they must not stall the render thread or exhaust
     /// memory. Below it, frames stay independent of the frame rate (S7.4).
     static let maximumBirthsPerStep = 200_000
+    /// At most this many particles alive at once in one emitter (20 times
+    /// the heavy scene of the particle benchmark, whose frame takes about
+    /// 25 ms on the software backend): births beyond it are dropped.
+    /// Without it, an absurd rate with a long lifetime grew the live set by
+    /// a step's births every frame until memory ran out, each frame slower.
+    static let maximumLiveParticles = 200_000
+
+    /// Room for one more birth in this step.
+    @inline(__always)
+    private var mayBear: Bool {
+        born.count < EmitterSimulation.maximumBirthsPerStep
+            && live.count + born.count < EmitterSimulation.maximumLiveParticles
+    }
 
     /// Every particle alive at t, from the schedule alone.
     func rebuild(at t: Double) {
         born.removeAll(keepingCapacity: true)
-        emitRoots(after: t - span, through: t)
         live.removeAll(keepingCapacity: true)
+        emitRoots(after: t - span, through: t)
         for p in born where p.isAlive(at: t) { live.append(p) }
         live.sort(by: Particle.isOrdered)
     }
@@ -272,7 +285,7 @@ public final class EmitterSimulation {
     private func emitRoots(after a: Double, through b: Double) {
         for (index, root) in roots.enumerated() {
             forEachBirth(pathKey: root.pathKey, window: root.window, after: a, through: b) { k, time in
-                guard born.count < EmitterSimulation.maximumBirthsPerStep else { return false }
+                guard mayBear else { return false }
                 let s = segmentIndex(at: time)
                 guard let cell = segments[s].byPath[root.pathKey] else { return true }
                 let seedKey = ParticleRandom.key(UInt64(segments[s].configuration.seed), UInt64(index))
@@ -294,7 +307,7 @@ public final class EmitterSimulation {
                                         timing: params[Int(child)].attributes.timing)
             let childKey = ParticleRandom.key(parent.key, UInt64(j))
             forEachBirth(pathKey: pathKey, window: window, after: max(a, parent.birth), through: b) { k, time in
-                guard born.count < EmitterSimulation.maximumBirthsPerStep else { return false }
+                guard mayBear else { return false }
                 let s = segmentIndex(at: time)
                 let cell = s == parentSegment ? child : (segments[s].byPath[pathKey] ?? -1)
                 guard cell >= 0 else { return true }
