@@ -513,6 +513,40 @@ static void check_extremes(void)
     lk_display_close(d);
 }
 
+/* S7.8, S8.1: a contentsScale near the largest doubles makes tiles far
+   smaller than a point: a frame draws at most its share of tiles and
+   returns. (With the bounds away from the origin, every column index
+   rounded to the same number, and the grid's 2^52 rows were walked with
+   no cell in them: the frame never ended; found by test_call_sequences.) */
+static void check_tiny_tiles(void)
+{
+    const char *name = "S7.8 tiles far smaller than a point";
+    recorder r;
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root, *t;
+    lk_status s1;
+    if (!d) return;
+    memset(&r, 0, sizeof r);
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    root = lk_layer_create();
+    lkt_layer_place(root, 0, 0, W, H);
+    t = lk_tiled_layer_create();
+    lk_layer_set_bounds(t, lk_rect_make(1000, 0, 100, 100));
+    lk_layer_set_position(t, lk_point_make(W / 2.0, H / 2.0));
+    lk_layer_set_contents_scale(t, 1e300);
+    set_draw_delegate(t, &r);
+    lk_layer_add_sublayer(root, t);
+    lk_release(t);
+    lk_transaction_commit();
+    lk_display_set_root_layer(d, root);
+    s1 = lk_display_render_frame_at(d, lk_media_time());
+    LKT_CHECK(s1 == LK_OK, "S7.8 tiles far smaller than a point: the frame is drawn", "%s, %d draws",
+              lkt_status_name(s1), r.draws);
+    lk_release(root);
+    lk_display_close(d);
+}
+
 int main(void)
 {
     check_properties();
@@ -522,5 +556,6 @@ int main(void)
     check_snapshot();
     check_resolution_change();
     check_extremes();
+    check_tiny_tiles();
     return lkt_finish();
 }

@@ -9,6 +9,10 @@ import Glibc
 extension DisplayListBuilder {
     /// At most this many tiles per layer per frame, however the layer is
     /// placed (a layer seen edge-on under perspective, or with no output).
+    /// Cells of the grid that come to nothing count too. (Tiles far smaller
+    /// than a point, at a contentsScale near the largest doubles, give a
+    /// grid of 2^52 rows or columns; with the indices of one side rounded
+    /// to the same number, its rows were walked with no cell in them.)
     static let maximumTilesPerFrame = 1024
 
     mutating func appendTiles(of s: UnsafeMutablePointer<LayerState>, world: Transform3D, clip: ScreenBox,
@@ -20,16 +24,18 @@ extension DisplayListBuilder {
         let level = TilePlan.level(stretch: DisplayListBuilder.stretch(world), contentsScale: contentsScale, tiled: tiled)
         let scale = contentsScale * pow(2, Double(level))
         let tw = tiled.tileSize.width / scale, th = tiled.tileSize.height / scale
+        guard tw > 0, th > 0 else { return }   // no tiles to draw
         let c0 = whole((visible.minX / tw).rounded(.down)), c1 = whole((visible.maxX / tw).rounded(.up))
         let r0 = whole((visible.minY / th).rounded(.down)), r1 = whole((visible.maxY / th).rounded(.up))
         let limit = whole(tiled.tileCacheLimit)
+        guard c1 > c0, r1 > r0 else { return }
         var n = 0
-        for row in r0..<max(r0, r1) {
-            for column in c0..<max(c0, c1) {
+        for row in r0..<r1 {
+            for column in c0..<c1 {
                 guard n < DisplayListBuilder.maximumTilesPerFrame else { return }
+                n += 1
                 let cell = Rect(x: Double(column) * tw, y: Double(row) * th, width: tw, height: th)
                 guard let rect = cell.intersection(bounds), rect.size.width > 0, rect.size.height > 0 else { continue }
-                n += 1
                 let key = TileStore.Key(level: level, column: column, row: row)
                 if let image = tiled.store.image(key, rect: rect, scale: scale, frame: tileFrame) {
                     images.append(image)
