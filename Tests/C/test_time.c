@@ -4,6 +4,7 @@
    commit), so every check is deterministic. */
 #include "support/lktest.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -393,6 +394,72 @@ static void presentation_and_links(void)
     LKT_CHECK(lk_display_get_fd(display) >= 0, "S2.2 the run loop has a pollable fd", "%d", lk_display_get_fd(display));
 }
 
+/* ---- S4.6, S2.4: animations of layers that are not drawn ---------------- */
+
+/* A layer under a hidden one, under a fully transparent one, and one hidden
+   in a transform layer's space: none is drawn, but their animations still
+   start and end on time (the delegate hears both, the transaction that
+   added them completes). Before, they waited until the layer was drawn
+   again, which for a layer kept hidden was never. */
+static void undrawn_layers_animations_end(void)
+{
+    static const char *const cases[] = {"under a hidden layer", "under a fully transparent layer",
+                                        "hidden in a transform layer"};
+    int c;
+    for (c = 0; c < 3; c++) {
+        char name[160];
+        lk_layer *holder = c == 2 ? lk_transform_layer_create() : lk_layer_create();
+        lk_layer *l = lk_layer_create();
+        lk_animation *a = lk_basic_animation_create("position.x");
+        lk_animation_delegate d;
+        double b;
+        lk_transaction_begin();
+        lk_transaction_set_disable_actions(true);
+        lk_layer_set_frame(holder, lk_rect_make(0, 0, 100, 100));
+        lk_layer_set_frame(l, lk_rect_make(10, 10, 20, 20));
+        lk_layer_set_background_color(l, lk_color_make(1, 0, 0, 1));
+        lk_layer_add_sublayer(holder, l);
+        lk_layer_add_sublayer(root, holder);
+        if (c == 0) lk_layer_set_hidden(holder, true);
+        if (c == 1) lk_layer_set_opacity(holder, 0);
+        if (c == 2) lk_layer_set_hidden(l, true);
+        lk_transaction_commit();
+        lk_display_render_frame_at(display, lk_media_time());
+        memset(&d, 0, sizeof d);
+        d.struct_size = sizeof d;
+        d.did_start = on_start;
+        d.did_stop = on_stop;
+        lk_animation_set_delegate(a, &d, NULL, NULL);
+        lk_animation_set_by_value(a, lk_value_number(30));
+        lk_animation_set_duration(a, 0.5);
+        started = stopped_finished = stopped_early = 0;
+        completions = 0;
+        lk_transaction_begin();
+        lk_transaction_set_completion(count_completion, NULL);
+        lk_layer_add_animation(l, a, "slide");
+        lk_transaction_commit();
+        b = begin_of(l, "slide");
+        lk_display_render_frame_at(display, b + 0.25);
+        lk_display_dispatch(display, 0);
+        snprintf(name, sizeof name, "S4.6 an animation of a layer %s starts", cases[c]);
+        LKT_CHECK(started == 1 && stopped_finished == 0, name, "started %d, stopped %d", started, stopped_finished);
+        lk_display_render_frame_at(display, b + 1);
+        lk_display_dispatch(display, 0);
+        lk_display_dispatch(display, 0);
+        snprintf(name, sizeof name, "S4.6 S2.4 and ends: did_stop(finished) once, the transaction completes, it is removed (%s)",
+                 cases[c]);
+        LKT_CHECK(stopped_finished == 1 && stopped_early == 0 && completions == 1 &&
+                  lk_layer_get_animation(l, "slide") == NULL, name, "stopped %d (early %d), %d completions, %s",
+                  stopped_finished, stopped_early, completions,
+                  lk_layer_get_animation(l, "slide") ? "still on the layer" : "removed");
+        lk_layer_remove_from_superlayer(holder);
+        lk_transaction_flush();
+        lk_release(a);
+        lk_release(l);
+        lk_release(holder);
+    }
+}
+
 int main(void)
 {
     display = lkt_open_display(200, 100, "open");
@@ -404,6 +471,7 @@ int main(void)
     transactions();
     explicit_animations();
     presentation_and_links();
+    undrawn_layers_animations_end();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

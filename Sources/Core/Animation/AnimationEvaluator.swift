@@ -46,6 +46,28 @@ enum AnimationEvaluator {
         return running
     }
 
+    /// Notes the starts and ends of animations that are not applied (a
+    /// layer not drawn this frame, S4.6) and returns whether one may still
+    /// change its value, as `apply` does.
+    static func noteEvents(_ records: [AnimationRecord], layerTime: Double,
+                           events: UnsafeMutablePointer<[Event]>) -> Bool {
+        var running = false
+        for record in records {
+            let timing = record.animation.timing
+            let evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
+            if evaluation.phase != .after { running = true }
+            if !record.started && evaluation.phase != .before {
+                record.started = true
+                events.pointee.append(.started(record))
+            }
+            if evaluation.phase == .after && !record.stopped {
+                record.stopped = true
+                events.pointee.append(.stopped(record))
+            }
+        }
+        return running
+    }
+
     /// Groups, keyframes, and basic and spring animations that have no
     /// typed track (key paths inside a property, other types): through Values,
     /// except path animations, which write their point directly.

@@ -205,6 +205,37 @@ public struct DisplayListBuilder: ~Copyable {
         }
     }
 
+    /// S4.6, S2.4: the layers under one not drawn this frame (hidden, fully
+    /// transparent, facing away) still have their animations' starts and
+    /// ends noted: delegates hear of them, and the transactions that added
+    /// them complete. Before, they waited until the layer was drawn again.
+    mutating func noteUndrawn(under node: RenderNode, time: Double,
+                              events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
+        guard let events else { return }
+        if DisplayListBuilder.noteEvents(under: node, time: time, events: events) { animating = true }
+    }
+
+    /// `node`'s mask and sublayers, and theirs, at `time` (node's local time).
+    static func noteEvents(under node: RenderNode, time: Double,
+                           events: UnsafeMutablePointer<[AnimationEvaluator.Event]>) -> Bool {
+        var running = false
+        if let mask = node.mask, noteEvents(of: mask, parentTime: time, events: events) { running = true }
+        for child in node.children where noteEvents(of: child, parentTime: time, events: events) { running = true }
+        return running
+    }
+
+    /// `node` and all under it, at its superlayer's time `parentTime`.
+    static func noteEvents(of node: RenderNode, parentTime: Double,
+                           events: UnsafeMutablePointer<[AnimationEvaluator.Event]>) -> Bool {
+        let time = TimingModel.localTime(parentTime, node.state.timing)
+        var running = false
+        if !node.animations.isEmpty, AnimationEvaluator.noteEvents(node.animations, layerTime: time, events: events) {
+            running = true
+        }
+        if noteEvents(under: node, time: time, events: events) { running = true }
+        return running
+    }
+
     /// The transition's progress at the layer's local time, nil when it
     /// shows nothing (not begun and not filling backwards, or over).
     private static func transitionProgress(_ record: AnimationRecord, layerTime: Double) -> Double? {
@@ -277,16 +308,17 @@ public struct DisplayListBuilder: ~Copyable {
                                 parentOpacity: Double, time: Double,
                                 events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?,
                                 shift: (dx: Double, dy: Double) = (0, 0)) {
-        guard !s.pointee.hidden else { return }
         let opacity = parentOpacity * s.pointee.opacity
-        guard opacity > 0 else { return }
+        guard !s.pointee.hidden, opacity > 0 else { return noteUndrawn(under: node, time: time, events: events) }
         if s.pointee.layerKind == .transform {
             drawTransformSpace(node, s, parent: parent, opacity: opacity, time: time, events: events)
             return
         }
         var world = DisplayListBuilder.world(of: s, in: parent)
         if shift.dx != 0 || shift.dy != 0 { world = world.preTranslated(shift.dx, shift.dy) }
-        if !s.pointee.doubleSided && DisplayListBuilder.isBackFacing(world) { return }
+        if !s.pointee.doubleSided && DisplayListBuilder.isBackFacing(world) {
+            return noteUndrawn(under: node, time: time, events: events)
+        }
         var depth: DepthSpace?
         if DisplayListBuilder.preservesDepth(s) {
             var space = DisplayListBuilder.depthSpace(of: s, in: parent)

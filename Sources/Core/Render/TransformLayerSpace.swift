@@ -168,7 +168,17 @@ extension DisplayListBuilder {
                 }
                 if runs { running = true }
             }
-            guard !presented.hidden, presented.opacity > 0 else { continue }
+            guard !presented.hidden, presented.opacity > 0 else {
+                // Not drawn: its animations' starts and ends (a transform
+                // layer's own are noted above) and those under it are noted
+                // here, as for any layer not drawn (noteUndrawn).
+                if let events {
+                    if !isSpace, !child.animations.isEmpty,
+                       AnimationEvaluator.noteEvents(child.animations, layerTime: local, events: events) { running = true }
+                    if DisplayListBuilder.noteEvents(under: child, time: local, events: events) { running = true }
+                }
+                continue
+            }
             var m = presented.transformToSuperlayerPlane
             if let st = sublayerTransform { m = m.concatenating(st) }
             m = m.concatenating(space)

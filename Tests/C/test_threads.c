@@ -1,0 +1,234 @@
+/*
+ * Threads (issue 3 part 8, S2, S5.2, S8.1): layers changed from several
+ * threads at once while a display with a real clock draws on its render
+ * thread. Each worker thread runs a seeded random sequence of calls on its
+ * own layers (created and released, moved between its own layers and a
+ * root shared by every thread, animated implicitly and explicitly, in
+ * nested transactions, with completions, presentation copies and hit
+ * tests, running its own run loop), while the main thread reads pixels,
+ * presentation copies and the shared root's sublayers.
+ *
+ * Checked after the threads end: no crash or hang; the shared root lists
+ * each of its sublayers once and each names it as its superlayer; every
+ * completion ran exactly once, on the thread whose transaction set it
+ * (S2.4); every layer a thread made is freed by its last release.
+ *
+ * LKTEST_THREAD_CALLS=N runs longer (default 1,500 calls a thread).
+ */
+#include "lktest.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define THREADS 3
+#define LAYERS 8
+#define MAX_MADE 4096
+
+static lk_layer *root;
+static lk_display *display;
+
+typedef struct worker {
+    int index;
+    int calls;
+    unsigned long long state;
+    lk_layer *layers[LAYERS];
+    lk_animation *animation;
+    int open;                  /* explicit transactions open on this thread */
+    int completions_set;       /* completions given to committed transactions */
+    int completions_ran;       /* ... that ran */
+    int completions_elsewhere; /* ... that ran on another thread */
+    lk_layer *made[MAX_MADE];  /* every layer made, to check they are freed */
+    int made_count;
+} worker;
+
+static pthread_key_t current_worker;
+
+static unsigned rnd(worker *w)
+{
+    w->state = w->state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(w->state >> 33);
+}
+static double between(worker *w, double lo, double hi) { return lo + (hi - lo) * (rnd(w) % 100000) / 100000.0; }
+
+static lk_layer *make_layer(worker *w)
+{
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, between(w, 4, 40), between(w, 4, 40)));
+    lk_layer_set_background_color(l, lk_color_make(between(w, 0, 1), between(w, 0, 1), 1, 1));
+    if (w->made_count < MAX_MADE) w->made[w->made_count++] = l;
+    return l;
+}
+
+static void completion(void *user_data)
+{
+    worker *w = (worker *)user_data;
+    w->completions_ran++;
+    if (pthread_getspecific(current_worker) != w) w->completions_elsewhere++;
+}
+
+static void call(worker *w)
+{
+    unsigned i = rnd(w) % LAYERS, j = rnd(w) % LAYERS;
+    lk_layer *a = w->layers[i], *b = w->layers[j];
+    switch (rnd(w) % 20) {
+    case 0:
+        /* let go of, perhaps while it is still in a tree: its animations
+           go first (a layer out of every display's tree is not animated,
+           so its transactions' completions would wait for them) */
+        lk_layer_remove_all_animations(a);
+        lk_release(a);
+        w->layers[i] = make_layer(w);
+        break;
+    case 1: case 2: lk_layer_add_sublayer(root, a); break;
+    case 3: lk_layer_add_sublayer(a, b); break;
+    case 4: lk_layer_remove_from_superlayer(a); break;
+    case 5: case 6: lk_layer_set_position(a, lk_point_make(between(w, 0, 160), between(w, 0, 120))); break;
+    case 7: lk_layer_set_opacity(a, between(w, 0, 1)); break;
+    case 8: lk_layer_set_transform(a, lk_transform3d_make_rotation(between(w, 0, 6.3), 0, 0, 1)); break;
+    case 9:
+        if (w->open < 4) {
+            lk_transaction_begin();
+            w->open++;
+            lk_transaction_set_animation_duration(between(w, 0, 0.2));
+            if (rnd(w) % 2) { lk_transaction_set_completion(completion, w); w->completions_set++; }
+        }
+        break;
+    case 10: if (w->open > 0 && lk_transaction_commit() == LK_OK) w->open--; break;
+    case 11: if (w->open == 0) lk_transaction_flush(); break;
+    case 12: lk_layer_add_animation(a, w->animation, rnd(w) % 2 ? "spin" : NULL); break;
+    case 13: lk_layer_remove_all_animations(a); break;
+    case 14: { lk_layer *p = lk_layer_copy_presentation(a); if (p) lk_release(p); break; }
+    case 15: lk_layer_hit_test(root, lk_point_make(between(w, 0, 160), between(w, 0, 120))); break;
+    case 16: lk_display_dispatch(display, 0); break;
+    case 17: lk_layer_set_mask(a, rnd(w) % 3 ? NULL : b); break;
+    case 18: lk_layer_insert_sublayer(root, a, rnd(w) % 3); break;
+    default: lk_layer_set_hidden(a, rnd(w) % 4 == 0); break;
+    }
+}
+
+static void *run_worker(void *context)
+{
+    worker *w = (worker *)context;
+    int n, k;
+    pthread_setspecific(current_worker, w);
+    for (k = 0; k < LAYERS; k++) w->layers[k] = make_layer(w);
+    w->animation = lk_basic_animation_create("transform.rotation.z");
+    lk_animation_set_by_value(w->animation, lk_value_number(6.28));
+    lk_animation_set_duration(w->animation, between(w, 0.05, 0.3));
+    for (n = 0; n < w->calls; n++) call(w);
+    while (w->open > 0 && lk_transaction_commit() == LK_OK) w->open--;
+    lk_transaction_flush();
+    for (k = 0; k < LAYERS; k++) {
+        lk_layer_remove_all_animations(w->layers[k]);
+        lk_layer_set_mask(w->layers[k], NULL);
+        lk_layer_remove_from_superlayer(w->layers[k]);
+    }
+    lk_transaction_flush();
+    /* the animations end and the completions run (the render thread finds
+       the ends; this thread's run loop delivers them) */
+    for (n = 0; n < 200 && w->completions_ran < w->completions_set; n++) lk_display_dispatch(display, 5);
+    for (k = 0; k < LAYERS; k++) { lk_release(w->layers[k]); w->layers[k] = NULL; }
+    lk_release(w->animation);
+    lk_transaction_flush();
+    return NULL;
+}
+
+int main(void)
+{
+    const char *calls_env = getenv("LKTEST_THREAD_CALLS");
+    int calls = calls_env && atoi(calls_env) > 0 ? atoi(calls_env) : 1500;
+    lk_display_options o;
+    worker *workers = (worker *)calloc(THREADS, sizeof(worker));
+    pthread_t threads[THREADS];
+    int t, k, started = 0, reads = 0, listed_once = 1, consistent_root = 1, alive = 0;
+    int set = 0, ran = 0, elsewhere = 0;
+    size_t n, s;
+    uint8_t *pixels = (uint8_t *)malloc(160 * 120 * 4);
+    pthread_key_create(&current_worker, NULL);
+    memset(&o, 0, sizeof o);
+    o.struct_size = (uint32_t)sizeof o;
+    o.backend = lkt_backend();
+    o.width = 160;
+    o.height = 120;
+    display = lk_display_open(&o);   /* a real clock: the render thread draws */
+    if (!display || !workers || !pixels) {
+        LKT_CHECK(0, "threads: open a display with a real clock", "%s", lk_last_error());
+        return lkt_finish();
+    }
+    root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, 160, 120));
+    lk_layer_set_background_color(root, lk_color_make(0.1, 0.1, 0.1, 1));
+    lk_display_set_root_layer(display, root);
+    lk_transaction_flush();
+
+    for (t = 0; t < THREADS; t++) {
+        workers[t].index = t;
+        workers[t].calls = calls;
+        workers[t].state = 977ULL * (unsigned long long)(t + 1);
+        if (pthread_create(&threads[t], NULL, run_worker, &workers[t]) == 0) started++;
+        else break;
+    }
+    /* Meanwhile: pixels, the root's presentation, its sublayers. */
+    for (k = 0; k < 200; k++) {
+        lk_layer *p;
+        if (lk_display_read_pixels(display, pixels, 160 * 4) == LK_OK) reads++;
+        p = lk_layer_copy_presentation(root);
+        if (p) lk_release(p);
+        lk_layer_get_sublayer_count(root);
+        lk_display_dispatch(display, 1);
+    }
+    for (t = 0; t < started; t++) pthread_join(threads[t], NULL);
+    lk_transaction_flush();
+    n = lk_layer_get_sublayer_count(root);
+    for (s = 0; s < n; s++) {
+        const lk_layer *l = lk_layer_get_sublayer(root, s);
+        size_t q, seen = 0;
+        for (q = 0; q < n; q++) if (lk_layer_get_sublayer(root, q) == l) seen++;
+        if (seen != 1 || lk_layer_get_superlayer(l) != root) consistent_root = 0;
+    }
+    /* what the threads let go of while it was in the shared root */
+    while (lk_layer_get_sublayer_count(root) > 0) {
+        lk_layer *l = lk_layer_get_sublayer(root, 0);
+        if (lk_layer_remove_from_superlayer(l) != LK_OK) break;
+        /* a layer whose last reference the root held is gone now, and
+           the next one is at 0 */
+    }
+    lk_transaction_flush();
+
+    LKT_CHECK(started == THREADS && reads > 0, "threads: three threads ran while the render thread drew",
+              "%d threads, %d frames read", started, reads);
+    n = lk_layer_get_sublayer_count(root);
+    listed_once = consistent_root;
+    for (s = 0; s < n; s++) {
+        const lk_layer *l = lk_layer_get_sublayer(root, s);
+        size_t q, seen = 0;
+        for (q = 0; q < n; q++) if (lk_layer_get_sublayer(root, q) == l) seen++;
+        if (seen != 1 || lk_layer_get_superlayer(l) != root) listed_once = 0;
+    }
+    LKT_CHECK(listed_once && n == 0, "S1.3 the shared root listed each sublayer once, each naming it; all could leave it",
+              "%zu sublayers left, consistent %d", n, listed_once);
+    for (t = 0; t < started; t++) {
+        set += workers[t].completions_set;
+        ran += workers[t].completions_ran;
+        elsewhere += workers[t].completions_elsewhere;
+    }
+    LKT_CHECK(set > 0 && ran == set && elsewhere == 0,
+              "S2.4 every completion ran once, on the thread whose transaction set it",
+              "%d set, %d ran, %d on another thread", set, ran, elsewhere);
+    for (t = 0; t < started; t++)
+        for (k = 0; k < workers[t].made_count; k++) {
+            void *again = lk_retain(workers[t].made[k]);
+            if (again) { alive++; lk_release(again); }
+        }
+    LKT_CHECK(alive == 0, "S8.1 every layer the threads made is freed by its last release", "%d still alive", alive);
+
+    lk_display_close(display);
+    lk_release(root);
+    free(pixels);
+    free(workers);
+    pthread_key_delete(current_worker);
+    return lkt_finish();
+}
