@@ -13,6 +13,12 @@
  * completion ran exactly once, on the thread whose transaction set it
  * (S2.4); every layer a thread made is freed by its last release.
  *
+ * Then, deterministically: a thread that adds an animation and ends
+ * without running its run loop. The animation's events, which go to that
+ * thread's run loop, are dropped: the animation (and its delegate's
+ * user data) is freed with its layer. (Kept, they held the run loop in a
+ * cycle, and it leaked with all it held.)
+ *
  * LKTEST_THREAD_CALLS=N runs longer (default 1,500 calls a thread).
  */
 #include "lktest.h"
@@ -136,6 +142,61 @@ static void *run_worker(void *context)
     return NULL;
 }
 
+/* ---- a thread that ends with callbacks on their way ------------------- */
+
+static lk_layer *ended_layer;
+static int ended_destroyed;
+static void note_destroyed(void *user_data) { (void)user_data; ended_destroyed++; }
+static void ignore_stop(lk_animation *a, bool finished, void *user_data) { (void)a; (void)finished; (void)user_data; }
+
+static void *add_and_end(void *context)
+{
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_delegate d;
+    (void)context;
+    memset(&d, 0, sizeof d);
+    d.struct_size = (uint32_t)sizeof d;
+    d.did_stop = ignore_stop;
+    lk_animation_set_from_value(a, lk_value_number(0));
+    lk_animation_set_duration(a, 0.5);
+    lk_animation_set_delegate(a, &d, NULL, note_destroyed);
+    lk_layer_add_animation(ended_layer, a, "fade");
+    lk_release(a);              /* the layer holds the added copy */
+    lk_transaction_flush();
+    return NULL;                /* ends without running its run loop */
+}
+
+static void check_ended_thread(void)
+{
+    const char *name = "S4.6 S8.1 a thread that ends before its animation's events: they are dropped, nothing leaks";
+    lk_display *d = lkt_open_display(64, 48, name);
+    lk_layer *top;
+    pthread_t thread;
+    double b;
+    if (!d) return;
+    top = lkt_layer_new(NULL, 0, 0, 64, 48, lk_color_make(0, 0, 0, 1));
+    ended_layer = lkt_layer_new(top, 8, 8, 16, 16, lk_color_make(1, 0, 0, 1));
+    lk_display_set_root_layer(d, top);
+    lk_display_render_frame_at(d, lk_media_time());
+    ended_destroyed = 0;
+    if (pthread_create(&thread, NULL, add_and_end, NULL) != 0) {
+        LKT_CHECK(0, name, "%s", "pthread_create failed");
+        return;
+    }
+    pthread_join(thread, NULL);
+    b = lk_animation_get_begin_time(lk_layer_get_animation(ended_layer, "fade"));
+    /* its start and its end, posted to the ended thread's run loop */
+    lk_display_render_frame_at(d, b + 0.25);
+    lk_display_render_frame_at(d, b + 1);
+    lk_layer_remove_from_superlayer(ended_layer);
+    lk_release(ended_layer);
+    lk_transaction_flush();
+    LKT_CHECK(ended_destroyed == 1, name, "the delegate's user data destroyed %d times (the animation %s)",
+              ended_destroyed, ended_destroyed ? "freed" : "kept alive by the ended thread's queue");
+    lk_display_close(d);
+    lk_release(top);
+}
+
 int main(void)
 {
     const char *calls_env = getenv("LKTEST_THREAD_CALLS");
@@ -227,6 +288,7 @@ int main(void)
 
     lk_display_close(display);
     lk_release(root);
+    check_ended_thread();
     free(pixels);
     free(workers);
     pthread_key_delete(current_worker);

@@ -11,7 +11,9 @@ public final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
         pthread_key_create(&key) { object in
             guard let object else { return }
             threadLocalObjects.withLock { _ = $0.remove(object) }
-            Unmanaged<AnyObject>.fromOpaque(object).release()
+            let value = Unmanaged<AnyObject>.fromOpaque(object)
+            (value.takeUnretainedValue() as? ThreadEndObserver)?.threadEnded()
+            value.release()
         }
     }
 
@@ -25,6 +27,12 @@ public final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
         pthread_setspecific(key, object)
         return created
     }
+}
+
+/// A thread-local value told that its thread ended, before it is released
+/// (others may still hold it).
+public protocol ThreadEndObserver: AnyObject {
+    func threadEnded()
 }
 
 /// Every thread's objects, also held from here: the main thread's

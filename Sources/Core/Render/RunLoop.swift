@@ -6,9 +6,13 @@ import Synchronization
 /// are delivered. Other threads (the render thread among them) post work to
 /// it; the thread runs it when it iterates (lk_display_dispatch/run). Its
 /// eventfd is readable while work is waiting, for the program's own poll().
-public final class RunLoop: @unchecked Sendable {
+public final class RunLoop: ThreadEndObserver, @unchecked Sendable {
     public let fd: Int32
     private let queue = Locked<[() -> Void]>([])
+    /// Its thread has ended: nothing will run what is posted. (Queued work
+    /// holds animation records, which hold their run loop: kept, it was a
+    /// cycle that leaked the run loop and all it held.)
+    private var ended = false   // under queue's lock
 
     private init() {
         fd = layerkit_support_eventfd()
@@ -24,15 +28,28 @@ public final class RunLoop: @unchecked Sendable {
     /// Queues work for this run loop's thread; callable from any thread.
     public func post(_ work: @escaping () -> Void) {
         // One wake-up per batch: the fd is already readable if work was waiting.
-        let wasEmpty = queue.withLock { q -> Bool in
+        let wasEmpty = queue.withLock { q -> Bool? in
+            if ended { return nil }
             let empty = q.isEmpty
             q.append(work)
             return empty
         }
-        if wasEmpty {
+        if wasEmpty == true {
             var one: UInt64 = 1
             _ = write(fd, &one, 8)
         }
+    }
+
+    /// The thread ended: what waits is dropped (outside the lock: releasing
+    /// it may release layers), and what comes later is not kept.
+    public func threadEnded() {
+        let dropped = queue.withLock { q -> [() -> Void] in
+            ended = true
+            let w = q
+            q.removeAll()
+            return w
+        }
+        _ = dropped
     }
 
     /// One iteration: commits the thread's implicit transaction (S2.2), waits
