@@ -460,6 +460,54 @@ static void undrawn_layers_animations_end(void)
     }
 }
 
+/* S4.6, S2.4: a layer let go of while its animation runs: the animation
+   goes with it as if removed, so its delegate hears did_stop(not finished)
+   once and the transaction that added it completes. (They waited forever.) */
+static void released_layers_animation_stops(void)
+{
+    lk_layer *l = lk_layer_create();
+    lk_animation *a = lk_basic_animation_create("position.x");
+    lk_animation_delegate d;
+    double b;
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_frame(l, lk_rect_make(10, 10, 20, 20));
+    lk_layer_add_sublayer(root, l);
+    lk_transaction_commit();
+    lk_display_render_frame_at(display, lk_media_time());
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.did_start = on_start;
+    d.did_stop = on_stop;
+    lk_animation_set_delegate(a, &d, NULL, NULL);
+    lk_animation_set_by_value(a, lk_value_number(30));
+    lk_animation_set_duration(a, 1);
+    started = stopped_finished = stopped_early = 0;
+    completions = 0;
+    lk_transaction_begin();
+    lk_transaction_set_completion(count_completion, NULL);
+    lk_layer_add_animation(l, a, "slide");
+    lk_transaction_commit();
+    b = begin_of(l, "slide");
+    lk_display_render_frame_at(display, b + 0.25);
+    lk_display_dispatch(display, 0);
+    /* taken out of the tree (its animation then runs nowhere) and let go */
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_remove_from_superlayer(l);
+    lk_transaction_commit();
+    lk_release(l);
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, b + 0.5);
+    lk_display_dispatch(display, 0);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(started == 1 && stopped_early == 1 && stopped_finished == 0 && completions == 1,
+              "S4.6 S2.4 a layer let go of while animating: did_stop(not finished) once, the transaction completes",
+              "started %d, stopped early %d, finished %d, %d completions", started, stopped_early, stopped_finished,
+              completions);
+    lk_release(a);
+}
+
 int main(void)
 {
     display = lkt_open_display(200, 100, "open");
@@ -472,6 +520,7 @@ int main(void)
     explicit_animations();
     presentation_and_links();
     undrawn_layers_animations_end();
+    released_layers_animation_stops();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

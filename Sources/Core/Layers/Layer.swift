@@ -70,7 +70,14 @@ public class Layer: Object, @unchecked Sendable {
         for sublayer in sublayers where sublayer.superlayer === self { sublayer.superlayer = nil }
         // A presentation copy shows its model's mask without owning it.
         if let mask = state.mask, mask.maskOwner === self { mask.maskOwner = nil }
-        if modelLayer == nil { RenderTree.shared.layerDied(id) }
+        if modelLayer == nil {
+            // Its animations go with it, as if removed (S4.6, S2.4): their
+            // delegates hear did_stop(not finished) and their transactions
+            // stop waiting for them.
+            let running = animationRecords.filter { !$0.detached }
+            for record in running { record.detached = true }
+            RenderTree.shared.layerDied(id, animations: running)
+        }
     }
 
     public func checkWritable() throws(LayerKitError) {

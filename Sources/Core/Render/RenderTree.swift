@@ -168,6 +168,8 @@ public final class RenderTree: @unchecked Sendable {
     /// not take the lock again.
     private let owner = Atomic<UInt>(0)
     private var deaths: [UInt64] = []
+    /// The animations of those layers, stopped once the lock is let go.
+    private var orphans: [AnimationRecord] = []
 
     private init() { pthread_mutex_init(&mutex, nil) }
 
@@ -177,8 +179,11 @@ public final class RenderTree: @unchecked Sendable {
         defer {
             // Forgetting a node can release more layers: they append here.
             while let id = deaths.popLast() { _ = nodes.removeValue(forKey: id) }
+            let stopping = orphans
+            orphans = []
             owner.store(0, ordering: .relaxed)
             pthread_mutex_unlock(&mutex)
+            for record in stopping { AnimationEvents.stopEarly(record) }
         }
         return try body()
     }
@@ -357,13 +362,17 @@ public final class RenderTree: @unchecked Sendable {
         return answered ? field : nil
     }
 
-    /// A layer died: forget its node (its superlayer's next commit drops it too).
-    func layerDied(_ id: UInt64) {
+    /// A layer died: forget its node (its superlayer's next commit drops
+    /// it too) and stop the animations it still had (stopEarly takes the lock).
+    func layerDied(_ id: UInt64, animations: [AnimationRecord] = []) {
         if owner.load(ordering: .relaxed) == UInt(pthread_self()) {
-            deaths.append(id)   // this thread holds the lock: withLock forgets it on the way out
+            // This thread holds the lock: withLock does both on the way out.
+            deaths.append(id)
+            orphans.append(contentsOf: animations)
             return
         }
         withLock { _ = nodes.removeValue(forKey: id) }
+        for record in animations { AnimationEvents.stopEarly(record) }
     }
 
     /// The node's local time at media time `time` (S4.2), through its ancestors.
