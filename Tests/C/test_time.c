@@ -396,6 +396,27 @@ static void presentation_and_links(void)
 
 /* ---- S4.6, S2.4: animations of layers that are not drawn ---------------- */
 
+/* Adds a slide of `duration` seconds to l with the counting delegate, in a
+   transaction with the counting completion; returns its begin time. */
+static double start_slide(lk_layer *l, lk_animation *a, double duration)
+{
+    lk_animation_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.did_start = on_start;
+    d.did_stop = on_stop;
+    lk_animation_set_delegate(a, &d, NULL, NULL);
+    lk_animation_set_by_value(a, lk_value_number(30));
+    lk_animation_set_duration(a, duration);
+    started = stopped_finished = stopped_early = 0;
+    completions = 0;
+    lk_transaction_begin();
+    lk_transaction_set_completion(count_completion, NULL);
+    lk_layer_add_animation(l, a, "slide");
+    lk_transaction_commit();
+    return begin_of(l, "slide");
+}
+
 /* A layer under a hidden one, under a fully transparent one, and one hidden
    in a transform layer's space: none is drawn, but their animations still
    start and end on time (the delegate hears both, the transaction that
@@ -411,7 +432,6 @@ static void undrawn_layers_animations_end(void)
         lk_layer *holder = c == 2 ? lk_transform_layer_create() : lk_layer_create();
         lk_layer *l = lk_layer_create();
         lk_animation *a = lk_basic_animation_create("position.x");
-        lk_animation_delegate d;
         double b;
         lk_transaction_begin();
         lk_transaction_set_disable_actions(true);
@@ -425,20 +445,7 @@ static void undrawn_layers_animations_end(void)
         if (c == 2) lk_layer_set_hidden(l, true);
         lk_transaction_commit();
         lk_display_render_frame_at(display, lk_media_time());
-        memset(&d, 0, sizeof d);
-        d.struct_size = sizeof d;
-        d.did_start = on_start;
-        d.did_stop = on_stop;
-        lk_animation_set_delegate(a, &d, NULL, NULL);
-        lk_animation_set_by_value(a, lk_value_number(30));
-        lk_animation_set_duration(a, 0.5);
-        started = stopped_finished = stopped_early = 0;
-        completions = 0;
-        lk_transaction_begin();
-        lk_transaction_set_completion(count_completion, NULL);
-        lk_layer_add_animation(l, a, "slide");
-        lk_transaction_commit();
-        b = begin_of(l, "slide");
+        b = start_slide(l, a, 0.5);
         lk_display_render_frame_at(display, b + 0.25);
         lk_display_dispatch(display, 0);
         snprintf(name, sizeof name, "S4.6 an animation of a layer %s starts", cases[c]);
@@ -467,7 +474,6 @@ static void released_layers_animation_stops(void)
 {
     lk_layer *l = lk_layer_create();
     lk_animation *a = lk_basic_animation_create("position.x");
-    lk_animation_delegate d;
     double b;
     lk_transaction_begin();
     lk_transaction_set_disable_actions(true);
@@ -475,20 +481,7 @@ static void released_layers_animation_stops(void)
     lk_layer_add_sublayer(root, l);
     lk_transaction_commit();
     lk_display_render_frame_at(display, lk_media_time());
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.did_start = on_start;
-    d.did_stop = on_stop;
-    lk_animation_set_delegate(a, &d, NULL, NULL);
-    lk_animation_set_by_value(a, lk_value_number(30));
-    lk_animation_set_duration(a, 1);
-    started = stopped_finished = stopped_early = 0;
-    completions = 0;
-    lk_transaction_begin();
-    lk_transaction_set_completion(count_completion, NULL);
-    lk_layer_add_animation(l, a, "slide");
-    lk_transaction_commit();
-    b = begin_of(l, "slide");
+    b = start_slide(l, a, 1);
     lk_display_render_frame_at(display, b + 0.25);
     lk_display_dispatch(display, 0);
     /* taken out of the tree (its animation then runs nowhere) and let go */

@@ -24,16 +24,7 @@ enum AnimationEvaluator {
             let local = TimingModel.localTime(layerTime, animation.timing)
             let evaluation = TimingModel.evaluate(animation.timing, localTime: local)
             if evaluation.phase != .after { running = true }
-            if let events {
-                if !record.started && evaluation.phase != .before {
-                    record.started = true
-                    events.pointee.append(.started(record))
-                }
-                if evaluation.phase == .after && !record.stopped {
-                    record.stopped = true
-                    events.pointee.append(.stopped(record))
-                }
-            }
+            if let events { note(record, evaluation.phase, events) }
             // A finished animation that is removed on completion no longer shows (S4.5).
             if record.stopped && animation.removedOnCompletion && evaluation.phase == .after { continue }
             guard let progress = evaluation.progress else { continue }
@@ -56,16 +47,23 @@ enum AnimationEvaluator {
             let timing = record.animation.timing
             let evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
             if evaluation.phase != .after { running = true }
-            if !record.started && evaluation.phase != .before {
-                record.started = true
-                events.pointee.append(.started(record))
-            }
-            if evaluation.phase == .after && !record.stopped {
-                record.stopped = true
-                events.pointee.append(.stopped(record))
-            }
+            note(record, evaluation.phase, events)
         }
         return running
+    }
+
+    /// The record's start once its active interval begins, its end once it
+    /// is over: each noted once (S4.6).
+    @inline(__always)
+    private static func note(_ record: AnimationRecord, _ phase: TimingPhase, _ events: UnsafeMutablePointer<[Event]>) {
+        if !record.started && phase != .before {
+            record.started = true
+            events.pointee.append(.started(record))
+        }
+        if phase == .after && !record.stopped {
+            record.stopped = true
+            events.pointee.append(.stopped(record))
+        }
     }
 
     /// Groups, keyframes, and basic and spring animations that have no
