@@ -219,6 +219,17 @@ static void on_stop(lk_animation *a, bool finished, void *u)
     if (finished) stopped_finished++; else stopped_early++;
 }
 
+/* the counting delegate above, on a */
+static void count_events(lk_animation *a)
+{
+    lk_animation_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.did_start = on_start;
+    d.did_stop = on_stop;
+    lk_animation_set_delegate(a, &d, NULL, NULL);
+}
+
 static void explicit_animations(void)
 {
     lk_layer *l = committed_layer();
@@ -226,12 +237,7 @@ static void explicit_animations(void)
     lk_animation_set_from_value(a, lk_value_number(1.0));
     lk_animation_set_to_value(a, lk_value_number(0.0));
     lk_animation_set_duration(a, 1.0);
-    lk_animation_delegate d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.did_start = on_start;
-    d.did_stop = on_stop;
-    lk_animation_set_delegate(a, &d, NULL, NULL);
+    count_events(a);
     LKT_CHECK_STATUS("S4.3 add an explicit animation", lk_layer_add_animation(l, a, "fade"), LK_OK);
     lk_animation_set_duration(a, 50.0); /* S4.3: the added copy is not affected */
     lk_transaction_flush();
@@ -400,12 +406,7 @@ static void presentation_and_links(void)
    transaction with the counting completion; returns its begin time. */
 static double start_slide(lk_layer *l, lk_animation *a, double duration)
 {
-    lk_animation_delegate d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.did_start = on_start;
-    d.did_stop = on_stop;
-    lk_animation_set_delegate(a, &d, NULL, NULL);
+    count_events(a);
     lk_animation_set_by_value(a, lk_value_number(30));
     lk_animation_set_duration(a, duration);
     started = stopped_finished = stopped_early = 0;

@@ -179,8 +179,9 @@ public final class RenderTree: @unchecked Sendable {
         defer {
             // Forgetting a node can release more layers: they append here.
             while let id = deaths.popLast() { _ = nodes.removeValue(forKey: id) }
-            let stopping = orphans
-            orphans = []
+            // (Every lock passes here: nothing is moved unless a layer died.)
+            var stopping: [AnimationRecord] = []
+            if !orphans.isEmpty { swap(&stopping, &orphans) }
             owner.store(0, ordering: .relaxed)
             pthread_mutex_unlock(&mutex)
             for record in stopping { AnimationEvents.stopEarly(record) }

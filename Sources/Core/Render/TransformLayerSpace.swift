@@ -169,13 +169,11 @@ extension DisplayListBuilder {
                 if runs { running = true }
             }
             guard !presented.hidden, presented.opacity > 0 else {
-                // Not drawn: its animations' starts and ends (a transform
-                // layer's own are noted above) and those under it are noted
-                // here, as for any layer not drawn (noteUndrawn).
-                if let events {
-                    if !isSpace, !child.animations.isEmpty,
-                       AnimationEvaluator.noteEvents(child.animations, layerTime: local, events: events) { running = true }
-                    if DisplayListBuilder.noteEvents(under: child, time: local, events: events) { running = true }
+                // Not drawn: its animations' starts and ends, and those under
+                // it, are noted as for any layer not drawn (noteUndrawn; a
+                // transform layer's own, noted above, are noted only once).
+                if let events, DisplayListBuilder.noteEvents(of: child, parentTime: time, events: events) {
+                    running = true
                 }
                 continue
             }
