@@ -16,6 +16,40 @@ private func progress(_ t: TimingState, at local: Double) -> Double? {
 }
 
 @Suite struct TimingModelTests {
+    /// S4.2 on the render side: a committed layer's local time goes through
+    /// its ancestors' timing, also when an ancestor's changes after the
+    /// layer's node was made, and back. RenderTree.localTime skips the walk
+    /// up the parents while no live node shifts time (RenderNode.timeShifters):
+    /// run alone, this fails if a commit does not count the change.
+    @Test func committedLocalTimeFollowsAnAncestorsTimingChangesS4_2() throws {
+        let (root, child) = try ModelLock.shared.withLock {
+            let root = Layer(), child = Layer()
+            try root.addSublayer(child)
+            Transaction.flush()
+            return (root, child)
+        }
+        let node = try #require(child.renderNode)
+        #expect(RenderTree.localTime(of: node, at: 10) == 10)
+        try ModelLock.shared.withLock {
+            try root.set(LayerProperties.speed, 2)
+            try root.set(LayerProperties.timeOffset, 1)
+            Transaction.flush()
+        }
+        #expect(RenderTree.localTime(of: node, at: 10) == 21)
+        try ModelLock.shared.withLock {
+            try root.set(LayerProperties.speed, 1)
+            try root.set(LayerProperties.timeOffset, 0)
+            try child.set(LayerProperties.beginTime, 4)
+            Transaction.flush()
+        }
+        #expect(RenderTree.localTime(of: node, at: 10) == 6)
+        try ModelLock.shared.withLock {
+            try child.set(LayerProperties.beginTime, 0)
+            Transaction.flush()
+        }
+        #expect(RenderTree.localTime(of: node, at: 10) == 10)
+    }
+
     @Test func localTimeS4_2() {
         #expect(TimingModel.localTime(7, TimingState()) == 7)
         #expect(TimingModel.localTime(3, timing(beginTime: 2, speed: 2, timeOffset: 0.5)) == 2.5)

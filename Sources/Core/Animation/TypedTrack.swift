@@ -1,3 +1,5 @@
+import CSupport
+
 /// Values with the arithmetic of basic animations (S4.8), componentwise.
 protocol AnimatableValue: PropertyValue {
     static var zero: Self { get }
@@ -280,6 +282,12 @@ final class TransformTrack {
     }
 
     /// The transform at `eased`, the progress through the timing function.
+    /// Asks for what `apply` reads (the object and its ends) ahead of it.
+    func prefetch() {
+        layerkit_support_prefetch(Unmanaged.passUnretained(self).toOpaque(), 512)
+        layerkit_support_prefetch(slots, 5 * MemoryLayout<Transform3D>.stride)
+    }
+
     func apply(eased: Double, to state: UnsafeMutablePointer<LayerState>, model: UnsafePointer<LayerState>) {
         let base = field(state)
         let start: UnsafeMutablePointer<Transform3D> = hasFrom ? from : hasPrevious ? previous : base

@@ -519,12 +519,15 @@ public struct DisplayListBuilder: ~Copyable {
                                           clip: clip)
                 let order = DisplayListBuilder.drawingOrder(children, parentTime: layer.time)
                 for k in order.indices {
-                    // The next sibling's data is asked for while this one is
-                    // drawn, and the one after's node.
-                    if k + 2 < order.count {
-                        layerkit_support_prefetch(Unmanaged.passUnretained(order[k + 2]).toOpaque(), 192)
+                    // Siblings ahead are asked for while this one is drawn,
+                    // each step reading what the step before brought in: the
+                    // node three ahead, its state and tracks two ahead, the
+                    // objects its tracks point to (whole transforms) next.
+                    if k + 3 < order.count {
+                        layerkit_support_prefetch(Unmanaged.passUnretained(order[k + 3]).toOpaque(), 192)
                     }
-                    if k + 1 < order.count { order[k + 1].prefetch() }
+                    if k + 2 < order.count { order[k + 2].prefetch() }
+                    if k + 1 < order.count { order[k + 1].prefetchTrackObjects() }
                     visit(order[k], parent: placement, parentOpacity: opacity, parentTime: layer.time,
                           events: layer.events)
                 }

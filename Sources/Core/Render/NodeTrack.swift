@@ -28,15 +28,16 @@ struct NodeTrack {
     /// The field's place in LayerState and its size in doubles (inline and field kinds).
     let offset: Int
     let lanes: Int
-    unowned(unsafe) let timingFunction: TimingFunction?
     /// Its address, compared without touching its reference count.
     let timingFunctionID: UnsafeRawPointer?
     /// A basic animation (its eased progress is the timing function's).
     let basic: Bool
     /// A field track's whole-transform track, read without the record and
     /// its animation (two objects, two cache misses a frame): kept alive by
-    /// the record, as the record is by the node.
-    unowned(unsafe) let transformTrack: TransformTrack?
+    /// the record, as the record is by the node. Unmanaged: a frame calls
+    /// it without touching its reference count (a retain of an object not
+    /// yet in the cache waited for it before the prefetch could help).
+    let transformTrack: Unmanaged<TransformTrack>?
     /// Which of from, to, by and previous are set (bits 0...3).
     let present: UInt8
     let from: SIMD4<Double>, to: SIMD4<Double>, by: SIMD4<Double>, previous: SIMD4<Double>
@@ -52,14 +53,13 @@ struct NodeTrack {
         removedOnCompletion = a.removedOnCompletion
         additive = a.additive
         cumulative = a.cumulative
-        timingFunction = a.timingFunction
         timingFunctionID = a.timingFunction.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
         var ends = (SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>())
         var present: UInt8 = 0
         var kind = Kind.general
         var offset = 0, lanes = 0
         basic = a.animationKind == .basic
-        if case .transform(let t) = record.fastTrack { transformTrack = t } else { transformTrack = nil }
+        if case .transform(let t) = record.fastTrack { transformTrack = .passUnretained(t) } else { transformTrack = nil }
         if let fast = record.fastTrack {
             (offset, lanes) = (fast.offset, fast.lanes)
             kind = .field
@@ -85,7 +85,11 @@ struct NodeTrack {
 
     /// The progress through the track's timing function.
     @inline(__always)
-    func eased(_ progress: Double) -> Double { timingFunction?.evaluate(progress) ?? progress }
+    func eased(_ progress: Double) -> Double {
+        guard let id = timingFunctionID else { return progress }
+        // Without a retain and release of the curve at each call.
+        return Unmanaged<TimingFunction>.fromOpaque(id)._withUnsafeGuaranteedRef { $0.evaluate(progress) }
+    }
 
     /// The same on the field alone (`lanes` doubles), wherever it is.
     @inline(__always)
@@ -202,7 +206,7 @@ extension AnimationEvaluator {
                                field: UnsafeMutableRawPointer(state).advanced(by: offset).assumingMemoryBound(to: Double.self),
                                modelField: UnsafeRawPointer(model).advanced(by: offset).assumingMemoryBound(to: Double.self))
             } else if let eased, let transform = track.pointee.transformTrack {
-                transform.apply(eased: eased, to: state, model: model)
+                transform._withUnsafeGuaranteedRef { $0.apply(eased: eased, to: state, model: model) }
             } else {
                 let record = track.pointee.record
                 record.fastTrack?.apply(record.animation, progress: progress, iteration: evaluation.iteration,

@@ -48,16 +48,36 @@ final class RenderNode: @unchecked Sendable {
     /// An emitter layer's particle simulation (S7.4).
     var emitter: EmitterRender?
 
+    /// Whether this node's own timing shifts or scales time (S4.2); counted
+    /// in `timeShifters`, so that while no live node does, a node's local
+    /// time is the media time without a walk up its ancestors.
+    private var shiftsTime = false
+    static let timeShifters = Atomic<Int>(0)
+
     init(id: UInt64, state: LayerState) {
         self.id = id
         statePointer = .allocate(capacity: 1)
         statePointer.initialize(to: RenderNode.renderable(state))
+        noteTiming()
     }
 
     deinit {
+        if shiftsTime { RenderNode.timeShifters.subtract(1, ordering: .relaxed) }
         statePointer.deinitialize(count: 1)
         statePointer.deallocate()
         dropPresented()
+    }
+
+    private func noteTiming() {
+        let t = statePointer.pointee.timing
+        let shifts = t.beginTime != 0 || t.speed != 1 || t.timeOffset != 0
+        guard shifts != shiftsTime else { return }
+        shiftsTime = shifts
+        if shifts {
+            RenderNode.timeShifters.add(1, ordering: .relaxed)
+        } else {
+            RenderNode.timeShifters.subtract(1, ordering: .relaxed)
+        }
     }
 
     private func rebuildTracks() {
@@ -83,7 +103,10 @@ final class RenderNode: @unchecked Sendable {
     }
 
     /// The committed state changed: the kept presented state must be copied again.
-    func stateChanged() { presentedStale = true }
+    func stateChanged() {
+        presentedStale = true
+        noteTiming()
+    }
 
     /// Asks for what a frame reads of this node (its state, its kept
     /// presented state, its tracks) ahead of the visit: a frame of many
@@ -93,6 +116,14 @@ final class RenderNode: @unchecked Sendable {
         if let p = presentedPointer { layerkit_support_prefetch(p, MemoryLayout<LayerState>.size) }
         tracks.withUnsafeBufferPointer { t in
             if let base = t.baseAddress { layerkit_support_prefetch(base, t.count * MemoryLayout<NodeTrack>.stride) }
+        }
+    }
+
+    /// The next step of `prefetch`, once the tracks are in: the whole
+    /// transform tracks they point to.
+    func prefetchTrackObjects() {
+        tracks.withUnsafeBufferPointer { t in
+            for track in t { track.transformTrack?._withUnsafeGuaranteedRef { $0.prefetch() } }
         }
     }
 
@@ -216,7 +247,10 @@ public final class RenderTree: @unchecked Sendable {
                 }) else { continue }
                 befores.append((layer, record, layer.renderNode.map { frozenCopy(of: $0, at: time) }))
             }
-            for layer in layers where !layer.isPresentationCopy {
+            for (i, layer) in layers.enumerated() where !layer.isPresentationCopy {
+                // A commit of thousands of layers waits on memory at each
+                // one in turn: ask for the next one's model and node ahead.
+                if i + 1 < layers.count { RenderTree.prefetch(layers[i + 1]) }
                 sync(ensureNode(layer, time), with: layer, commitTime: time)
             }
             for (layer, record, before) in befores {
@@ -228,6 +262,11 @@ public final class RenderTree: @unchecked Sendable {
             return Array(observers.values)
         }
         for notify in toNotify { notify() }
+    }
+
+    private static func prefetch(_ layer: Layer) {
+        layerkit_support_prefetch(Unmanaged.passUnretained(layer).toOpaque(), 64 + MemoryLayout<LayerState>.size)
+        if let node = layer.renderNode { layerkit_support_prefetch(node.statePointer, MemoryLayout<LayerState>.size) }
     }
 
     private func ensureNode(_ layer: Layer, _ time: Double) -> RenderNode {
@@ -311,6 +350,7 @@ public final class RenderTree: @unchecked Sendable {
             let local = RenderTree.localTime(of: node, at: time)
             _ = AnimationEvaluator.apply(node.animations, to: copy.statePointer, layerTime: local,
                                          model: node.statePointer, events: nil)
+            copy.stateChanged()
         }
         copy.mask = node.mask.map { m in
             let c = frozenCopy(of: m, at: time)
@@ -378,6 +418,9 @@ public final class RenderTree: @unchecked Sendable {
 
     /// The node's local time at media time `time` (S4.2), through its ancestors.
     static func localTime(of node: RenderNode, at time: Double) -> Double {
+        // No live node shifts time (the usual tree): every local time is the
+        // media time. Nodes change their timing under the lock this runs in.
+        if RenderNode.timeShifters.load(ordering: .relaxed) == 0 { return time }
         let parentTime = node.parent.map { localTime(of: $0, at: time) } ?? time
         return TimingModel.localTime(parentTime, node.state.timing)
     }
