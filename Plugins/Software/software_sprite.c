@@ -1218,7 +1218,11 @@ void sw_sprite_draw_band(const sw_sprite *sprites, const uint32_t *index, uint32
     for (uint32_t k = from; k < end; k++) {
 #if defined(__GNUC__)
         /* the run's sprites are visited in band order: fetch the next early */
-        if (k + 2 < end) __builtin_prefetch(&sprites[index[k + 2]]);
+        if (k + 2 < end) {
+            /* the whole sprite: a rotated fill reads its edges' constants and an image its cuts, lines beyond the first */
+            const char *next = (const char *)&sprites[index[k + 2]];
+            for (size_t i = 0; i < sizeof(sw_sprite); i += 64) __builtin_prefetch(next + i);
+        }
 #endif
         draw_sprite(&sprites[index[k]], t, band);
     }

@@ -21,6 +21,12 @@ final class RenderLoop: @unchecked Sendable {
     private var condition = pthread_cond_t()
     private var closing = false
     private var woken = false
+    /// Guarded by mutex: the loop waits for a commit or a link, with no
+    /// timer. Only then does a wake signal it: waiting for its next tick,
+    /// the loop draws what was committed at that tick anyway, and a signal
+    /// per commit (a program re-targeting thousands of layers a second, each
+    /// in its own transaction) cost a futex call and a context switch each.
+    private var idle = false
     private var paused = false
     /// Guarded by mutex: the output's refresh rate may change (RESIZED).
     private var interval: Double
@@ -61,7 +67,7 @@ final class RenderLoop: @unchecked Sendable {
     func wake() {
         pthread_mutex_lock(&mutex)
         woken = true
-        pthread_cond_signal(&condition)
+        if idle { pthread_cond_signal(&condition) }
         pthread_mutex_unlock(&mutex)
     }
 
@@ -153,7 +159,9 @@ final class RenderLoop: @unchecked Sendable {
             if !animating && !wantsFrames() {
                 // Idle: wait for a commit, a link or close, with no timer.
                 pthread_mutex_lock(&mutex)
+                idle = true
                 while !closing && !woken { pthread_cond_wait(&condition, &mutex) }
+                idle = false
                 woken = false
                 pthread_mutex_unlock(&mutex)
                 next = nextTick(after: mediaTime())
