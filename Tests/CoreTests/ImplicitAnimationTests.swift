@@ -132,4 +132,45 @@ import Testing
             #expect(abs(w.x - g.x) < 1e-9 && abs(w.y - g.y) < 1e-9, "at +\(t - now): \(w) vs \(g)")
         }
     }
+
+    /// S3.3 for `transform`: a re-triggered rotation starts from the
+    /// presentation value, which the node's whole-transform tracks give
+    /// (RenderTree.trackedTransform, through their kept decompositions):
+    /// the same doubles as the records' Value path at every time, with one
+    /// or two animations on the transform, and the model alone without any.
+    @Test func reTriggeredTransformStartIsThePresentationS3_3() throws {
+        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let layer = makeLayer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        try root.addSublayer(layer)
+        ModelLock.shared.withLock { Transaction.flush() }
+        let (property, _) = try resolve("transform")
+        let node = try #require(layer.renderNode)
+        #expect(RenderTree.trackedTransform(of: node, at: mediaTime()) == Transform3D.identity)
+        for (angle, function) in [(2.0, TimingFunction.named(.linear)), (-1.0, .named(.easeInEaseOut)), (0.5, .named(.easeIn))] {
+            try ModelLock.shared.withLock {
+                Transaction.begin()
+                Transaction.animationDuration = 1000
+                Transaction.animationTimingFunction = function
+                try layer.set(LayerProperties.transform, .rotation(angle, 0, 0, 1).concatenating(.scale(1.5, 1, 1)))
+                try Transaction.commit()
+            }
+            let now = mediaTime()
+            for t in [now, now + 1, now + 250, now + 999, now + 2000] {
+                let want = AnimationEvaluator.presentedValue(of: property, node.animations,
+                                                             layerTime: RenderTree.localTime(of: node, at: t),
+                                                             model: node.statePointer)
+                let got = RenderTree.trackedTransform(of: node, at: t)
+                #expect(got.map { Value.transform($0) } == want, "at +\(t - now)")
+            }
+        }
+        // An explicit animation of a part of the transform: another path answers.
+        let part = Animation(kind: .basic, keyPath: "transform.rotation.z")
+        part.toValue = .number(1)
+        part.timing.duration = 1000
+        try ModelLock.shared.withLock {
+            try layer.addAnimation(part, forKey: "part")
+            Transaction.flush()
+        }
+        #expect(RenderTree.trackedTransform(of: node, at: mediaTime() + 1) == nil)
+    }
 }

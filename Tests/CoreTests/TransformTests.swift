@@ -46,6 +46,79 @@ import Testing
         }
     }
 
+    /// The decomposition works rows as plain values, not arrays: it must
+    /// give exactly the doubles of the textbook form (Graphics Gems II's
+    /// unmatrix with arrays, written out here as the code had it), for
+    /// skew, perspective, mirrored and homogeneous (m44 != 1) transforms.
+    @Test func decompositionMatchesTheTextbookFormS4_9() throws {
+        func textbook(_ input: Transform3D) -> DecomposedTransform? {
+            var m = input
+            guard m.m44 != 0, m.elements.allSatisfy(\.isFinite) else { return nil }
+            let norm = m.m44
+            for i in 0..<4 { for j in 0..<4 { m[i, j] /= norm } }
+            var pm = m
+            pm.m14 = 0; pm.m24 = 0; pm.m34 = 0; pm.m44 = 1
+            guard abs(pm.determinant) > 1e-12, let inverse = pm.inverted else { return nil }
+            var d = DecomposedTransform()
+            if m.m14 != 0 || m.m24 != 0 || m.m34 != 0 {
+                let rhs = [m.m14, m.m24, m.m34, m.m44]
+                var p = [0.0, 0, 0, 0]
+                for i in 0..<4 { for k in 0..<4 { p[i] += inverse[i, k] * rhs[k] } }
+                d.perspective = (p[0], p[1], p[2], p[3])
+            }
+            d.translation = (m.m41, m.m42, m.m43)
+            func length(_ v: [Double]) -> Double { (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() }
+            func normalized(_ v: [Double]) -> [Double] { let l = length(v); return l == 0 ? v : v.map { $0 / l } }
+            func dot(_ a: [Double], _ b: [Double]) -> Double { a[0] * b[0] + a[1] * b[1] + a[2] * b[2] }
+            func cross(_ a: [Double], _ b: [Double]) -> [Double] {
+                [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+            }
+            func combine(_ a: [Double], _ b: [Double], _ sa: Double, _ sb: Double) -> [Double] {
+                [sa * a[0] + sb * b[0], sa * a[1] + sb * b[1], sa * a[2] + sb * b[2]]
+            }
+            var row = [[m.m11, m.m12, m.m13], [m.m21, m.m22, m.m23], [m.m31, m.m32, m.m33]]
+            var sx = length(row[0]); row[0] = normalized(row[0])
+            var sxy = dot(row[0], row[1]); row[1] = combine(row[1], row[0], 1, -sxy)
+            var sy = length(row[1]); row[1] = normalized(row[1]); sxy /= sy
+            var sxz = dot(row[0], row[2]); row[2] = combine(row[2], row[0], 1, -sxz)
+            var syz = dot(row[1], row[2]); row[2] = combine(row[2], row[1], 1, -syz)
+            var sz = length(row[2]); row[2] = normalized(row[2]); sxz /= sz; syz /= sz
+            if dot(row[0], cross(row[1], row[2])) < 0 {
+                sx = -sx; sy = -sy; sz = -sz
+                for i in 0..<3 { row[i] = row[i].map { -$0 } }
+            }
+            d.scale = (sx, sy, sz)
+            d.skew = (sxy, sxz, syz)
+            d.quaternion = DecomposedTransform.quaternion(rows: row)
+            return d
+        }
+        func bits(_ d: DecomposedTransform?) -> [UInt64] {
+            guard let d else { return [] }
+            return [d.translation.x, d.translation.y, d.translation.z, d.scale.x, d.scale.y, d.scale.z,
+                    d.skew.xy, d.skew.xz, d.skew.yz, d.quaternion.x, d.quaternion.y, d.quaternion.z, d.quaternion.w,
+                    d.perspective.x, d.perspective.y, d.perspective.z, d.perspective.w].map(\.bitPattern)
+        }
+        var rng = SplitMix(state: 99)
+        var compared = 0
+        for i in 0..<3000 {
+            var t = Transform3D.scale(rng.uniform(-2, 2), rng.uniform(0.3, 2), rng.uniform(-2, 2))
+            t = t.concatenating(.rotation(rng.uniform(-7, 7), rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)))
+            t = t.concatenating(.translation(rng.uniform(-500, 500), rng.uniform(-500, 500), rng.uniform(-50, 50)))
+            var skew = Transform3D.identity
+            skew.m21 = rng.uniform(-0.5, 0.5)
+            skew.m31 = i % 3 == 0 ? rng.uniform(-0.5, 0.5) : 0
+            t = skew.concatenating(t)
+            if i % 2 == 0 { var p = Transform3D.identity; p.m34 = -1 / rng.uniform(200, 1000); p.m14 = rng.uniform(-1e-3, 1e-3); t = t.concatenating(p) }
+            if i % 5 == 0 { t.m44 = rng.uniform(0.5, 2) }
+            if i % 7 == 0 { t = .rotation(rng.uniform(-7, 7), 0, 0, 1) }   // the common case
+            if i % 11 == 0 { t.m11 = 0; t.m12 = 0; t.m13 = 0 }                // singular: nil both ways
+            #expect(bits(DecomposedTransform(t)) == bits(textbook(t)), "\(t.elements)")
+            compared += 1
+        }
+        #expect(compared == 3000)
+        #expect(DecomposedTransform(Transform3D([1e300, 0, 0, 0, 0, 1e300, 0, 0, 0, 0, 1e300, 0, 0, 0, 0, 1])) == nil)
+    }
+
     /// Without skew, the recomposition skips the two matrix products: it
     /// must give exactly what they give (and a pure z rotation, the common
     /// case, decomposes with no skew at all).

@@ -281,17 +281,23 @@ final class TransformTrack {
         apply(eased: eased ?? Interpolation.fraction(a, progress), to: state, model: model)
     }
 
-    /// The transform at `eased`, the progress through the timing function.
     /// Asks for what `apply` reads (the object and its ends) ahead of it.
     func prefetch() {
         layerkit_support_prefetch(Unmanaged.passUnretained(self).toOpaque(), 512)
         layerkit_support_prefetch(slots, 5 * MemoryLayout<Transform3D>.stride)
     }
 
+    /// The transform at `eased`, the progress through the timing function.
     func apply(eased: Double, to state: UnsafeMutablePointer<LayerState>, model: UnsafePointer<LayerState>) {
-        let base = field(state)
+        apply(eased: eased, to: field(state), model: field(model))
+    }
+
+    /// The same on the field alone, wherever it is (`base`, which holds the
+    /// value beneath, and the model's): a presentation value asked for
+    /// outside a frame uses the decomposition the frames keep.
+    func apply(eased: Double, to base: UnsafeMutablePointer<Transform3D>, model modelField: UnsafePointer<Transform3D>) {
         let start: UnsafeMutablePointer<Transform3D> = hasFrom ? from : hasPrevious ? previous : base
-        let end: UnsafeMutablePointer<Transform3D> = hasTo ? to : hasFrom ? field(model) : base
+        let end: UnsafeMutablePointer<Transform3D> = hasTo ? to : hasFrom ? UnsafeMutablePointer(mutating: modelField) : base
         let equalEnds = TransformTrack.same(start, end)
         if eased == 0 || eased == 1 || equalEnds {
             let pick = eased < 0.5 || equalEnds ? start : end

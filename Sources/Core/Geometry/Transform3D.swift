@@ -45,7 +45,22 @@ public struct Transform3D: Equatable, Sendable {
         m11 == 1 && m12 == 0 && m13 == 0 && m14 == 0 && m21 == 0 && m22 == 1 && m23 == 0 && m24 == 0 &&
             m31 == 0 && m32 == 0 && m33 == 1 && m34 == 0 && m41 == 0 && m42 == 0 && m43 == 0 && m44 == 1
     }
-    var isFinite: Bool { elements.allSatisfy { $0.isFinite } }
+    /// Every element finite, read in place (no array).
+    var isFinite: Bool {
+        withUnsafeBytes(of: self) { raw in
+            for i in 0..<16 where !raw.load(fromByteOffset: i * 8, as: Double.self).isFinite { return false }
+            return true
+        }
+    }
+
+    /// Every element divided by `k`, in place.
+    mutating func divide(by k: Double) {
+        withUnsafeMutableBytes(of: &self) { raw in
+            for i in 0..<16 {
+                raw.storeBytes(of: raw.load(fromByteOffset: i * 8, as: Double.self) / k, toByteOffset: i * 8, as: Double.self)
+            }
+        }
+    }
 
     /// True when the transform only acts in the xy plane (CATransform3DIsAffine).
     public var isAffine: Bool {
@@ -162,17 +177,19 @@ public struct Transform3D: Equatable, Sendable {
     }
 
     /// The 2x2 minors of the top two rows (s) and the bottom two rows (c),
-    /// from which both the determinant and the inverse are built.
-    private var minors: (s: [Double], c: [Double]) {
+    /// from which both the determinant and the inverse are built: six
+    /// doubles each, as tuples (arrays were two heap allocations a call).
+    private typealias Minors = (Double, Double, Double, Double, Double, Double)
+    private var minors: (s: Minors, c: Minors) {
         let a = self
-        return ([a.m11 * a.m22 - a.m21 * a.m12, a.m11 * a.m23 - a.m21 * a.m13, a.m11 * a.m24 - a.m21 * a.m14,
-                 a.m12 * a.m23 - a.m22 * a.m13, a.m12 * a.m24 - a.m22 * a.m14, a.m13 * a.m24 - a.m23 * a.m14],
-                [a.m31 * a.m42 - a.m41 * a.m32, a.m31 * a.m43 - a.m41 * a.m33, a.m31 * a.m44 - a.m41 * a.m34,
-                 a.m32 * a.m43 - a.m42 * a.m33, a.m32 * a.m44 - a.m42 * a.m34, a.m33 * a.m44 - a.m43 * a.m34])
+        return ((a.m11 * a.m22 - a.m21 * a.m12, a.m11 * a.m23 - a.m21 * a.m13, a.m11 * a.m24 - a.m21 * a.m14,
+                 a.m12 * a.m23 - a.m22 * a.m13, a.m12 * a.m24 - a.m22 * a.m14, a.m13 * a.m24 - a.m23 * a.m14),
+                (a.m31 * a.m42 - a.m41 * a.m32, a.m31 * a.m43 - a.m41 * a.m33, a.m31 * a.m44 - a.m41 * a.m34,
+                 a.m32 * a.m43 - a.m42 * a.m33, a.m32 * a.m44 - a.m42 * a.m34, a.m33 * a.m44 - a.m43 * a.m34))
     }
 
-    private static func determinant(_ s: [Double], _ c: [Double]) -> Double {
-        s[0] * c[5] - s[1] * c[4] + s[2] * c[3] + s[3] * c[2] - s[4] * c[1] + s[5] * c[0]
+    private static func determinant(_ s: Minors, _ c: Minors) -> Double {
+        s.0 * c.5 - s.1 * c.4 + s.2 * c.3 + s.3 * c.2 - s.4 * c.1 + s.5 * c.0
     }
 
     public var determinant: Double {
@@ -184,8 +201,8 @@ public struct Transform3D: Equatable, Sendable {
     public var inverted: Transform3D? {
         let a = self
         let (s, c) = minors
-        let (s0, s1, s2, s3, s4, s5) = (s[0], s[1], s[2], s[3], s[4], s[5])
-        let (c0, c1, c2, c3, c4, c5) = (c[0], c[1], c[2], c[3], c[4], c[5])
+        let (s0, s1, s2, s3, s4, s5) = s
+        let (c0, c1, c2, c3, c4, c5) = c
         let det = Transform3D.determinant(s, c)
         guard det != 0, det.isFinite else { return nil }
         let k = 1 / det

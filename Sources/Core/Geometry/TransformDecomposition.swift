@@ -22,53 +22,69 @@ public struct DecomposedTransform: Equatable, Sendable {
     }
 
     /// Decomposes m, or returns nil when its 3x3 part is singular.
+    /// Rows are worked as three-double values (no arrays: re-triggering a
+    /// transform animation decomposes its ends, and each array was a heap
+    /// allocation); every operation is the one the algorithm states, in its
+    /// order, so the same doubles come out.
     public init?(_ input: Transform3D) {
         var m = input
         guard m.m44 != 0, m.isFinite else { return nil }
         let norm = m.m44
-        for i in 0..<4 { for j in 0..<4 { m[i, j] /= norm } }
+        m.divide(by: norm)
 
         var pm = m
         pm.m14 = 0; pm.m24 = 0; pm.m34 = 0; pm.m44 = 1
-        guard abs(pm.determinant) > 1e-12, let inverse = pm.inverted else { return nil }
+        // (Transform3D.inverted's own test: the same determinant, not 0 and finite.)
+        let det = pm.determinant
+        guard abs(det) > 1e-12, det.isFinite else { return nil }
 
-        if m.m14 != 0 || m.m24 != 0 || m.m34 != 0 {
+        if m.m14 != 0 || m.m24 != 0 || m.m34 != 0, let inverse = pm.inverted {
             // M = A * P with P's last column p: p = A^-1 * column 3 of M.
-            let rhs = [m.m14, m.m24, m.m34, m.m44]
-            var p = [0.0, 0, 0, 0]
-            for i in 0..<4 { for k in 0..<4 { p[i] += inverse[i, k] * rhs[k] } }
-            perspective = (p[0], p[1], p[2], p[3])
+            func p(_ i: Int) -> Double {
+                var sum = 0.0
+                sum += inverse[i, 0] * m.m14
+                sum += inverse[i, 1] * m.m24
+                sum += inverse[i, 2] * m.m34
+                sum += inverse[i, 3] * m.m44
+                return sum
+            }
+            perspective = (p(0), p(1), p(2), p(3))
         }
         translation = (m.m41, m.m42, m.m43)
 
-        var row = [[m.m11, m.m12, m.m13], [m.m21, m.m22, m.m23], [m.m31, m.m32, m.m33]]
-        var sx = length(row[0]); row[0] = normalized(row[0])
-        var sxy = dot(row[0], row[1]); row[1] = combine(row[1], row[0], 1, -sxy)
-        var sy = length(row[1]); row[1] = normalized(row[1]); sxy /= sy
-        var sxz = dot(row[0], row[2]); row[2] = combine(row[2], row[0], 1, -sxz)
-        var syz = dot(row[1], row[2]); row[2] = combine(row[2], row[1], 1, -syz)
-        var sz = length(row[2]); row[2] = normalized(row[2]); sxz /= sz; syz /= sz
-        if dot(row[0], cross(row[1], row[2])) < 0 {
+        var r0 = Row3(m.m11, m.m12, m.m13), r1 = Row3(m.m21, m.m22, m.m23), r2 = Row3(m.m31, m.m32, m.m33)
+        var sx = r0.length; r0 = r0.normalized
+        var sxy = r0.dot(r1); r1 = Row3.combine(r1, r0, 1, -sxy)
+        var sy = r1.length; r1 = r1.normalized; sxy /= sy
+        var sxz = r0.dot(r2); r2 = Row3.combine(r2, r0, 1, -sxz)
+        let syz0 = r1.dot(r2); r2 = Row3.combine(r2, r1, 1, -syz0)
+        var sz = r2.length; r2 = r2.normalized; sxz /= sz
+        let syz = syz0 / sz
+        if r0.dot(r1.cross(r2)) < 0 {
             sx = -sx; sy = -sy; sz = -sz
-            for i in 0..<3 { row[i] = row[i].map { -$0 } }
+            r0 = r0.negated; r1 = r1.negated; r2 = r2.negated
         }
         scale = (sx, sy, sz)
         // Skew terms were measured on unit rows; express them for the matrix
         // Skew * Rotation whose rows are R1 + k * R0, and so on.
         skew = (sxy, sxz, syz)
-        quaternion = DecomposedTransform.quaternion(rows: row)
+        quaternion = DecomposedTransform.quaternion(r0, r1, r2)
     }
 
     /// The quaternion of a row-vector rotation matrix R (= C^T of the usual
     /// column-vector matrix C).
     static func quaternion(rows r: [[Double]]) -> (x: Double, y: Double, z: Double, w: Double) {
-        var x = 0.5 * max(1 + r[0][0] - r[1][1] - r[2][2], 0).squareRoot()
-        var y = 0.5 * max(1 - r[0][0] + r[1][1] - r[2][2], 0).squareRoot()
-        var z = 0.5 * max(1 - r[0][0] - r[1][1] + r[2][2], 0).squareRoot()
-        let w = 0.5 * max(1 + r[0][0] + r[1][1] + r[2][2], 0).squareRoot()
-        if r[1][2] < r[2][1] { x = -x }
-        if r[2][0] < r[0][2] { y = -y }
-        if r[0][1] < r[1][0] { z = -z }
+        quaternion(Row3(r[0][0], r[0][1], r[0][2]), Row3(r[1][0], r[1][1], r[1][2]), Row3(r[2][0], r[2][1], r[2][2]))
+    }
+
+    fileprivate static func quaternion(_ r0: Row3, _ r1: Row3, _ r2: Row3) -> (x: Double, y: Double, z: Double, w: Double) {
+        var x = 0.5 * max(1 + r0.x - r1.y - r2.z, 0).squareRoot()
+        var y = 0.5 * max(1 - r0.x + r1.y - r2.z, 0).squareRoot()
+        var z = 0.5 * max(1 - r0.x - r1.y + r2.z, 0).squareRoot()
+        let w = 0.5 * max(1 + r0.x + r1.y + r2.z, 0).squareRoot()
+        if r1.z < r2.y { x = -x }
+        if r2.x < r0.z { y = -y }
+        if r0.y < r1.x { z = -z }
         return (x, y, z, w)
     }
 
@@ -131,15 +147,19 @@ public struct DecomposedTransform: Equatable, Sendable {
     }
 }
 
-private func length(_ v: [Double]) -> Double { (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() }
-private func normalized(_ v: [Double]) -> [Double] {
-    let l = length(v)
-    return l == 0 ? v : v.map { $0 / l }
-}
-private func dot(_ a: [Double], _ b: [Double]) -> Double { a[0] * b[0] + a[1] * b[1] + a[2] * b[2] }
-private func cross(_ a: [Double], _ b: [Double]) -> [Double] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-private func combine(_ a: [Double], _ b: [Double], _ sa: Double, _ sb: Double) -> [Double] {
-    [sa * a[0] + sb * b[0], sa * a[1] + sb * b[1], sa * a[2] + sb * b[2]]
+/// A row of the 3x3 part, worked in place of an array of three.
+private struct Row3 {
+    var x, y, z: Double
+    init(_ x: Double, _ y: Double, _ z: Double) { (self.x, self.y, self.z) = (x, y, z) }
+    var length: Double { (x * x + y * y + z * z).squareRoot() }
+    var normalized: Row3 {
+        let l = length
+        return l == 0 ? self : Row3(x / l, y / l, z / l)
+    }
+    var negated: Row3 { Row3(-x, -y, -z) }
+    func dot(_ b: Row3) -> Double { x * b.x + y * b.y + z * b.z }
+    func cross(_ b: Row3) -> Row3 { Row3(y * b.z - z * b.y, z * b.x - x * b.z, x * b.y - y * b.x) }
+    static func combine(_ a: Row3, _ b: Row3, _ sa: Double, _ sb: Double) -> Row3 {
+        Row3(sa * a.x + sb * b.x, sa * a.y + sb * b.y, sa * a.z + sb * b.z)
+    }
 }

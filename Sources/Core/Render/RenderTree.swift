@@ -403,6 +403,34 @@ public final class RenderTree: @unchecked Sendable {
         return answered ? field : nil
     }
 
+    /// The presented transform from the node's tracks when each one that
+    /// writes it is a basic whole-transform track (the implicit animation
+    /// of `transform`): through the tracks' kept decompositions, as a frame
+    /// draws it. Re-triggering such an animation asks for its start here;
+    /// the Value path decomposed both ends at every call. Nil when another
+    /// path must answer.
+    static func trackedTransform(of node: RenderNode, at time: Double) -> Transform3D? {
+        guard node.tracksWriteFieldsOnly || node.animations.isEmpty,
+              let offset = MemoryLayout<LayerState>.offset(of: \LayerState.transform) else { return nil }
+        var value = node.state.transform
+        let answered: Bool = node.tracks.withUnsafeBufferPointer { tracks in
+            var local: Double?
+            for i in tracks.indices where tracks[i].offset == offset {
+                guard tracks[i].basic, let track = tracks[i].transformTrack else { return false }
+                let layerTime = local ?? localTime(of: node, at: time)
+                local = layerTime
+                guard let (progress, _) = tracks[i].presentedProgress(layerTime: layerTime) else { continue }
+                let eased = tracks[i].eased(progress)
+                let model = UnsafeRawPointer(node.statePointer).advanced(by: offset).assumingMemoryBound(to: Transform3D.self)
+                withUnsafeMutablePointer(to: &value) { base in
+                    track._withUnsafeGuaranteedRef { $0.apply(eased: eased, to: base, model: model) }
+                }
+            }
+            return true
+        }
+        return answered ? value : nil
+    }
+
     /// A layer died: forget its node (its superlayer's next commit drops
     /// it too) and stop the animations it still had (stopEarly takes the lock).
     func layerDied(_ id: UInt64, animations: [AnimationRecord] = []) {
@@ -459,6 +487,10 @@ public final class RenderTree: @unchecked Sendable {
             let model = UnsafePointer(node.statePointer)
             if subpath.isEmpty, let value = RenderTree.inlinePresentedValue(of: node, property: property, at: time) {
                 return value
+            }
+            if subpath.isEmpty, property.key == LayerProperties.transform.key,
+               let transform = RenderTree.trackedTransform(of: node, at: time) {
+                return .transform(transform)
             }
             let relevant: (AnimationRecord) -> Bool = {
                 $0.animates(property.key) || (property.key == LayerProperties.transform.key && $0.turnsLayer)
