@@ -79,10 +79,7 @@ import Testing
     /// Value path (which reads it back as `previousValue`) and the inline
     /// tracks give the same presentation at every time after.
     @Test func reTriggeredStartIsThePresentationS3_3() throws {
-        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-        let layer = makeLayer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
-        try root.addSublayer(layer)
-        ModelLock.shared.withLock { Transaction.flush() }
+        let (root, layer) = try committedPair()
         let (property, _) = try resolve("position")
         let linear = TimingFunction.named(.linear)
         try ModelLock.shared.withLock {
@@ -131,6 +128,16 @@ import Testing
             }
             #expect(abs(w.x - g.x) < 1e-9 && abs(w.y - g.y) < 1e-9, "at +\(t - now): \(w) vs \(g)")
         }
+        withExtendedLifetime(root) {}
+    }
+
+    /// A 10x10 layer in a 100x100 root, both committed.
+    private func committedPair() throws -> (root: Layer, layer: Layer) {
+        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let layer = makeLayer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        try root.addSublayer(layer)
+        ModelLock.shared.withLock { Transaction.flush() }
+        return (root, layer)
     }
 
     /// S3.3 for `transform`: a re-triggered rotation starts from the
@@ -139,10 +146,7 @@ import Testing
     /// the same doubles as the records' Value path at every time, with one
     /// or two animations on the transform, and the model alone without any.
     @Test func reTriggeredTransformStartIsThePresentationS3_3() throws {
-        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-        let layer = makeLayer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
-        try root.addSublayer(layer)
-        ModelLock.shared.withLock { Transaction.flush() }
+        let (root, layer) = try committedPair()
         let (property, _) = try resolve("transform")
         let node = try #require(layer.renderNode)
         #expect(RenderTree.trackedTransform(of: node, at: mediaTime()) == Transform3D.identity)
@@ -172,5 +176,6 @@ import Testing
             Transaction.flush()
         }
         #expect(RenderTree.trackedTransform(of: node, at: mediaTime() + 1) == nil)
+        withExtendedLifetime(root) {}
     }
 }

@@ -29,25 +29,16 @@ private func progress(_ t: TimingState, at local: Double) -> Double? {
             return (root, child)
         }
         let node = try #require(child.renderNode)
-        #expect(RenderTree.localTime(of: node, at: 10) == 10)
-        try ModelLock.shared.withLock {
-            try root.set(LayerProperties.speed, 2)
-            try root.set(LayerProperties.timeOffset, 1)
-            Transaction.flush()
+        // (speed, timeOffset) of the root, beginTime of the child, and the local time at 10
+        for (speed, offset, begin, expected) in [(1.0, 0.0, 0.0, 10.0), (2, 1, 0, 21), (1, 0, 4, 6), (1, 0, 0, 10)] {
+            try ModelLock.shared.withLock {
+                try root.set(LayerProperties.speed, speed)
+                try root.set(LayerProperties.timeOffset, offset)
+                try child.set(LayerProperties.beginTime, begin)
+                Transaction.flush()
+            }
+            #expect(RenderTree.localTime(of: node, at: 10) == expected, "speed \(speed) offset \(offset) begin \(begin)")
         }
-        #expect(RenderTree.localTime(of: node, at: 10) == 21)
-        try ModelLock.shared.withLock {
-            try root.set(LayerProperties.speed, 1)
-            try root.set(LayerProperties.timeOffset, 0)
-            try child.set(LayerProperties.beginTime, 4)
-            Transaction.flush()
-        }
-        #expect(RenderTree.localTime(of: node, at: 10) == 6)
-        try ModelLock.shared.withLock {
-            try child.set(LayerProperties.beginTime, 0)
-            Transaction.flush()
-        }
-        #expect(RenderTree.localTime(of: node, at: 10) == 10)
     }
 
     @Test func localTimeS4_2() {
