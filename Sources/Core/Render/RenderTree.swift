@@ -24,6 +24,8 @@ final class RenderNode: @unchecked Sendable {
     }
     /// The animations as each frame reads them (NodeTrack.swift).
     var tracks: [NodeTrack] = []
+    /// A frame applies a whole-transform track of `tracks` (tracksWriteFieldsOnly).
+    private var hasTransformTracks = false
     /// Every track writes only its own field: a frame evaluates into
     /// `presentedPointer` in place of a whole copy of the state.
     private(set) var tracksWriteFieldsOnly = false
@@ -91,6 +93,7 @@ final class RenderNode: @unchecked Sendable {
             if tracks[tracks.count - 1].kind == .general { fieldsOnly = false }
         }
         tracksWriteFieldsOnly = fieldsOnly
+        hasTransformTracks = fieldsOnly && tracks.contains { $0.transformTrack != nil }
         presentedStale = true
         if !tracksWriteFieldsOnly { dropPresented() }
     }
@@ -122,6 +125,7 @@ final class RenderNode: @unchecked Sendable {
     /// The next step of `prefetch`, once the tracks are in: the whole
     /// transform tracks they point to.
     func prefetchTrackObjects() {
+        guard hasTransformTracks else { return }
         tracks.withUnsafeBufferPointer { t in
             for track in t { track.transformTrack?._withUnsafeGuaranteedRef { $0.prefetch() } }
         }
