@@ -572,6 +572,20 @@ static int tree_consistent(char *why, size_t size)
     return 1;
 }
 
+/* What the run loop holds for this thread, delivered through a display
+   that only dispatches (manual clock, no frames); callbacks do not call
+   back into the sequence (quiet). */
+static void deliver_posted(void)
+{
+    int i, was_real = real_clock;
+    real_clock = 0;
+    open_display();
+    for (i = 0; i < 4 && display; i++) lk_display_dispatch(display, 0);
+    if (display) lk_display_close(display);
+    display = NULL;
+    real_clock = was_real;
+}
+
 static void run_sequence(int seed, int steps)
 {
     uint8_t texels[8 * 8 * 4];
@@ -616,16 +630,8 @@ static void run_sequence(int seed, int steps)
         lk_display_close(display);
         display = NULL;
     }
-    if (real_clock) {
-        /* the render thread may have posted more before the display closed:
-           the run loop delivers it (through a display that only dispatches) */
-        real_clock = 0;
-        open_display();
-        for (i = 0; i < 4 && display; i++) lk_display_dispatch(display, 0);
-        if (display) lk_display_close(display);
-        display = NULL;
-        real_clock = 1;
-    }
+    /* the render thread may have posted more before the display closed */
+    if (real_clock) deliver_posted();
     if (consistent) consistent = tree_consistent(why, sizeof why);
     snprintf(name, sizeof name, "S1.3 random call sequence %d (%d calls): no crash, the tree stays consistent", seed, steps);
     LKT_CHECK(consistent, name, "%s", why);
@@ -640,6 +646,11 @@ static void run_sequence(int seed, int steps)
     for (i = 0; i < KINDS * 3; i++)   /* what the kinds' registry keeps (animations naming tags) */
         lk_layer_kind_set_default_action((lk_layer_kind)(i / 3), default_action_events[i % 3], NULL);
     lk_transaction_flush();   /* a transaction keeps the layers it changed until it commits */
+    /* A layer that goes while its animations run stops them, and a stop
+       whose animation has a delegate is posted to the run loop, which holds
+       the animation (and the layers its values name) until it delivers it
+       (S4.6): deliver that first. */
+    deliver_posted();
     alive = 0;
     for (i = 0; i < LAYERS + TAGS; i++) {
         void *again = gone[i] ? lk_retain(gone[i]) : NULL;
