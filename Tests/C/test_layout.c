@@ -37,12 +37,13 @@ static void column_layout(lk_layer *layer, void *user_data)
     }
 }
 
-static void set_column_delegate(lk_layer *l)
+/* A delegate with only layout_sublayers = layout. */
+static void set_layout_delegate(lk_layer *l, void (*layout)(lk_layer *, void *))
 {
     lk_layer_delegate d;
     memset(&d, 0, sizeof d);
     d.struct_size = sizeof d;
-    d.layout_sublayers = column_layout;
+    d.layout_sublayers = layout;
     lk_layer_set_delegate(l, &d, NULL, NULL);
 }
 
@@ -58,7 +59,7 @@ static void marks_and_pass(void)
 {
     lk_layer *p = named("p", 100, 200);
     lk_layer *a = named("a", 1, 1), *b = named("b", 1, 1);
-    set_column_delegate(p);
+    set_layout_delegate(p, column_layout);
     lk_transaction_flush();
     reset();
 
@@ -109,8 +110,8 @@ static void parents_first(void)
 {
     /* grandparent g lays out p, whose size change marks p, laid out in the same pass */
     lk_layer *g = named("g", 100, 100), *p = named("p", 10, 10), *c = named("c", 1, 1);
-    set_column_delegate(g);
-    set_column_delegate(p);
+    set_layout_delegate(g, column_layout);
+    set_layout_delegate(p, column_layout);
     lk_layer_add_sublayer(g, p);
     lk_layer_add_sublayer(p, c);
     lk_transaction_flush();
@@ -126,7 +127,7 @@ static void parents_first(void)
 
     /* layout_if_needed climbs while the ancestors are marked, then lays out
        every marked layer beneath the highest of them */
-    set_column_delegate(c);
+    set_layout_delegate(c, column_layout);
     reset();
     lk_layer_set_needs_layout(g);
     lk_layer_set_needs_layout(p);
@@ -191,11 +192,7 @@ static void restless_layout(lk_layer *layer, void *user_data)
 static void runaway_layout_ends(void)
 {
     lk_layer *l = named("r", 10, 10);
-    lk_layer_delegate d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.layout_sublayers = restless_layout;
-    lk_layer_set_delegate(l, &d, NULL, NULL);
+    set_layout_delegate(l, restless_layout);
     reset();
     lk_transaction_flush();
     LKT_CHECK(layouts == 100, "layout: a layout that always re-marks gives up after 100 rounds", "%d layouts",
@@ -227,11 +224,7 @@ static void beginning_layout(lk_layer *layer, void *user_data)
 static void layout_that_commits(void)
 {
     lk_layer *l = named("c", 10, 10);
-    lk_layer_delegate d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.layout_sublayers = committing_layout;
-    lk_layer_set_delegate(l, &d, NULL, NULL);
+    set_layout_delegate(l, committing_layout);
     lk_transaction_flush();
     reset();
     commits_in_layout = 0;
@@ -248,8 +241,7 @@ static void layout_that_commits(void)
               "S8.1 layout: the changes before and after the callback's commit stand", "opacity %g, x %g",
               lk_layer_get_opacity(l), lk_layer_get_position(l).x);
 
-    d.layout_sublayers = beginning_layout;
-    lk_layer_set_delegate(l, &d, NULL, NULL);
+    set_layout_delegate(l, beginning_layout);
     reset();
     lk_transaction_begin();
     lk_layer_set_needs_layout(l);
