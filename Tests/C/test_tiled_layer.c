@@ -73,6 +73,34 @@ static void set_draw_delegate(lk_layer *l, recorder *r)
     lk_layer_set_delegate(l, &del, r, NULL);
 }
 
+/* A scene's start: the recorder emptied, a transaction without actions
+   open, and a W x H root in it. */
+static lk_layer *begin_scene(recorder *r)
+{
+    lk_layer *root;
+    memset(r, 0, sizeof *r);
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    root = lk_layer_create();
+    lkt_layer_place(root, 0, 0, W, H);
+    return root;
+}
+
+/* Tiled layer t, drawn by the recorder, into parent (which keeps it). */
+static void attach_tiled(lk_layer *parent, lk_layer *t, recorder *r)
+{
+    set_draw_delegate(t, r);
+    lk_layer_add_sublayer(parent, t);
+    lk_release(t);
+}
+
+/* The scene committed and shown on d. */
+static void show_scene(lk_display *d, lk_layer *root)
+{
+    lk_transaction_commit();
+    lk_display_set_root_layer(d, root);
+}
+
 /* What the content shows at layer point (x, y); -1 near an edge. */
 static int expected_at(double x, double y, int rgb[3])
 {
@@ -148,11 +176,7 @@ static void check_panning(void)
     int before;
     double now;
     if (!d) return;
-    memset(&r, 0, sizeof r);
-    lk_transaction_begin();
-    lk_transaction_set_disable_actions(true);
-    root = lk_layer_create();
-    lkt_layer_place(root, 0, 0, W, H);
+    root = begin_scene(&r);
     s = lk_scroll_layer_create();
     lkt_layer_place(s, 0, 0, W, H);
     lk_layer_set_masks_to_bounds(s, true);
@@ -160,12 +184,9 @@ static void check_panning(void)
     lk_release(s);
     t = lk_tiled_layer_create();
     lkt_layer_place(t, 0, 0, HUGE_SIDE, HUGE_SIDE);
-    set_draw_delegate(t, &r);
-    lk_layer_add_sublayer(s, t);
-    lk_release(t);
+    attach_tiled(s, t, &r);
     lk_layer_set_needs_display(t);
-    lk_transaction_commit();
-    lk_display_set_root_layer(d, root);
+    show_scene(d, root);
 
     now = lk_media_time();
     lk_display_render_frame_at(d, now);
@@ -241,11 +262,7 @@ static void check_visible_region(void)
     int before;
     double now;
     if (!d) return;
-    memset(&r, 0, sizeof r);
-    lk_transaction_begin();
-    lk_transaction_set_disable_actions(true);
-    root = lk_layer_create();
-    lkt_layer_place(root, 0, 0, W, H);
+    root = begin_scene(&r);
     clip = lk_layer_create();
     lkt_layer_place(clip, 0, 0, 100, 100);
     lk_layer_set_masks_to_bounds(clip, true);
@@ -253,11 +270,8 @@ static void check_visible_region(void)
     lk_release(clip);
     t = lk_tiled_layer_create();
     lkt_layer_place(t, 0, 0, HUGE_SIDE, HUGE_SIDE);
-    set_draw_delegate(t, &r);
-    lk_layer_add_sublayer(clip, t);
-    lk_release(t);
-    lk_transaction_commit();
-    lk_display_set_root_layer(d, root);
+    attach_tiled(clip, t, &r);
+    show_scene(d, root);
     now = lk_media_time();
     lk_display_render_frame_at(d, now);
     LKT_CHECK(r.draws == 1 && has_rect(&r, 0, tile(0, 0)),
@@ -301,18 +315,11 @@ static void check_resolution_change(void)
     int before;
     double now;
     if (!d) return;
-    memset(&r, 0, sizeof r);
-    lk_transaction_begin();
-    lk_transaction_set_disable_actions(true);
-    root = lk_layer_create();
-    lkt_layer_place(root, 0, 0, W, H);
+    root = begin_scene(&r);
     t = lk_tiled_layer_create();
     lkt_layer_place(t, 0, 0, 600, 400);
-    set_draw_delegate(t, &r);
-    lk_layer_add_sublayer(root, t);
-    lk_release(t);
-    lk_transaction_commit();
-    lk_display_set_root_layer(d, root);
+    attach_tiled(root, t, &r);
+    show_scene(d, root);
     now = lk_media_time();
     lk_display_render_frame_at(d, now);
     before = r.draws;
@@ -380,11 +387,7 @@ static void check_levels(void)
         lk_layer *root, *t;
         int k, ok = 1;
         if (!d) return;
-        memset(&r, 0, sizeof r);
-        lk_transaction_begin();
-        lk_transaction_set_disable_actions(true);
-        root = lk_layer_create();
-        lkt_layer_place(root, 0, 0, W, H);
+        root = begin_scene(&r);
         t = lk_tiled_layer_create();
         lk_layer_set_bounds(t, lk_rect_make(0, 0, 4000, 4000));
         lk_layer_set_anchor_point(t, lk_point_make(0, 0));
@@ -392,11 +395,8 @@ static void check_levels(void)
         lk_layer_set_transform(t, lkt_t_scale(cases[i].scale, cases[i].scale, 1));
         lk_tiled_layer_set_levels_of_detail(t, 3);
         lk_tiled_layer_set_levels_of_detail_bias(t, 1);
-        set_draw_delegate(t, &r);
-        lk_layer_add_sublayer(root, t);
-        lk_release(t);
-        lk_transaction_commit();
-        lk_display_set_root_layer(d, root);
+        attach_tiled(root, t, &r);
+        show_scene(d, root);
         lk_display_render_frame_at(d, lk_media_time());
         for (k = 0; k < r.draws && k < MAX_DRAWS; k++) {
             if (!lkt_near(r.scales[k], cases[i].level, 1e-12)) ok = 0;
@@ -485,25 +485,16 @@ static void check_extremes(void)
     lk_layer *root, *t, *far;
     lk_status s1, s2;
     if (!d) return;
-    memset(&r, 0, sizeof r);
-    lk_transaction_begin();
-    lk_transaction_set_disable_actions(true);
-    root = lk_layer_create();
-    lkt_layer_place(root, 0, 0, W, H);
+    root = begin_scene(&r);
     t = lk_tiled_layer_create();
     lkt_layer_place(t, 0, 0, 1000, 1000);
     lk_tiled_layer_set_tile_cache_limit(t, SIZE_MAX);
-    set_draw_delegate(t, &r);
-    lk_layer_add_sublayer(root, t);
-    lk_release(t);
+    attach_tiled(root, t, &r);
     far = lk_tiled_layer_create();
     lk_layer_set_bounds(far, lk_rect_make(1e300, 1e300, 1e300, 1e300));
     lk_layer_set_position(far, lk_point_make(W / 2.0, H / 2.0));
-    set_draw_delegate(far, &r);
-    lk_layer_add_sublayer(root, far);
-    lk_release(far);
-    lk_transaction_commit();
-    lk_display_set_root_layer(d, root);
+    attach_tiled(root, far, &r);
+    show_scene(d, root);
     s1 = lk_display_render_frame_at(d, lk_media_time());
     s2 = lk_display_render_frame_at(d, lk_media_time() + 0.1);
     LKT_CHECK(s1 == LK_OK && s2 == LK_OK && r.draws >= 2 && has_rect(&r, 0, tile(0, 0)),
@@ -526,20 +517,13 @@ static void check_tiny_tiles(void)
     lk_layer *root, *t;
     lk_status s1;
     if (!d) return;
-    memset(&r, 0, sizeof r);
-    lk_transaction_begin();
-    lk_transaction_set_disable_actions(true);
-    root = lk_layer_create();
-    lkt_layer_place(root, 0, 0, W, H);
+    root = begin_scene(&r);
     t = lk_tiled_layer_create();
     lk_layer_set_bounds(t, lk_rect_make(1000, 0, 100, 100));
     lk_layer_set_position(t, lk_point_make(W / 2.0, H / 2.0));
     lk_layer_set_contents_scale(t, 1e300);
-    set_draw_delegate(t, &r);
-    lk_layer_add_sublayer(root, t);
-    lk_release(t);
-    lk_transaction_commit();
-    lk_display_set_root_layer(d, root);
+    attach_tiled(root, t, &r);
+    show_scene(d, root);
     s1 = lk_display_render_frame_at(d, lk_media_time());
     LKT_CHECK(s1 == LK_OK, "S7.8 tiles far smaller than a point: the frame is drawn", "%s, %d draws",
               lkt_status_name(s1), r.draws);
