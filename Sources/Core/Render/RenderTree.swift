@@ -381,28 +381,17 @@ public final class RenderTree: @unchecked Sendable {
     /// The same, as the field's lanes (a built-in animation's track keeps
     /// its start so, without a Value in between).
     static func inlinePresentedLanes(of node: RenderNode, slot: FieldSlot, at time: Double) -> SIMD4<Double>? {
-        guard node.tracksWriteFieldsOnly || node.animations.isEmpty, slot.lanes <= 4 else { return nil }
+        guard slot.lanes <= 4 else { return nil }
         let offset = slot.offset
         let model = UnsafeRawPointer(node.statePointer).advanced(by: offset).assumingMemoryBound(to: Double.self)
         var field = SIMD4<Double>()
         for i in 0..<slot.lanes { field[i] = model[i] }
-        // Tracks are read in place: each is a few hundred bytes.
-        let answered: Bool = node.tracks.withUnsafeBufferPointer { tracks in
-            var animated = false
-            for i in tracks.indices where tracks[i].offset == offset {
-                if tracks[i].kind != .inline { return false }
-                animated = true
+        let answered = withUnsafeMutableBytes(of: &field) { bytes in
+            let f = bytes.baseAddress!.assumingMemoryBound(to: Double.self)
+            return applyPresentedTracks(of: node, offset: offset, at: time, accepting: { $0.pointee.kind == .inline }) {
+                track, eased, iteration in
+                track.pointee.applyInline(eased: eased, iteration: iteration, field: f, modelField: model)
             }
-            guard animated else { return true }
-            let local = localTime(of: node, at: time)
-            withUnsafeMutableBytes(of: &field) { bytes in
-                let f = bytes.baseAddress!.assumingMemoryBound(to: Double.self)
-                for i in tracks.indices where tracks[i].offset == offset {
-                    guard let (progress, iteration) = tracks[i].presentedProgress(layerTime: local) else { continue }
-                    tracks[i].applyInline(eased: tracks[i].eased(progress), iteration: iteration, field: f, modelField: model)
-                }
-            }
-            return true
         }
         return answered ? field : nil
     }
@@ -414,25 +403,42 @@ public final class RenderTree: @unchecked Sendable {
     /// the Value path decomposed both ends at every call. Nil when another
     /// path must answer.
     static func trackedTransform(of node: RenderNode, at time: Double) -> Transform3D? {
-        guard node.tracksWriteFieldsOnly || node.animations.isEmpty,
-              let offset = MemoryLayout<LayerState>.offset(of: \LayerState.transform) else { return nil }
-        var value = node.state.transform
-        let answered: Bool = node.tracks.withUnsafeBufferPointer { tracks in
-            var local: Double?
+        guard let offset = MemoryLayout<LayerState>.offset(of: \LayerState.transform) else { return nil }
+        let model = UnsafeRawPointer(node.statePointer).advanced(by: offset).assumingMemoryBound(to: Transform3D.self)
+        var value = model.pointee
+        let answered = withUnsafeMutablePointer(to: &value) { base in
+            applyPresentedTracks(of: node, offset: offset, at: time,
+                                 accepting: { $0.pointee.basic && $0.pointee.transformTrack != nil }) { track, eased, _ in
+                track.pointee.transformTrack?._withUnsafeGuaranteedRef { $0.apply(eased: eased, to: base, model: model) }
+            }
+        }
+        return answered ? value : nil
+    }
+
+    /// The tracks of the node's field at `offset`, in order, as they show
+    /// at `time` (each with its eased progress and iteration; those with no
+    /// effect skipped), when every one is `accepting`'s kind and the node's
+    /// tracks each write only their field; false when another path must
+    /// answer. Tracks are read in place: each is a few hundred bytes.
+    private static func applyPresentedTracks(of node: RenderNode, offset: Int, at time: Double,
+                                             accepting: (UnsafePointer<NodeTrack>) -> Bool,
+                                             _ apply: (UnsafePointer<NodeTrack>, Double, Int) -> Void) -> Bool {
+        guard node.tracksWriteFieldsOnly || node.animations.isEmpty else { return false }
+        return node.tracks.withUnsafeBufferPointer { tracks in
+            guard let first = tracks.baseAddress else { return true }
+            var animated = false
             for i in tracks.indices where tracks[i].offset == offset {
-                guard tracks[i].basic, let track = tracks[i].transformTrack else { return false }
-                let layerTime = local ?? localTime(of: node, at: time)
-                local = layerTime
-                guard let (progress, _) = tracks[i].presentedProgress(layerTime: layerTime) else { continue }
-                let eased = tracks[i].eased(progress)
-                let model = UnsafeRawPointer(node.statePointer).advanced(by: offset).assumingMemoryBound(to: Transform3D.self)
-                withUnsafeMutablePointer(to: &value) { base in
-                    track._withUnsafeGuaranteedRef { $0.apply(eased: eased, to: base, model: model) }
-                }
+                if !accepting(first + i) { return false }
+                animated = true
+            }
+            guard animated else { return true }
+            let local = localTime(of: node, at: time)
+            for i in tracks.indices where tracks[i].offset == offset {
+                guard let (progress, iteration) = tracks[i].presentedProgress(layerTime: local) else { continue }
+                apply(first + i, tracks[i].eased(progress), iteration)
             }
             return true
         }
-        return answered ? value : nil
     }
 
     /// A layer died: forget its node (its superlayer's next commit drops
