@@ -173,6 +173,44 @@ static double corner_coverage(const sw_sprite *e, const double d[4])
     return area < 0.0 ? 0.0 : (area > 1.0 ? 1.0 : area);
 }
 
+/* Edges this close to an axis, or pairs this close to parallel, keep
+   corner_coverage (corner_two_edges divides by those components). */
+#define SW_FILL_CORNER_MIN 1e-3
+
+/* The part of a side of the pixel square inside two edges: the side runs
+   along u in [-1/2, 1/2], and each edge keeps u >= its crossing when its
+   coefficient along the side is positive, u <= it when negative. */
+static inline double side_inside(double ca, double ua, double cb, double ub)
+{
+    double lo = max_d(ca > 0.0 ? ua : -0.5, cb > 0.0 ? ub : -0.5);
+    double hi = min_d(ca > 0.0 ? 0.5 : ua, cb > 0.0 ? 0.5 : ub);
+    return max_d(min_d(hi, 0.5) - max_d(lo, -0.5), 0.0);
+}
+
+/* corner_coverage when one edge of each pair crosses the pixel (edge i at
+   distance di, edge j at dj; the other two cover it whole), without
+   clipping: by the divergence theorem with the field (p - V) / 2, V where
+   the two edge lines meet, whose flux through those lines is 0, the area
+   is half the sum over the square's four sides of V's distance from the
+   side times the length of the side inside both edges (side_inside). The
+   same area as the clipped polygon's up to rounding (a few 1e-16). Only
+   for edges at least SW_FILL_CORNER_MIN from the axes and pairs as far
+   from parallel (the divisions stay small). */
+static inline double corner_two_edges(const sw_sprite *e, int i, int j, double di, double dj)
+{
+    double ax = e->nx[i], ay = e->ny[i], bx = e->nx[j], by = e->ny[j];
+    double inv = 1.0 / (ax * by - ay * bx), iay = 1.0 / ay, iby = 1.0 / by;
+    double iax = e->inv_nx[i], ibx = e->inv_nx[j];
+    double vx = (dj * ay - di * by) * inv, vy = (di * bx - dj * ax) * inv;
+    /* edge k keeps n.p + d >= 0: on x = +-1/2 it crosses at y = -(d +- nx/2) / ny */
+    double right = side_inside(ay, -(di + 0.5 * ax) * iay, by, -(dj + 0.5 * bx) * iby);
+    double left = side_inside(ay, -(di - 0.5 * ax) * iay, by, -(dj - 0.5 * bx) * iby);
+    double bottom = side_inside(ax, -(di + 0.5 * ay) * iax, bx, -(dj + 0.5 * by) * ibx);
+    double top = side_inside(ax, -(di - 0.5 * ay) * iax, bx, -(dj - 0.5 * by) * ibx);
+    double area = 0.5 * ((0.5 - vx) * right + (0.5 + vx) * left + (0.5 - vy) * bottom + (0.5 + vy) * top);
+    return area < 0.0 ? 0.0 : (area > 1.0 ? 1.0 : area);
+}
+
 /* The edge pixels of a solid fill: each pixel's exact coverage as the
    mask path's byte (rounded from a float, as software_raster.c does),
    times the clip mask (MUL_UN8), then the colour times that. */
@@ -183,14 +221,21 @@ static void solid_edge_pixels(const sw_sprite *s, const sw_sprite_target *t, int
     uint32_t *dst = t->target + (size_t)(y - t->ty) * t->tstride - t->tx;
     double d[4] = { d0[0], d0[1], d0[2], d0[3] };
     double r0 = s->reach[0], r1 = s->reach[1];
+    bool two_edges = fabs(s->nx[0]) > SW_FILL_CORNER_MIN && fabs(s->ny[0]) > SW_FILL_CORNER_MIN &&
+                     fabs(s->nx[2]) > SW_FILL_CORNER_MIN && fabs(s->ny[2]) > SW_FILL_CORNER_MIN &&
+                     fabs(s->nx[0] * s->ny[2] - s->ny[0] * s->nx[2]) > SW_FILL_CORNER_MIN;
     for (int32_t x = x0; x < x1; x++, d[0] += s->nx[0], d[1] += s->nx[1], d[2] += s->nx[2], d[3] += s->nx[3]) {
         /* pixel_coverage's cases inline: outside, inside, one edge (most
-           edge pixels), else the general one */
+           edge pixels), one edge of each pair (a corner), else the general
+           one (a fill thinner than a pixel's reach) */
         double m0 = min_d(d[0], d[1]), m1 = min_d(d[2], d[3]);
         if (m0 <= -r0 || m1 <= -r1) continue;
+        double M0 = max_d(d[0], d[1]), M1 = max_d(d[2], d[3]);
         float c;
-        if (m1 >= r1 && max_d(d[0], d[1]) >= r0) c = (float)edge_coverage(s, 0, m0);
-        else if (m0 >= r0 && max_d(d[2], d[3]) >= r1) c = (float)edge_coverage(s, 1, m1);
+        if (m1 >= r1 && M0 >= r0) c = (float)edge_coverage(s, 0, m0);
+        else if (m0 >= r0 && M1 >= r1) c = (float)edge_coverage(s, 1, m1);
+        else if (two_edges && M0 >= r0 && M1 >= r1)
+            c = (float)corner_two_edges(s, d[0] < d[1] ? 0 : 1, d[2] < d[3] ? 2 : 3, m0, m1);
         else c = (float)corner_coverage(s, d);
         uint32_t m = (uint32_t)((c < 1.0f ? c : 1.0f) * 255.0f + 0.5f);
         if (m && t->mask) {
