@@ -79,6 +79,7 @@ static lk_backend_instance *sw_open(const lk_backend_host *host,
     inst->height = height;
     inst->sprites = sw_sprite_mode_from_env();
     inst->fill_runs = sw_fill_runs_from_env();
+    inst->band_rows = sw_band_rows_from_env();
 
     /* pixman allocates zeroed storage: transparent black until the first frame. */
     inst->framebuffer = pixman_image_create_bits(PIXMAN_a8r8g8b8, (int)width, (int)height, NULL, 0);

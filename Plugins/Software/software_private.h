@@ -27,6 +27,8 @@
 /* The largest output side; keeps every coordinate we hand pixman well inside
    its 16.16 fixed-point range. */
 #define SW_MAX_SIZE 16384
+/* (sw_sprite keeps a box corner, within -2 and SW_MAX_SIZE + 2, in 16 bits) */
+_Static_assert(SW_MAX_SIZE + 2 <= 32767, "sw_sprite.ox, oy are 16-bit");
 
 /* Quarter-circle flattening: at most this many segments per corner. */
 #define SW_MAX_ARC_SEGMENTS 128
@@ -145,6 +147,11 @@ typedef struct sw_sprite {
        colour x coverage, as the rect path does) */
     lk_dl_color     color;
     uint32_t        argb;
+    /* the first pixel of the box before any clip (within -2 and
+       SW_MAX_SIZE + 2): rotated images step their texel positions from
+       there, so that a pixel's sample does not depend on the clip, the
+       damage or the band drawing it */
+    int16_t         ox, oy;
     /* axis-aligned: the device rect; rotated: the rect's edges as lines of
        output space, distance = base + X nx + Y ny, with half a pixel's
        extent along each pair's normal */
@@ -271,6 +278,7 @@ struct lk_backend_instance {
     lk_backend_host    host;          /* zeroed fields the host did not provide */
     sw_sprite_mode     sprites;
     bool               fill_runs;     /* LAYERKIT_SOFTWARE_FILL_RUNS != 0 (and sprites on) */
+    int32_t            band_rows;     /* LAYERKIT_SOFTWARE_BAND_ROWS; 0: by the target's width (sw_band_rows) */
     uint32_t           width, height;
     pixman_image_t    *framebuffer;   /* a8r8g8b8, premultiplied */
     bool               has_frame;
@@ -400,6 +408,9 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
 sw_sprite_mode sw_sprite_mode_from_env(void);
 /* false when LAYERKIT_SOFTWARE_FILL_RUNS=0: FILL ops stay with pixman. */
 bool sw_fill_runs_from_env(void);
+/* LAYERKIT_SOFTWARE_BAND_ROWS (1 to 4096: every sprite run in bands of
+   that many rows), else 0: bands sized by the target's width. */
+int32_t sw_band_rows_from_env(void);
 void sw_sprite_scratch_free(lk_backend_instance *inst);
 
 /* software_gradient.c */

@@ -50,10 +50,15 @@
 /* Image coordinates at any pixel the sprite touches stay below this, so
    they fit 16.16 fixed point with room for the per-pixel steps. */
 #define SW_SPRITE_MAX_COORD 30000.0
-/* Sprite runs are drawn in bands of this many output rows: a band of a
-   1920-pixel output (120 KB) stays in the L2 cache while every sprite of
-   the run that reaches it draws there. */
-#define SW_SPRITE_BAND 16
+/* Sprite runs are drawn in bands of output rows, each small enough to stay
+   in the L2 cache while every sprite of the run that reaches it draws
+   there: as many rows as fit SW_SPRITE_BAND_BYTES of the target's width,
+   between SW_SPRITE_BAND_MIN and SW_SPRITE_BAND_MAX (64 rows of a
+   1920-pixel output, 480 KB; a sprite crossing fewer bands sets up its
+   rows fewer times). */
+#define SW_SPRITE_BAND_BYTES (512 * 1024)
+#define SW_SPRITE_BAND_MIN 16
+#define SW_SPRITE_BAND_MAX 64
 
 /* A line of output space relative to a pixel centre: n . p + d >= 0 on the
    inside, n a unit normal, so d is the centre's distance in pixels. */
@@ -1041,19 +1046,22 @@ static inline __attribute__((always_inline)) void image_inner_span(const sw_spri
 }
 
 /* What a rotated image sprite's rows share within a box: its edge lines,
-   texel steps (per pixel and per row) from pixel (box.x0, box.y0), and
+   texel steps (per pixel and per row) from pixel (ox, oy), the first of
+   the sprite's box before any clip (so a pixel's position, in 16.16 steps
+   from there, is the same whatever clip, damage or band it is drawn in), and
    its factors at full coverage. */
 typedef struct sw_image_rows {
     sw_rows r;
     sw_edge_f e;
     int32_t du, dv, duy, dvy;
+    int32_t ox, oy;
     sw_texel_pos origin;
     /* the clip mask and nearest sampling take the per-pixel span */
     bool plain;
     uint32_t k[4];
 } sw_image_rows;
 
-static inline void image_rows_setup(const sw_sprite *s, const sw_sprite_target *t, sw_box box, sw_image_rows *ir)
+static inline void image_rows_setup(const sw_sprite *s, const sw_sprite_target *t, sw_image_rows *ir)
 {
     rows_setup(s, &ir->r);
     edge_f_setup(s, &ir->e);
@@ -1061,17 +1069,23 @@ static inline void image_rows_setup(const sw_sprite *s, const sw_sprite_target *
     ir->dv = to_fixed(s->vx);
     ir->duy = to_fixed(s->uy);
     ir->dvy = to_fixed(s->vy);
-    ir->origin = texel_pos(s, box.x0, box.y0);
+    ir->ox = s->ox;
+    ir->oy = s->oy;
+    ir->origin = texel_pos(s, ir->ox, ir->oy);
     ir->plain = !t->mask && !(s->flags & SW_SPRITE_NEAREST);
     for (int c = 0; c < 4; c++) ir->k[c] = (uint32_t)(s->factor[c] * 1.0f + 0.5f);   /* factors() at 1 */
 }
 
 /* Row y of a rotated image sprite: the touched pixels [t0, t1) (edge
    pixels then get their exact coverage), the surely whole ones [i0, i1)
-   within them, and the texel position at t0; false when none is touched. */
+   within them, and the texel position at t0; false when none is touched.
+   from0 and from1: where its left and right edge runs start when box does
+   not cut the sprite on the left (edge distances are stepped from there,
+   run_distances, so that a clip or a damage box changes no pixel). */
 static inline __attribute__((always_inline)) bool image_row(const sw_sprite *s, const sw_image_rows *ir, sw_box box,
                                                             int32_t y, int32_t *t0, int32_t *t1, int32_t *i0,
-                                                            int32_t *i1, sw_texel_pos *p)
+                                                            int32_t *i1, int32_t *from0, int32_t *from1,
+                                                            sw_texel_pos *p)
 {
     double tlo, thi, ilo, ihi;
     rows_at(s, &ir->r, y, &tlo, &thi, &ilo, &ihi);
@@ -1085,8 +1099,15 @@ static inline __attribute__((always_inline)) bool image_row(const sw_sprite *s, 
         *i0 = ceil_in(ilo + 1e-7, *t0, *t1);
         *i1 = floor_in(ihi - 1e-7, *i0 - 1, *t1 - 1) + 1;
     }
-    p->u = ir->origin.u + (*t0 - box.x0) * ir->du + (y - box.y0) * ir->duy;
-    p->v = ir->origin.v + (*t0 - box.x0) * ir->dv + (y - box.y0) * ir->dvy;
+    *from0 = *t0;
+    *from1 = *i1;
+    if (box.x0 > ir->ox) {
+        /* the same bounds with the box's left side at the sprite's own */
+        *from0 = floor_in(tlo, ir->ox - 1, *t0 - 1) + 1;
+        if (ihi >= ilo) *from1 = floor_in(ihi - 1e-7, ceil_in(ilo + 1e-7, *from0, *t1) - 1, *t1 - 1) + 1;
+    }
+    p->u = ir->origin.u + (*t0 - ir->ox) * ir->du + (y - ir->oy) * ir->duy;
+    p->v = ir->origin.v + (*t0 - ir->ox) * ir->dv + (y - ir->oy) * ir->dvy;
     return true;
 }
 
@@ -1096,20 +1117,30 @@ static inline void image_distances(const sw_sprite *s, const sw_image_rows *ir, 
     for (int i = 0; i < 4; i++) d[i] = (float)(ir->r.c[i] + x * s->nx[i] + y * s->ny[i]);
 }
 
+/* The edge distances at pixel x of row y for a run that starts at pixel
+   `from` when nothing clips it: computed there and stepped to x, the same
+   floats as that run has at x. */
+static inline void run_distances(const sw_sprite *s, const sw_image_rows *ir, int32_t from, int32_t x, int32_t y,
+                                 float d[4])
+{
+    image_distances(s, ir, from, y, d);
+    step_distances(d, ir->e.nx, x - from);
+}
+
 /* A rotated image sprite's rows within box: per row the touched pixels
    and the wholly inside ones from the edge lines, the first at texel
    position and edge distances stepped from the row's first pixel. */
 static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw_box box)
 {
     sw_image_rows ir;
-    image_rows_setup(s, t, box, &ir);
+    image_rows_setup(s, t, &ir);
     int32_t du = ir.du, dv = ir.dv;
     for (int32_t y = box.y0; y < box.y1; y++) {
-        int32_t t0, t1, i0, i1;
+        int32_t t0, t1, i0, i1, from0, from1;
         sw_texel_pos p;
-        if (!image_row(s, &ir, box, y, &t0, &t1, &i0, &i1, &p)) continue;
+        if (!image_row(s, &ir, box, y, &t0, &t1, &i0, &i1, &from0, &from1, &p)) continue;
         float d[4];
-        image_distances(s, &ir, t0, y, d);
+        run_distances(s, &ir, from0, t0, y, d);
         image_edge_pixels(s, &ir.e, t, t0, i0, y, p, du, dv, d);
         if (i1 > i0) {
             sw_texel_pos pi = { p.u + (i0 - t0) * du, p.v + (i0 - t0) * dv };
@@ -1118,7 +1149,7 @@ static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw
         }
         if (t1 > i1) {
             sw_texel_pos pe = { p.u + (i1 - t0) * du, p.v + (i1 - t0) * dv };
-            image_distances(s, &ir, i1, y, d);
+            run_distances(s, &ir, from1, i1, y, d);
             image_edge_pixels(s, &ir.e, t, i1, t1, y, pe, du, dv, d);
         }
     }
@@ -1132,25 +1163,24 @@ static __attribute__((noinline)) void draw_rotated_image_cut(const sw_sprite *s,
                                                           sw_box box)
 {
     sw_image_rows ir;
-    image_rows_setup(s, t, box, &ir);
+    image_rows_setup(s, t, &ir);
     int32_t du = ir.du, dv = ir.dv;
     sw_cut_rows cuts;
-    cut_rows_setup(s, box.y0, &cuts);
+    cut_rows_setup(s, s->oy, &cuts);
     for (int32_t y = box.y0; y < box.y1; y++) {
-        int32_t t0, t1, i0, i1;
+        int32_t t0, t1, i0, i1, from0, from1;
         sw_texel_pos p;
-        if (!image_row(s, &ir, box, y, &t0, &t1, &i0, &i1, &p)) continue;
+        if (!image_row(s, &ir, box, y, &t0, &t1, &i0, &i1, &from0, &from1, &p)) continue;
         /* where a sample may show: [c0, c1) */
         int32_t c0, c1;
         cut_range(s, &cuts, y, t0, t1, &c0, &c1);
         if (c1 <= c0) continue;
         float d[4];
         /* the runs [t0, i0), [i0, i1), [i1, t1), each within [c0, c1);
-           edge distances stepped from t0 and from i1 whatever is skipped */
+           edge distances stepped from the runs' starts whatever is skipped */
         int32_t a = c0 > t0 ? c0 : t0, b = c1 < i0 ? c1 : i0;
         if (b > a) {
-            image_distances(s, &ir, t0, y, d);
-            step_distances(d, ir.e.nx, a - t0);
+            run_distances(s, &ir, from0, a, y, d);
             sw_texel_pos pa = { p.u + (a - t0) * du, p.v + (a - t0) * dv };
             image_edge_pixels(s, &ir.e, t, a, b, y, pa, du, dv, d);
         }
@@ -1164,8 +1194,7 @@ static __attribute__((noinline)) void draw_rotated_image_cut(const sw_sprite *s,
         a = c0 > i1 ? c0 : i1;
         b = c1 < t1 ? c1 : t1;
         if (b > a) {
-            image_distances(s, &ir, i1, y, d);
-            step_distances(d, ir.e.nx, a - i1);
+            run_distances(s, &ir, from1, a, y, d);
             sw_texel_pos pe = { p.u + (a - t0) * du, p.v + (a - t0) * dv };
             image_edge_pixels(s, &ir.e, t, a, b, y, pe, du, dv, d);
         }
@@ -1199,10 +1228,16 @@ static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box li
         }
         return;
     }
+    /* each row's positions stepped from the unclipped box's first pixel
+       (ox), as the rotated rows' are: the same whatever clip cuts it */
+    int32_t du = to_fixed(s->ux), dv = to_fixed(s->vx);
     for (int i = 0; i < n; i++)
-        for (int32_t y = pieces[i].box.y0; y < pieces[i].box.y1; y++)
-            draw_span(s, t, pieces[i].box.x0, pieces[i].box.x1, y, pieces[i].coverage,
-                      texel_pos(s, pieces[i].box.x0, y));
+        for (int32_t y = pieces[i].box.y0; y < pieces[i].box.y1; y++) {
+            sw_texel_pos p = texel_pos(s, s->ox, y);
+            p.u += (pieces[i].box.x0 - s->ox) * du;
+            p.v += (pieces[i].box.x0 - s->ox) * dv;
+            draw_span(s, t, pieces[i].box.x0, pieces[i].box.x1, y, pieces[i].coverage, p);
+        }
 }
 
 /* A band's sprites index[from..end) (software_sprite_avx2.c has the same
@@ -1256,10 +1291,16 @@ static bool device_bounds(const sw_shape *shape, double b[4])
 
 /* The pixels a sprite with bounds b may touch: its bounds, the clip, the
    target, the clip mask. */
-static sw_box touched_box(const lk_backend_instance *inst, const sw_clip *clip, const double b[4])
+static sw_box unclipped_box(const double b[4])
 {
     sw_box box = { (int32_t)floor(clamp_coord(b[0])), (int32_t)floor(clamp_coord(b[1])),
                    (int32_t)ceil(clamp_coord(b[2])), (int32_t)ceil(clamp_coord(b[3])) };
+    return box;
+}
+
+static sw_box touched_box(const lk_backend_instance *inst, const sw_clip *clip, const double b[4])
+{
+    sw_box box = unclipped_box(b);
     box = sw_box_intersect(box, clip->box);
     sw_box target = { inst->target_x, inst->target_y,
                       inst->target_x + pixman_image_get_width(inst->target),
@@ -1348,6 +1389,9 @@ sw_sprite_result sw_sprite_prepare(lk_backend_instance *inst, const lk_dl_op *op
 
     s->box = touched_box(inst, clip, bounds);
     if (sw_box_empty(s->box)) return SW_SPRITE_SKIP;
+    sw_box whole = unclipped_box(bounds);
+    s->ox = (int16_t)whole.x0;
+    s->oy = (int16_t)whole.y0;
 
     const lk_dl_image *img = op->image;
     s->pixels = (const uint32_t *)img->pixels;
@@ -1492,10 +1536,15 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
     }
 
     /* Bin the sprites by band, each band's in list order (a counting sort). */
-    size_t bands = (size_t)((int64_t)y1 - y0 + SW_SPRITE_BAND - 1) / SW_SPRITE_BAND;
+    int32_t rows = inst->band_rows;
+    if (rows <= 0) {
+        int64_t fit = SW_SPRITE_BAND_BYTES / (4 * (int64_t)pixman_image_get_width(inst->target) + 4);
+        rows = fit < SW_SPRITE_BAND_MIN ? SW_SPRITE_BAND_MIN : fit > SW_SPRITE_BAND_MAX ? SW_SPRITE_BAND_MAX : (int32_t)fit;
+    }
+    size_t bands = (size_t)((int64_t)y1 - y0 + rows - 1) / (size_t)rows;
     size_t entries = 0;
     for (size_t i = 0; i < count; i++)
-        entries += (size_t)((sprites[i].box.y1 - 1 - y0) / SW_SPRITE_BAND - (sprites[i].box.y0 - y0) / SW_SPRITE_BAND + 1);
+        entries += (size_t)((sprites[i].box.y1 - 1 - y0) / rows - (sprites[i].box.y0 - y0) / rows + 1);
     if (entries > UINT32_MAX || count > UINT32_MAX ||
         !reserve_u32(&inst->band_start, &inst->band_start_capacity, bands + 1) ||
         !reserve_u32(&inst->band_index, &inst->band_index_capacity, entries)) {
@@ -1505,17 +1554,16 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
     uint32_t *start = inst->band_start, *index = inst->band_index;
     memset(start, 0, (bands + 1) * sizeof *start);
     for (size_t i = 0; i < count; i++)
-        for (int32_t b = (sprites[i].box.y0 - y0) / SW_SPRITE_BAND; b <= (sprites[i].box.y1 - 1 - y0) / SW_SPRITE_BAND; b++)
+        for (int32_t b = (sprites[i].box.y0 - y0) / rows; b <= (sprites[i].box.y1 - 1 - y0) / rows; b++)
             start[b + 1]++;
     for (size_t b = 0; b < bands; b++) start[b + 1] += start[b];
     for (size_t i = 0; i < count; i++)
-        for (int32_t b = (sprites[i].box.y0 - y0) / SW_SPRITE_BAND; b <= (sprites[i].box.y1 - 1 - y0) / SW_SPRITE_BAND; b++)
+        for (int32_t b = (sprites[i].box.y0 - y0) / rows; b <= (sprites[i].box.y1 - 1 - y0) / rows; b++)
             index[start[b]++] = (uint32_t)i;
     /* start[b] is now the end of band b, the start of band b + 1 */
 
     for (size_t b = 0; b < bands; b++) {
-        sw_box band = { INT32_MIN, y0 + (int32_t)b * SW_SPRITE_BAND, INT32_MAX,
-                        y0 + (int32_t)(b + 1) * SW_SPRITE_BAND };
+        sw_box band = { INT32_MIN, y0 + (int32_t)b * rows, INT32_MAX, y0 + (int32_t)(b + 1) * rows };
         if (band.y1 > y1) band.y1 = y1;
         if (fill) sw_pending_fill(inst, band);
         uint32_t from = b ? start[b - 1] : 0;
@@ -1549,6 +1597,15 @@ bool sw_fill_runs_from_env(void)
 {
     const char *v = getenv("LAYERKIT_SOFTWARE_FILL_RUNS");
     return !(v && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0));
+}
+
+int32_t sw_band_rows_from_env(void)
+{
+    const char *v = getenv("LAYERKIT_SOFTWARE_BAND_ROWS");
+    if (!v || !*v) return 0;
+    char *end = NULL;
+    long rows = strtol(v, &end, 10);
+    return *end == '\0' && rows >= 1 && rows <= 4096 ? (int32_t)rows : 0;
 }
 
 sw_sprite_mode sw_sprite_mode_from_env(void)

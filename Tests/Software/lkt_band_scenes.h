@@ -54,6 +54,10 @@ typedef struct scene {
     uint32_t count;
     lk_dl_box damage;
     lk_dl_color clear;
+    /* images the sprite path leaves to pixman (untinted axis-aligned
+       ones): pixman steps each row's samples from the first pixel it
+       draws, so a damage box that cuts one may move its samples */
+    int pixman_images;
 } scene;
 
 /* An IMAGE op of img's source rect, its centre at (x, y), scaled and
@@ -365,10 +369,13 @@ static inline void check_same_frame(way *w, const scene *s, const lkt_frame *f_o
 /* The checks of one scene: the path against the independent reference
    (within reference_tolerance), and on software against pixman's path
    (`off`, within pixman_tolerance; path_words says how the path drew a
-   pixel in the message), its portable loop against its SIMD one, and its
-   SSE2 loops alone against the default (AVX2 where the CPU has it; both
-   equal). */
-static inline void check_band_scene(const scene *s, int software, way *on, way *off, way *scalar, way *sse2, rgba *ref,
+   pixel in the message), its portable loop against its SIMD one, its
+   SSE2 loops alone against the default (AVX2 where the CPU has it),
+   bands of 16 rows against the default's (all equal), and, for a scene
+   damaged whole with no image left to pixman, the same scene with a
+   smaller damage box: the same pixels inside it. */
+static inline void check_band_scene(const scene *s, int software, way *on, way *off, way *scalar, way *sse2,
+                                    way *bands16, way *damaged, rgba *ref,
                                     lkt_frame *f_on, lkt_frame *f_off, lkt_frame *f_scalar,
                                     int reference_tolerance, const char *pixman_suffix, const char *path_words,
                                     int pixman_tolerance)
@@ -415,6 +422,38 @@ static inline void check_band_scene(const scene *s, int software, way *on, way *
     /* SSE2 alone (LAYERKIT_SOFTWARE_SPRITES=sse2) against the default,
        which on a CPU with AVX2 draws rotated fills with their AVX2 build */
     check_same_frame(sse2, s, f_on, f_scalar, "sse2_equals_default_simd", "SSE2 alone");
+    /* The band height changes no pixel: the default's bands are sized by
+       the output's width (64 rows of these scenes), and the scenes place
+       sprites and fills across 16-row band edges
+       (LAYERKIT_SOFTWARE_BAND_ROWS=16). */
+    check_same_frame(bands16, s, f_on, f_scalar, "bands_of_16_rows_equal_default", "bands of 16 rows");
+
+    /* Nor does the damage box: the scene drawn again with one that cuts
+       through its sprites and fills (odd offsets), by an instance of the
+       default way's own (the counts stay the others'), has the whole
+       frame's pixels inside it. */
+    if (s->damage.x != 0 || s->damage.y != 0 || s->damage.width != W || s->damage.height != H || s->pixman_images)
+        return;
+    static scene cut;
+    cut = *s;
+    cut.damage.x = W / 4 + 1;
+    cut.damage.y = H / 5 + 3;
+    cut.damage.width = W / 2 + 3;
+    cut.damage.height = H / 2 + 1;
+    snprintf(name, sizeof name, "%s_damage_box_keeps_the_pixels", s->name);
+    lkt_begin(name);
+    if (render_scene(damaged, &cut, f_scalar)) {
+        for (int y = cut.damage.y; y < cut.damage.y + cut.damage.height; y++)
+            for (int x = cut.damage.x; x < cut.damage.x + cut.damage.width; x++)
+                if (lkt_pixel(f_on, x, y) != lkt_pixel(f_scalar, x, y)) {
+                    lkt_fail("pixel (%d,%d) is %08x with the whole output damaged, %08x with damage (%d,%d %dx%d)",
+                             x, y, lkt_pixel(f_on, x, y), lkt_pixel(f_scalar, x, y), cut.damage.x, cut.damage.y,
+                             cut.damage.width, cut.damage.height);
+                    y = H;
+                    break;
+                }
+    }
+    lkt_end();
 }
 
 /* The number before `label` (" sprites,", " band fills,") in a software
@@ -444,8 +483,8 @@ typedef struct band_test {
     long minimum;
 } band_test;
 
-/* A band test's whole run: its images, its scenes (`build`), the three
-   checks of each (check_band_scene) and, on software, the counts. */
+/* A band test's whole run: its images, its scenes (`build`), the checks
+   of each (check_band_scene) and, on software, the counts. */
 static inline int run_band_test(const band_test *t, void (*build)(scene *, int *))
 {
     b = lkt_load();
@@ -457,18 +496,20 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
     build(scenes, &count);
     int software = strcmp(lkt_backend_name(), "software") == 0;
 
-    way on, off, scalar, sse2;
+    way on, off, scalar, sse2, bands16, damaged;
     unsetenv("LAYERKIT_SOFTWARE_SPRITES");
     unsetenv("LAYERKIT_SOFTWARE_FILL_RUNS");
     if (!open_way(&on, NULL, NULL)) return 1;
     if (software && (!open_way(&off, t->off_variable, "0") || !open_way(&scalar, "LAYERKIT_SOFTWARE_SPRITES", "scalar") ||
-                     !open_way(&sse2, "LAYERKIT_SOFTWARE_SPRITES", "sse2")))
+                     !open_way(&sse2, "LAYERKIT_SOFTWARE_SPRITES", "sse2") ||
+                     !open_way(&bands16, "LAYERKIT_SOFTWARE_BAND_ROWS", "16") || !open_way(&damaged, NULL, NULL)))
         return 1;
     lkt_frame f_on = lkt_frame_new(W, H), f_off = lkt_frame_new(W, H), f_scalar = lkt_frame_new(W, H);
     rgba *ref = (rgba *)malloc(sizeof(rgba) * W * H);
 
     for (int i = 0; i < count; i++)
-        check_band_scene(&scenes[i], software, &on, &off, &scalar, &sse2, ref, &f_on, &f_off, &f_scalar,
+        check_band_scene(&scenes[i], software, &on, &off, &scalar, &sse2, &bands16, &damaged, ref, &f_on, &f_off,
+                         &f_scalar,
                          strstr(scenes[i].name, "sprites") ? t->sprites_reference_tolerance : t->reference_tolerance,
                          t->pixman_suffix, t->path_words, t->pixman_tolerance);
 
@@ -477,6 +518,8 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
         b->close(off.inst);
         b->close(scalar.inst);
         b->close(sse2.inst);
+        b->close(bands16.inst);
+        b->close(damaged.inst);
         lkt_begin(t->count_check);
         long n_on = logged_count(on.record.last_log, t->log_label), n_off = logged_count(off.record.last_log, t->log_label);
         long n_scalar = logged_count(scalar.record.last_log, t->log_label);

@@ -8,7 +8,7 @@
  * (small, pixel-aligned, aliased) among them, clips (box and mask), groups,
  * fills cut by the output's edges and by the damage box.
  *
- * Every scene is checked four ways:
+ * Every scene is checked five ways:
  *  - against a reference computed here, independently of any backend: the
  *    exact area of each pixel inside the op's quad times the premultiplied
  *    colour and the opacity (and the clip's coverage), OVER or saturating
@@ -24,7 +24,9 @@
  *    one, which must agree exactly;
  *  - its SSE2 loops alone (LAYERKIT_SOFTWARE_SPRITES=sse2) against the
  *    default, which on a CPU with AVX2 draws rotated fills with their AVX2
- *    build (software_fill_rotated_avx2.c): equal too.
+ *    build (software_fill_rotated_avx2.c): equal too;
+ *  - in bands of 16 rows (LAYERKIT_SOFTWARE_BAND_ROWS=16) against the
+ *    default's bands, sized by the output's width (64 rows here): equal.
  * The backend's statistics (logged when an instance closes) must show the
  * fills drawn in bands, the same number both loops, and none with fill runs
  * off.

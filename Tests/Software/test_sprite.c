@@ -21,7 +21,9 @@
  *    (LAYERKIT_SOFTWARE_SPRITES=scalar) against its SIMD one, which must
  *    agree exactly, and its SSE2 loops alone (LAYERKIT_SOFTWARE_SPRITES=sse2)
  *    against the default, which on a CPU with AVX2 draws whole pixels of
- *    rotated images eight a step (software_sprite_avx2.c): equal too. The
+ *    rotated images eight a step (software_sprite_avx2.c): equal too, and
+ *    in bands of 16 rows (LAYERKIT_SOFTWARE_BAND_ROWS=16) against the
+ *    default's bands, sized by the output's width (64 rows here): equal. The
  *    backend's statistics (logged when an instance
  *    closes) must show the sprites drawn by the sprite path, and none with
  *    it off.
@@ -112,6 +114,7 @@ static void build_scenes(scene *scenes, int *count)
     scene *s = &scenes[n++];
     begin_scene(s, "sprites_exact_angles_and_placements");
     s->clear = lkt_color(0.1f, 0.1f, 0.1f, 1);
+    s->pixman_images = 1;   /* the untinted ones at 0 and 180 degrees */
     const double angles[8] = { 0, LKT_PI / 2, LKT_PI, 3 * LKT_PI / 2, LKT_PI / 4, LKT_PI / 6, -LKT_PI / 3, 0.01 };
     for (int i = 0; i < 8; i++) {
         add(s, sprite(&img_tile, whole(&img_tile), 14 + 18 * i + 0.25 * (i % 4), 14.5, 1.0, angles[i]));
