@@ -278,7 +278,7 @@ struct lk_backend_instance {
     lk_backend_host    host;          /* zeroed fields the host did not provide */
     sw_sprite_mode     sprites;
     bool               fill_runs;     /* LAYERKIT_SOFTWARE_FILL_RUNS != 0 (and sprites on) */
-    int32_t            band_rows;     /* LAYERKIT_SOFTWARE_BAND_ROWS; 0: by the target's width (sw_band_rows) */
+    int32_t            band_rows;     /* LAYERKIT_SOFTWARE_BAND_ROWS; 0: by the target's width (sw_sprite_draw_batch) */
     uint32_t           width, height;
     pixman_image_t    *framebuffer;   /* a8r8g8b8, premultiplied */
     bool               has_frame;

@@ -8,7 +8,7 @@
  * (small, pixel-aligned, aliased) among them, clips (box and mask), groups,
  * fills cut by the output's edges and by the damage box.
  *
- * Every scene is checked five ways:
+ * Every scene is checked six ways:
  *  - against a reference computed here, independently of any backend: the
  *    exact area of each pixel inside the op's quad times the premultiplied
  *    colour and the opacity (and the clip's coverage), OVER or saturating
@@ -26,7 +26,9 @@
  *    default, which on a CPU with AVX2 draws rotated fills with their AVX2
  *    build (software_fill_rotated_avx2.c): equal too;
  *  - in bands of 16 rows (LAYERKIT_SOFTWARE_BAND_ROWS=16) against the
- *    default's bands, sized by the output's width (64 rows here): equal.
+ *    default's bands, sized by the output's width (64 rows here): equal;
+ *  - a scene damaged whole, drawn again under a damage box that cuts
+ *    through its fills: the same pixels inside the box.
  * The backend's statistics (logged when an instance closes) must show the
  * fills drawn in bands, the same number both loops, and none with fill runs
  * off.

@@ -5,7 +5,7 @@
  * groups, sprites cut by the output's edges and by the damage box; sprites
  * 3 to 120 pixels across.
  *
- * Every scene is checked two ways:
+ * Every scene is checked these ways:
  *  - against a reference computed here, independently of any backend: the
  *    exact area of each pixel inside the op's quad, the image sampled
  *    bilinearly (texel centres at +0.5, the source rect's edge repeated) in
@@ -23,7 +23,10 @@
  *    against the default, which on a CPU with AVX2 draws whole pixels of
  *    rotated images eight a step (software_sprite_avx2.c): equal too, and
  *    in bands of 16 rows (LAYERKIT_SOFTWARE_BAND_ROWS=16) against the
- *    default's bands, sized by the output's width (64 rows here): equal. The
+ *    default's bands, sized by the output's width (64 rows here): equal,
+ *    and a scene damaged whole (with no image left to pixman), drawn again
+ *    under a damage box that cuts through its sprites: the same pixels
+ *    inside the box. The
  *    backend's statistics (logged when an instance
  *    closes) must show the sprites drawn by the sprite path, and none with
  *    it off.
