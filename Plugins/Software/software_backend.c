@@ -80,6 +80,11 @@ static lk_backend_instance *sw_open(const lk_backend_host *host,
     inst->sprites = sw_sprite_mode_from_env();
     inst->fill_runs = sw_fill_runs_from_env();
     inst->band_rows = sw_band_rows_from_env();
+    const char *band_rows = getenv("LAYERKIT_SOFTWARE_BAND_ROWS");
+    if (band_rows && *band_rows && inst->band_rows == 0)
+        sw_log(inst, LK_BACKEND_LOG_WARNING,
+               "software backend: LAYERKIT_SOFTWARE_BAND_ROWS=\"%s\" ignored: expected a number of rows from 1 to 4096",
+               band_rows);
 
     /* pixman allocates zeroed storage: transparent black until the first frame. */
     inst->framebuffer = pixman_image_create_bits(PIXMAN_a8r8g8b8, (int)width, (int)height, NULL, 0);

@@ -483,6 +483,35 @@ typedef struct band_test {
     long minimum;
 } band_test;
 
+/* LAYERKIT_SOFTWARE_BAND_ROWS outside 1 to 4096, or not a number, is
+   ignored with a warning that names it; a height in range is taken
+   without one. */
+static inline void check_band_rows_variable(void)
+{
+    static const char *const bad[] = { "abc", "0", "-3", "5000", "12rows" };
+    lkt_begin("band_rows_variable_out_of_range_is_reported");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        way w;
+        if (!open_way(&w, "LAYERKIT_SOFTWARE_BAND_ROWS", bad[i])) {
+            lkt_fail("the instance with LAYERKIT_SOFTWARE_BAND_ROWS=%s did not open", bad[i]);
+            break;
+        }
+        if (!strstr(w.record.last_log, "LAYERKIT_SOFTWARE_BAND_ROWS") || !strstr(w.record.last_log, bad[i]))
+            lkt_fail("LAYERKIT_SOFTWARE_BAND_ROWS=%s: no warning naming it (last log: \"%s\")", bad[i],
+                     w.record.last_log);
+        b->close(w.inst);
+    }
+    way ok;
+    if (open_way(&ok, "LAYERKIT_SOFTWARE_BAND_ROWS", "7")) {
+        if (strstr(ok.record.last_log, "LAYERKIT_SOFTWARE_BAND_ROWS"))
+            lkt_fail("LAYERKIT_SOFTWARE_BAND_ROWS=7 was reported: \"%s\"", ok.record.last_log);
+        b->close(ok.inst);
+    } else {
+        lkt_fail("the instance with LAYERKIT_SOFTWARE_BAND_ROWS=7 did not open");
+    }
+    lkt_end();
+}
+
 /* A band test's whole run: its images, its scenes (`build`), the checks
    of each (check_band_scene) and, on software, the counts. */
 static inline int run_band_test(const band_test *t, void (*build)(scene *, int *))
@@ -504,6 +533,7 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
                      !open_way(&sse2, "LAYERKIT_SOFTWARE_SPRITES", "sse2") ||
                      !open_way(&bands16, "LAYERKIT_SOFTWARE_BAND_ROWS", "16") || !open_way(&damaged, NULL, NULL)))
         return 1;
+    if (software) check_band_rows_variable();
     lkt_frame f_on = lkt_frame_new(W, H), f_off = lkt_frame_new(W, H), f_scalar = lkt_frame_new(W, H);
     rgba *ref = (rgba *)malloc(sizeof(rgba) * W * H);
 
