@@ -1076,6 +1076,25 @@ static inline void image_rows_setup(const sw_sprite *s, const sw_sprite_target *
     for (int c = 0; c < 4; c++) ir->k[c] = (uint32_t)(s->factor[c] * 1.0f + 0.5f);   /* factors() at 1 */
 }
 
+/* A row's touched pixels [t0, t1) from its bounds (tlo, thi) and its
+   surely whole ones [i0, i1) from (ilo, ihi), within columns [x0, x1);
+   false when none is touched. */
+static inline __attribute__((always_inline)) bool row_runs(double tlo, double thi, double ilo, double ihi, int32_t x0,
+                                                           int32_t x1, int32_t *t0, int32_t *t1, int32_t *i0,
+                                                           int32_t *i1)
+{
+    *t0 = floor_in(tlo, x0 - 1, x1 - 1) + 1;
+    *t1 = ceil_in(thi, x0, x1);
+    if (*t1 <= *t0) return false;
+    *i0 = *t1;
+    *i1 = *t1;
+    if (ihi >= ilo) {
+        *i0 = ceil_in(ilo + 1e-7, *t0, *t1);
+        *i1 = floor_in(ihi - 1e-7, *i0 - 1, *t1 - 1) + 1;
+    }
+    return true;
+}
+
 /* Row y of a rotated image sprite: the touched pixels [t0, t1) (edge
    pixels then get their exact coverage), the surely whole ones [i0, i1)
    within them, and the texel position at t0; false when none is touched.
@@ -1089,23 +1108,12 @@ static inline __attribute__((always_inline)) bool image_row(const sw_sprite *s, 
 {
     double tlo, thi, ilo, ihi;
     rows_at(s, &ir->r, y, &tlo, &thi, &ilo, &ihi);
-    if (!(thi >= tlo)) return false;
-    *t0 = floor_in(tlo, box.x0 - 1, box.x1 - 1) + 1;
-    *t1 = ceil_in(thi, box.x0, box.x1);
-    if (*t1 <= *t0) return false;
-    *i0 = *t1;
-    *i1 = *t1;
-    if (ihi >= ilo) {
-        *i0 = ceil_in(ilo + 1e-7, *t0, *t1);
-        *i1 = floor_in(ihi - 1e-7, *i0 - 1, *t1 - 1) + 1;
-    }
+    if (!(thi >= tlo) || !row_runs(tlo, thi, ilo, ihi, box.x0, box.x1, t0, t1, i0, i1)) return false;
     *from0 = *t0;
     *from1 = *i1;
-    if (box.x0 > ir->ox) {
-        /* the same bounds with the box's left side at the sprite's own */
-        *from0 = floor_in(tlo, ir->ox - 1, *t0 - 1) + 1;
-        if (ihi >= ilo) *from1 = floor_in(ihi - 1e-7, ceil_in(ilo + 1e-7, *from0, *t1) - 1, *t1 - 1) + 1;
-    }
+    int32_t t1_whole, i0_whole;
+    if (box.x0 > ir->ox)   /* the same runs with the box's left side at the sprite's own */
+        row_runs(tlo, thi, ilo, ihi, ir->ox, box.x1, from0, &t1_whole, &i0_whole, from1);
     p->u = ir->origin.u + (*t0 - ir->ox) * ir->du + (y - ir->oy) * ir->duy;
     p->v = ir->origin.v + (*t0 - ir->ox) * ir->dv + (y - ir->oy) * ir->dvy;
     return true;
