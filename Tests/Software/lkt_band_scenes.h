@@ -58,6 +58,9 @@ typedef struct scene {
        ones): pixman steps each row's samples from the first pixel it
        draws, so a damage box that cuts one may move its samples */
     int pixman_images;
+    /* the damage check also takes boxes of every row starting at each of
+       this many columns after the usual box's left side (0: none) */
+    int damage_sweep;
 } scene;
 
 /* An IMAGE op of img's source rect, its centre at (x, y), scaled and
@@ -436,20 +439,24 @@ static inline void check_band_scene(const scene *s, int software, way *on, way *
         return;
     static scene cut;
     cut = *s;
-    cut.damage.x = W / 4 + 1;
-    cut.damage.y = H / 5 + 3;
-    cut.damage.width = W / 2 + 3;
-    cut.damage.height = H / 2 + 1;
     snprintf(name, sizeof name, "%s_damage_box_keeps_the_pixels", s->name);
     lkt_begin(name);
-    if (render_scene(damaged, &cut, f_scalar)) {
-        for (int y = cut.damage.y; y < cut.damage.y + cut.damage.height; y++)
+    int failed = 0;
+    for (int k = 0; k <= s->damage_sweep && !failed; k++) {
+        /* the box of odd offsets, then (the sweep) boxes of every row from
+           column W / 4 + 1 + k to the right side */
+        cut.damage.x = W / 4 + 1 + k;
+        cut.damage.y = k ? 0 : H / 5 + 3;
+        cut.damage.width = k ? W - cut.damage.x : W / 2 + 3;
+        cut.damage.height = k ? H : H / 2 + 1;
+        if (!render_scene(damaged, &cut, f_scalar)) break;
+        for (int y = cut.damage.y; y < cut.damage.y + cut.damage.height && !failed; y++)
             for (int x = cut.damage.x; x < cut.damage.x + cut.damage.width; x++)
                 if (lkt_pixel(f_on, x, y) != lkt_pixel(f_scalar, x, y)) {
                     lkt_fail("pixel (%d,%d) is %08x with the whole output damaged, %08x with damage (%d,%d %dx%d)",
                              x, y, lkt_pixel(f_on, x, y), lkt_pixel(f_scalar, x, y), cut.damage.x, cut.damage.y,
                              cut.damage.width, cut.damage.height);
-                    y = H;
+                    failed = 1;
                     break;
                 }
     }
