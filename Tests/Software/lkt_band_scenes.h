@@ -425,13 +425,14 @@ static inline void check_band_scene(const scene *s, int software, way *on, way *
     /* SSE2 alone (LAYERKIT_SOFTWARE_SPRITES=sse2) against the default,
        which on a CPU with AVX2 draws rotated fills with their AVX2 build */
     check_same_frame(sse2, s, f_on, f_scalar, "sse2_equals_default_simd", "SSE2 alone");
-    /* The band height changes no pixel: the default's bands are sized by
-       the output's width (64 rows of these scenes), and the scenes place
-       sprites and fills across 16-row band edges
+    /* S6.4: the band height changes no pixel. The default's bands are
+       sized by the output's width (64 rows of these scenes), and the
+       scenes place sprites and fills across 16-row band edges
        (LAYERKIT_SOFTWARE_BAND_ROWS=16). */
     check_same_frame(bands16, s, f_on, f_scalar, "bands_of_16_rows_equal_default", "bands of 16 rows");
 
-    /* Nor does the damage box: the scene drawn again with one that cuts
+    /* S6.4, and a partly redrawn frame equals a whole redraw: nor does the
+       damage box change one. The scene drawn again with a box that cuts
        through its sprites and fills (odd offsets), by an instance of the
        default way's own (the counts stay the others'), has the whole
        frame's pixels inside it. */
@@ -490,9 +491,9 @@ typedef struct band_test {
     long minimum;
 } band_test;
 
-/* LAYERKIT_SOFTWARE_BAND_ROWS outside 1 to 4096, or not a number, is
-   ignored with a warning that names it; a height in range is taken
-   without one. */
+/* S8.1 for a setting: LAYERKIT_SOFTWARE_BAND_ROWS outside 1 to 4096, or
+   not a number, is ignored with a warning that names it and the value; a
+   height in range is taken without one. */
 static inline void check_band_rows_variable(void)
 {
     static const char *const bad[] = { "abc", "0", "-3", "5000", "12rows" };
