@@ -125,11 +125,14 @@ public class Layer: Object, @unchecked Sendable {
             state[keyPath: property.keyPath] = value
         }
         if needsDisplayOnBoundsChange && state.bounds.size != sizeBefore { needsDisplay = true }
-        changed()
+        // The thread's transaction state, looked up once for the change and its action.
+        let transaction = Transaction.current
+        changed(in: transaction)
         if state.bounds.size != sizeBefore { setNeedsLayout() }
         if property.effect != .timing {
             runAction(forKey: property.key, animatable: property.animatable,
-                      row: property.offset.flatMap { LayerProperties.row(atOffset: $0, key: property.key) })
+                      row: property.offset.flatMap { LayerProperties.row(atOffset: $0, key: property.key) },
+                      in: transaction)
         }
     }
 

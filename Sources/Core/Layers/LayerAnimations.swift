@@ -40,11 +40,20 @@ extension Layer {
         // the render side's, so the one it replaces still counts.
         let record: AnimationRecord
         let now = mediaTime()
+        let replacedIndex = animationRecords.firstIndex { $0.key == key }
         if let slot = property.slot, slot.lanes <= 4,
-           let lanes = RenderTree.shared.presentedLanes(of: self, slot: slot, at: now) {
+           let (lanes, replacedWasStarted) = RenderTree.shared.presentedLanes(
+               of: self, slot: slot, at: now, stopping: replacedIndex.map { animationRecords[$0] }) {
+            // (The replaced animation was marked stopped in the same visit
+            // to the render side: its lock once, not twice.)
             record = AnimationRecord(builtIn: key, animation: animation, previousLanes: lanes, slot: slot,
                                      runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
                                      property: property)
+            record.layer = self
+            animation.isAttached = true
+            replaceAnimationRecord(at: replacedIndex, with: record, in: transaction,
+                                   replacedWasStarted: replacedWasStarted)
+            return
         } else {
             let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: [],
                                                                keyPath: key, at: now)
@@ -55,15 +64,17 @@ extension Layer {
         }
         record.layer = self
         animation.isAttached = true
-        replaceAnimationRecord(forKey: key, with: record, in: transaction)
+        replaceAnimationRecord(at: replacedIndex, with: record, in: transaction, replacedWasStarted: nil)
     }
 
-    /// Removes the animation under `key`, if any, and appends `record`: one
-    /// new array (the render side shares the old one until the commit).
-    private func replaceAnimationRecord(forKey key: String, with record: AnimationRecord,
-                                        in transaction: Transaction.ThreadState) {
+    /// Removes the animation at index `i` (the one under the new one's key),
+    /// if any, and appends `record`: one new array (the render side shares
+    /// the old one until the commit). `replacedWasStarted`: the replaced
+    /// one's `stopEarly` visit to the render side, made already (nil: to make).
+    private func replaceAnimationRecord(at i: Int?, with record: AnimationRecord,
+                                        in transaction: Transaction.ThreadState, replacedWasStarted: Bool??) {
         changed(in: transaction)
-        guard let i = animationRecords.firstIndex(where: { $0.key == key }) else {
+        guard let i else {
             animationRecords.append(record)
             return
         }
@@ -80,7 +91,8 @@ extension Layer {
             animationRecords = records
         }
         old.detached = true
-        AnimationEvents.stopEarly(old)
+        if let replacedWasStarted { AnimationEvents.stopEarly(old, wasStarted: replacedWasStarted) }
+        else { AnimationEvents.stopEarly(old) }
     }
 
     /// Resolves an added copy's key path (or, for a group, each child's) and
@@ -192,11 +204,20 @@ enum AnimationEvents {
     /// Removed or replaced before its end: finished = false if it had
     /// started; its transactions stop waiting for it either way.
     static func stopEarly(_ record: AnimationRecord) {
-        let wasStarted: Bool? = RenderTree.shared.withLock {
-            guard !record.stopped else { return nil }
-            record.stopped = true
-            return record.started
-        }
+        stopEarly(record, wasStarted: RenderTree.shared.withLock { markStopped(record) })
+    }
+
+    /// Under the render tree's lock: marks the record stopped; whether it
+    /// had started, or nil when it was stopped already.
+    static func markStopped(_ record: AnimationRecord) -> Bool? {
+        guard !record.stopped else { return nil }
+        record.stopped = true
+        return record.started
+    }
+
+    /// stopEarly after markStopped (`wasStarted` its answer): the delegate
+    /// and the completion groups hear of it.
+    static func stopEarly(_ record: AnimationRecord, wasStarted: Bool?) {
         guard let wasStarted else { return }
         if wasStarted, record.animation.delegate != nil {
             record.runLoop.post { record.animation.delegate?.didStop?(record.animation, false) }

@@ -478,12 +478,17 @@ public final class RenderTree: @unchecked Sendable {
         }
     }
 
-    /// `inlinePresentedLanes` for the layer's node; nil when the layer was
-    /// never committed or another path must answer (presentationValue).
-    func presentedLanes(of layer: Layer, slot: FieldSlot, at time: Double) -> SIMD4<Double>? {
+    /// `inlinePresentedLanes` for the layer's node (nil when the layer was
+    /// never committed or another path must answer: presentationValue),
+    /// then, when there are lanes, `replaced` marked stopped
+    /// (AnimationEvents.markStopped's answer beside them), under one lock:
+    /// re-triggering an implicit animation does both for each layer.
+    func presentedLanes(of layer: Layer, slot: FieldSlot, at time: Double,
+                        stopping replaced: AnimationRecord?) -> (SIMD4<Double>, Bool??)? {
         withLock {
-            guard let node = layer.renderNode else { return nil }
-            return RenderTree.inlinePresentedLanes(of: node, slot: slot, at: time)
+            guard let node = layer.renderNode,
+                  let lanes = RenderTree.inlinePresentedLanes(of: node, slot: slot, at: time) else { return nil }
+            return (lanes, replaced.map { AnimationEvents.markStopped($0) })
         }
     }
 

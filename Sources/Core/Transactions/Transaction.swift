@@ -113,20 +113,20 @@ public enum Transaction {
     }
 
     private static func commitToRenderSide(_ state: ThreadState) {
-        // The display pass: layers marked for display draw before the
-        // commit publishes them (drawing may change more layers).
-        var drawn = 0
-        while drawn < state.changed.count {
-            // (display() may append to the list: indices, not an iterator)
-            let layer = state.changed.withUnsafeBufferPointer { $0[drawn].layer }
-            drawn += 1
-            if let layer, layer.needsDisplay { layer.display() }
-        }
+        // The display pass, in the same walk that takes the layers to
+        // publish: layers marked for display draw before the commit
+        // publishes them (drawing may change more layers, appended to the
+        // list, and taken by this walk too: indices, not an iterator).
         var layers: [Layer] = []
         layers.reserveCapacity(state.changed.count)
-        state.changed.withUnsafeBufferPointer { entries in
+        var next = 0
+        while next < state.changed.count {
             // Read in place: copying a weak entry costs as much as loading it.
-            for i in entries.indices { if let layer = entries[i].layer { layers.append(layer) } }
+            let layer = state.changed.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped[next].layer }
+            next += 1
+            guard let layer else { continue }
+            if layer.needsDisplay { layer.display() }
+            layers.append(layer)
         }
         state.changed = []
         state.mark = newMark()
