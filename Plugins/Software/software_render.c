@@ -268,9 +268,14 @@ static bool replaces_pending(const lk_backend_instance *inst, const lk_dl_op *op
 
 /* From op first on, the IMAGE and FILL ops the sprite path takes (and
    those that show nothing), drawn as one run in list order; returns how many ops it consumed (0:
-   op first is not for the sprite path). ok false when memory runs out. */
+   op first is not for the sprite path). ok false when memory runs out.
+   When it returns 0 having found only ops that show nothing,
+   *no_run_until is where they end: a run looked for from any of them
+   would find the same nothing, so the caller does not look again (it did:
+   a list of 200,000 ops clipped out went over the rest of the list from
+   each one, minutes for a frame). */
 static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *list, uint32_t first,
-                           const sw_clip *clip, bool *ok)
+                           const sw_clip *clip, bool *ok, uint32_t *no_run_until)
 {
     if (inst->sprites == SW_SPRITES_OFF) return 0;
     uint32_t consumed = 0;
@@ -304,8 +309,11 @@ static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *lis
         else skipped++;
         consumed++;
     }
-    /* A lone op that shows nothing goes the usual way. */
-    if (count == 0) return 0;
+    /* Ops that show nothing, alone, go the usual way. */
+    if (count == 0) {
+        *no_run_until = first + consumed;
+        return 0;
+    }
     inst->stats.skipped_ops += skipped;
     inst->stats.ops += consumed - 1;
     *ok = sw_sprite_draw_batch(inst, inst->sprites_run, count, clip);
@@ -332,6 +340,7 @@ bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
     inst->clips[0].box = damage;
     inst->clip_count = 1;
 
+    uint32_t no_run_until = 0;
     for (uint32_t i = 0; i < list->op_count; i++) {
         lk_dl_op op;
         load_op(list, i, &op);
@@ -339,8 +348,8 @@ bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
         bool ok = true;
         inst->stats.ops++;
         if (op.kind == LK_DL_OP_FILL && replaces_pending(inst, &op, &inst->pending.argb)) continue;
-        if (op.kind == LK_DL_OP_IMAGE || op.kind == LK_DL_OP_FILL) {
-            uint32_t run = sprite_run(inst, list, i, clip, &ok);
+        if ((op.kind == LK_DL_OP_IMAGE || op.kind == LK_DL_OP_FILL) && i >= no_run_until) {
+            uint32_t run = sprite_run(inst, list, i, clip, &ok, &no_run_until);
             if (run > 0) {
                 i += run - 1;
                 if (ok) continue;

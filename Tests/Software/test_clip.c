@@ -6,6 +6,9 @@
  */
 #include "lktest.h"
 
+#include <signal.h>
+#include <unistd.h>
+
 #define W 320
 #define H 240
 
@@ -254,6 +257,59 @@ static void test_degenerate_clips(void)
     lkt_end();
 }
 
+/* The watchdog of clip_empty_over_many_ops: a frame that takes minutes
+   fails (and ends the program) instead of hanging the suite. */
+static void frame_took_too_long(int signal_number)
+{
+    (void)signal_number;
+    static const char line[] = "FAIL clip_empty_over_many_ops_is_one_pass: the frame of 200,000 clipped-out "
+                               "ops did not end within 60 s (each op went over the rest of the list?)\n";
+    ssize_t written = write(STDOUT_FILENO, line, sizeof line - 1);
+    (void)written;
+    _exit(1);
+}
+
+/* 200,000 fills and images under an empty clip (a big replicator inside a
+   zero-sized layer that masks to its bounds): they show nothing, and the
+   frame goes over them once. Before, the sprite path looked for a run
+   from each of them over all the ops after it (2e10 op reads, minutes for
+   the frame). The watchdog's 60 s is some thousand times what one pass
+   takes, so only the quadratic walk trips it. */
+static void test_many_ops_under_an_empty_clip(void)
+{
+    enum { MANY = 200000 };
+    lk_dl_color red = lkt_color(1, 0, 0, 1), blue = lkt_color(0, 0, 1, 0.5f);
+    lkt_image img = lkt_image_new(77, 4, 4);
+    for (int i = 0; i < 16; i++) img.pixels[i] = lkt_argb(255, 0, 255, 0);
+    lk_dl_op *ops = (lk_dl_op *)calloc(MANY + 4, sizeof *ops);
+
+    lkt_begin("clip_empty_over_many_ops_is_one_pass");
+    ops[0] = push(10, 10, 0, 0, 0);
+    for (int i = 0; i < MANY; i++) {
+        if (i % 3 == 2) {
+            ops[1 + i] = lkt_op(LK_DL_OP_IMAGE, i % 300, (i / 300) % 220, 8, 8);
+            ops[1 + i].image = &img.image;
+            ops[1 + i].source = lkt_rect(0, 0, 4, 4);
+        } else {
+            ops[1 + i] = lkt_fill(i % 300, (i / 300) % 220, 12, 12, blue);
+            if (i % 5 == 0) lkt_set_transform(&ops[1 + i], lkt_rotate_z(0.01 * (i % 50)));
+        }
+    }
+    ops[MANY + 1] = pop();
+    ops[MANY + 2] = lkt_fill(0, 0, 5, 5, red);
+    signal(SIGALRM, frame_took_too_long);
+    alarm(60);
+    int drawn = draw(ops, MANY + 3, clear_none);
+    alarm(0);
+    if (drawn) {
+        expect_coverage(100, 100, red, 0, 0, "under the empty clip");
+        expect_coverage(2, 2, red, 1, 0, "after the pop");
+    }
+    lkt_end();
+    free(ops);
+    free(img.pixels);
+}
+
 int main(void)
 {
     b = lkt_load();
@@ -266,6 +322,7 @@ int main(void)
     test_nested_clips();
     test_images_under_clips();
     test_degenerate_clips();
+    test_many_ops_under_an_empty_clip();
 
     b->close(inst);
     free(frame.pixels);
