@@ -86,6 +86,15 @@ static lk_backend_instance *sw_open(const lk_backend_host *host,
                "software backend: LAYERKIT_SOFTWARE_BAND_ROWS=\"%s\" ignored: expected a number of rows from 1 to 4096",
                band_rows);
 
+    bool threads_invalid = false;
+    inst->threads = sw_threads_from_env(&threads_invalid);
+    inst->threads_set = inst->threads > 0;
+    if (!inst->threads_set) inst->threads = sw_threads_default();
+    if (threads_invalid)
+        sw_log(inst, LK_BACKEND_LOG_WARNING,
+               "software backend: LAYERKIT_SOFTWARE_THREADS=\"%s\" ignored: expected a number of threads from 1 to %d",
+               getenv("LAYERKIT_SOFTWARE_THREADS"), SW_MAX_WORKERS + 1);
+
     /* pixman allocates zeroed storage: transparent black until the first frame. */
     inst->framebuffer = pixman_image_create_bits(PIXMAN_a8r8g8b8, (int)width, (int)height, NULL, 0);
     inst->raster = calloc(1, sizeof *inst->raster);
@@ -113,13 +122,16 @@ static void sw_close(lk_backend_instance *inst)
     if (s->frames > 0)
         sw_log(inst, LK_BACKEND_LOG_DEBUG,
                "software backend: %llu frames, %llu ops (%llu rect, %llu masked, %llu sprites, %llu band fills, %llu skipped), "
-               "%llu rect clips, %llu mask clips, %llu groups (%llu with a shadow)",
+               "%llu rect clips, %llu mask clips, %llu groups (%llu with a shadow), "
+               "%llu runs shared by %d threads (%llu bands drawn by band workers)",
                (unsigned long long)s->frames, (unsigned long long)s->ops,
                (unsigned long long)s->rect_ops, (unsigned long long)s->mask_ops,
                (unsigned long long)s->sprite_ops, (unsigned long long)s->fill_run_ops,
                (unsigned long long)s->skipped_ops, (unsigned long long)s->rect_clips,
                (unsigned long long)s->mask_clips, (unsigned long long)s->groups,
-               (unsigned long long)s->shadows);
+               (unsigned long long)s->shadows, (unsigned long long)s->shared_runs, inst->threads,
+               (unsigned long long)s->worker_bands);
+    sw_workers_stop(inst);
     sw_group_stack_free(inst);
     free(inst->groups);
     free(inst->nesting);

@@ -1551,8 +1551,11 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
     }
     size_t bands = (size_t)((int64_t)y1 - y0 + rows - 1) / (size_t)rows;
     size_t entries = 0;
-    for (size_t i = 0; i < count; i++)
+    int64_t box_pixels = 0;
+    for (size_t i = 0; i < count; i++) {
         entries += (size_t)((sprites[i].box.y1 - 1 - y0) / rows - (sprites[i].box.y0 - y0) / rows + 1);
+        box_pixels += (int64_t)(sprites[i].box.x1 - sprites[i].box.x0) * (sprites[i].box.y1 - sprites[i].box.y0);
+    }
     if (entries > UINT32_MAX || count > UINT32_MAX ||
         !reserve_u32(&inst->band_start, &inst->band_start_capacity, bands + 1) ||
         !reserve_u32(&inst->band_index, &inst->band_index_capacity, entries)) {
@@ -1570,25 +1573,47 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
             index[start[b]++] = (uint32_t)i;
     /* start[b] is now the end of band b, the start of band b + 1 */
 
-    for (size_t b = 0; b < bands; b++) {
-        sw_box band = { INT32_MIN, y0 + (int32_t)b * rows, INT32_MAX, y0 + (int32_t)(b + 1) * rows };
-        if (band.y1 > y1) band.y1 = y1;
-        if (fill) sw_pending_fill(inst, band);
-        uint32_t from = b ? start[b - 1] : 0;
-#if SW_FILL_HAS_AVX2
-        if (t.avx2) {
-            sw_sprite_draw_band_avx2(sprites, index, from, start[b], &t, band);
-            continue;
-        }
-#endif
-        sw_sprite_draw_band(sprites, index, from, start[b], &t, band);
-    }
+    /* The bands, on the band workers too when the run is worth sharing
+       (software_workers.c): each band is drawn whole by one thread, in list
+       order, so the pixels are the same. */
+    sw_band_job job;
+    memset(&job, 0, sizeof job);
+    job.sprites = sprites;
+    job.index = index;
+    job.band_end = start;
+    job.bands = bands;
+    job.y0 = y0;
+    job.y1 = y1;
+    job.rows = rows;
+    job.t = &t;
+    job.inst = inst;
+    job.fill = fill;
+    job.interleaved = inst->threads_set;
+    job.shared = inst->threads > 1 &&
+                 (inst->threads_set ||
+                  (int64_t)count * SW_SPRITE_COST_NS + box_pixels * SW_PIXEL_COST_NS >= SW_SHARED_MIN_NS);
+    sw_draw_bands(inst, &job);
     if (fill) inst->pending.active = false;
     for (size_t i = 0; i < count; i++) {
         if (sprites[i].flags & SW_SPRITE_SOLID) inst->stats.fill_run_ops++;
         else inst->stats.sprite_ops++;
     }
     return true;
+}
+
+void sw_sprite_draw_one_band(const sw_band_job *job, size_t b)
+{
+    sw_box band = { INT32_MIN, job->y0 + (int32_t)b * job->rows, INT32_MAX, job->y0 + (int32_t)(b + 1) * job->rows };
+    if (band.y1 > job->y1) band.y1 = job->y1;
+    if (job->fill) sw_pending_fill(job->inst, band);
+    uint32_t from = b ? job->band_end[b - 1] : 0;
+#if SW_FILL_HAS_AVX2
+    if (job->t->avx2) {
+        sw_sprite_draw_band_avx2(job->sprites, job->index, from, job->band_end[b], job->t, band);
+        return;
+    }
+#endif
+    sw_sprite_draw_band(job->sprites, job->index, from, job->band_end[b], job->t, band);
 }
 
 void sw_sprite_scratch_free(lk_backend_instance *inst)

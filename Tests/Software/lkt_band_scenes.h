@@ -337,6 +337,16 @@ static inline int open_way(way *w, const char *variable, const char *value)
     return w->inst != NULL;
 }
 
+/* The same with two variables. */
+static inline int open_way2(way *w, const char *variable, const char *value, const char *variable2,
+                            const char *value2)
+{
+    setenv(variable2, value2, 1);
+    int opened = open_way(w, variable, value);
+    unsetenv(variable2);
+    return opened;
+}
+
 static inline int render_scene(way *w, const scene *s, lkt_frame *f)
 {
     /* A frame of the previous content first, so that a damage box keeps it. */
@@ -378,7 +388,7 @@ static inline void check_same_frame(way *w, const scene *s, const lkt_frame *f_o
    damaged whole with no image left to pixman, the same scene with a
    smaller damage box: the same pixels inside it. */
 static inline void check_band_scene(const scene *s, int software, way *on, way *off, way *scalar, way *sse2,
-                                    way *bands16, way *damaged, rgba *ref,
+                                    way *bands16, way *threads, way *damaged, rgba *ref,
                                     lkt_frame *f_on, lkt_frame *f_off, lkt_frame *f_scalar,
                                     int reference_tolerance, const char *pixman_suffix, const char *path_words,
                                     int pixman_tolerance)
@@ -430,6 +440,10 @@ static inline void check_band_scene(const scene *s, int software, way *on, way *
        scenes place sprites and fills across 16-row band edges
        (LAYERKIT_SOFTWARE_BAND_ROWS=16). */
     check_same_frame(bands16, s, f_on, f_scalar, "bands_of_16_rows_equal_default", "bands of 16 rows");
+    /* S6.4: nor the threads drawing the bands (LAYERKIT_SOFTWARE_THREADS=3,
+       which shares every run of two bands or more, in bands of 16 rows: each
+       scene's bands go to three threads, whichever takes each first). */
+    check_same_frame(threads, s, f_on, f_scalar, "three_threads_equal_default", "three threads");
 
     /* S6.4, and a partly redrawn frame equals a whole redraw: nor does the
        damage box change one. The scene drawn again with a box that cuts
@@ -489,35 +503,50 @@ typedef struct band_test {
     const char *log_label;            /* " sprites,": the count's label in the log */
     const char *path, *things;        /* "sprite path", "sprites" */
     long minimum;
+    const char *count_check_threads;  /* the check that the band workers drew */
 } band_test;
 
-/* S8.1 for a setting: LAYERKIT_SOFTWARE_BAND_ROWS outside 1 to 4096, or
-   not a number, is ignored with a warning that names it and the value; a
-   height in range is taken without one. */
-static inline void check_band_rows_variable(void)
+/* S8.1: a value of `variable` out of its range is reported by name and
+   value, and ignored (the instance opens); `good` is not reported. */
+static inline void check_variable_reported(const char *check, const char *variable, const char *const *bad,
+                                           size_t bad_count, const char *good)
 {
-    static const char *const bad[] = { "abc", "0", "-3", "5000", "12rows" };
-    lkt_begin("band_rows_variable_out_of_range_is_reported");
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    lkt_begin(check);
+    for (size_t i = 0; i < bad_count; i++) {
         way w;
-        if (!open_way(&w, "LAYERKIT_SOFTWARE_BAND_ROWS", bad[i])) {
-            lkt_fail("the instance with LAYERKIT_SOFTWARE_BAND_ROWS=%s did not open", bad[i]);
+        if (!open_way(&w, variable, bad[i])) {
+            lkt_fail("the instance with %s=%s did not open", variable, bad[i]);
             break;
         }
-        if (!strstr(w.record.last_log, "LAYERKIT_SOFTWARE_BAND_ROWS") || !strstr(w.record.last_log, bad[i]))
-            lkt_fail("LAYERKIT_SOFTWARE_BAND_ROWS=%s: no warning naming it (last log: \"%s\")", bad[i],
-                     w.record.last_log);
+        if (!strstr(w.record.last_log, variable) || !strstr(w.record.last_log, bad[i]))
+            lkt_fail("%s=%s: no warning naming it (last log: \"%s\")", variable, bad[i], w.record.last_log);
         b->close(w.inst);
     }
     way ok;
-    if (open_way(&ok, "LAYERKIT_SOFTWARE_BAND_ROWS", "7")) {
-        if (strstr(ok.record.last_log, "LAYERKIT_SOFTWARE_BAND_ROWS"))
-            lkt_fail("LAYERKIT_SOFTWARE_BAND_ROWS=7 was reported: \"%s\"", ok.record.last_log);
+    if (open_way(&ok, variable, good)) {
+        if (strstr(ok.record.last_log, variable))
+            lkt_fail("%s=%s was reported: \"%s\"", variable, good, ok.record.last_log);
         b->close(ok.inst);
     } else {
-        lkt_fail("the instance with LAYERKIT_SOFTWARE_BAND_ROWS=7 did not open");
+        lkt_fail("the instance with %s=%s did not open", variable, good);
     }
     lkt_end();
+}
+
+/* LAYERKIT_SOFTWARE_BAND_ROWS outside 1 to 4096, or not a number. */
+static inline void check_band_rows_variable(void)
+{
+    static const char *const bad[] = { "abc", "0", "-3", "5000", "12rows" };
+    check_variable_reported("band_rows_variable_out_of_range_is_reported", "LAYERKIT_SOFTWARE_BAND_ROWS", bad,
+                            sizeof bad / sizeof bad[0], "7");
+}
+
+/* LAYERKIT_SOFTWARE_THREADS outside 1 to 16, or not a number. */
+static inline void check_threads_variable(void)
+{
+    static const char *const bad[] = { "none", "0", "-2", "17", "2x" };
+    check_variable_reported("threads_variable_out_of_range_is_reported", "LAYERKIT_SOFTWARE_THREADS", bad,
+                            sizeof bad / sizeof bad[0], "16");
 }
 
 /* A band test's whole run: its images, its scenes (`build`), the checks
@@ -533,20 +562,26 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
     build(scenes, &count);
     int software = strcmp(lkt_backend_name(), "software") == 0;
 
-    way on, off, scalar, sse2, bands16, damaged;
+    way on, off, scalar, sse2, bands16, threads, damaged;
     unsetenv("LAYERKIT_SOFTWARE_SPRITES");
     unsetenv("LAYERKIT_SOFTWARE_FILL_RUNS");
     if (!open_way(&on, NULL, NULL)) return 1;
     if (software && (!open_way(&off, t->off_variable, "0") || !open_way(&scalar, "LAYERKIT_SOFTWARE_SPRITES", "scalar") ||
                      !open_way(&sse2, "LAYERKIT_SOFTWARE_SPRITES", "sse2") ||
-                     !open_way(&bands16, "LAYERKIT_SOFTWARE_BAND_ROWS", "16") || !open_way(&damaged, NULL, NULL)))
+                     !open_way(&bands16, "LAYERKIT_SOFTWARE_BAND_ROWS", "16") ||
+                     !open_way2(&threads, "LAYERKIT_SOFTWARE_THREADS", "3", "LAYERKIT_SOFTWARE_BAND_ROWS", "16") ||
+                     !open_way(&damaged, NULL, NULL)))
         return 1;
-    if (software) check_band_rows_variable();
+    if (software) {
+        check_band_rows_variable();
+        check_threads_variable();
+    }
     lkt_frame f_on = lkt_frame_new(W, H), f_off = lkt_frame_new(W, H), f_scalar = lkt_frame_new(W, H);
     rgba *ref = (rgba *)malloc(sizeof(rgba) * W * H);
 
     for (int i = 0; i < count; i++)
-        check_band_scene(&scenes[i], software, &on, &off, &scalar, &sse2, &bands16, &damaged, ref, &f_on, &f_off,
+        check_band_scene(&scenes[i], software, &on, &off, &scalar, &sse2, &bands16, &threads, &damaged, ref, &f_on,
+                         &f_off,
                          &f_scalar,
                          strstr(scenes[i].name, "sprites") ? t->sprites_reference_tolerance : t->reference_tolerance,
                          t->pixman_suffix, t->path_words, t->pixman_tolerance);
@@ -557,6 +592,7 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
         b->close(scalar.inst);
         b->close(sse2.inst);
         b->close(bands16.inst);
+        b->close(threads.inst);
         b->close(damaged.inst);
         lkt_begin(t->count_check);
         long n_on = logged_count(on.record.last_log, t->log_label), n_off = logged_count(off.record.last_log, t->log_label);
@@ -566,6 +602,18 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
             lkt_fail("the %s drew %ld %s (portable loop: %ld); expected at least %ld, the same both ways: %s", t->path,
                      n_on, t->things, n_scalar, t->minimum, on.record.last_log);
         if (n_off != 0) lkt_fail("with %s=0 the %s drew %ld %s", t->off_variable, t->path, n_off, t->things);
+        lkt_end();
+
+        /* The threads way's bands were drawn by its workers too (else its
+           check above compares the renderer with itself); the default's
+           runs, far under a third of a frame, were not shared. */
+        lkt_begin(t->count_check_threads);
+        long by_workers = logged_count(threads.record.last_log, " bands drawn by band workers");
+        long shared_on = logged_count(on.record.last_log, " runs shared by");
+        printf("# bands drawn by band workers: %ld (three threads); runs shared by default: %ld\n", by_workers, shared_on);
+        if (by_workers <= 0) lkt_fail("the band workers drew no band: \"%s\"", threads.record.last_log);
+        if (shared_on != 0) lkt_fail("the default shared %ld runs of these small scenes: \"%s\"", shared_on,
+                                     on.record.last_log);
         lkt_end();
     }
     free(ref);

@@ -1,0 +1,145 @@
+/*
+ * Band workers: threads that draw a sprite run's bands beside the thread
+ * that renders the frame. A run's bands cover disjoint rows of the target
+ * and each band's sprites are drawn in list order by one thread, so the
+ * pixels are the same whichever thread draws a band and however many there
+ * are (S6.4); only the frame's wall time changes. The workers start with the
+ * first run worth sharing and end with the instance.
+ */
+#include "software_private.h"
+#include "software_sprite.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Thread k of n's bands. By default each thread takes the next band no
+   thread has taken: bands of uneven cost even out, and a worker the
+   system runs late (the program's threads busy on the other cores) leaves
+   its bands to the others instead of making the frame wait. With
+   LAYERKIT_SOFTWARE_THREADS set (job->interleaved) thread k draws bands k,
+   k + n, k + 2n...: which thread draws a band then does not depend on
+   timing, and a check can count the workers' bands. */
+static void run_bands(sw_band_job *job, size_t k)
+{
+    size_t n = job->threads;
+    if (job->interleaved) {
+        for (size_t b = k; b < job->bands; b += n) {
+            sw_sprite_draw_one_band(job, b);
+            if (k > 0) atomic_fetch_add_explicit(&job->worker_bands, 1, memory_order_relaxed);
+        }
+        return;
+    }
+    for (;;) {
+        size_t b = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
+        if (b >= job->bands) return;
+        sw_sprite_draw_one_band(job, b);
+        if (k > 0) atomic_fetch_add_explicit(&job->worker_bands, 1, memory_order_relaxed);
+    }
+}
+
+static void *worker_main(void *argument)
+{
+    sw_worker_slot *slot = argument;
+    sw_workers *w = slot->workers;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&w->mutex);
+    for (;;) {
+        while (!w->quit && w->generation == seen) pthread_cond_wait(&w->wake, &w->mutex);
+        if (w->quit) break;
+        seen = w->generation;
+        sw_band_job *job = w->job;
+        pthread_mutex_unlock(&w->mutex);
+        run_bands(job, slot->k);
+        pthread_mutex_lock(&w->mutex);
+        if (--w->busy == 0) pthread_cond_signal(&w->done);
+    }
+    pthread_mutex_unlock(&w->mutex);
+    return NULL;
+}
+
+/* The workers for `threads` threads in all (the caller is one), started
+   on first use; false when none could be (the caller draws alone). */
+static bool start_workers(lk_backend_instance *inst)
+{
+    sw_workers *w = inst->workers;
+    if (w) return w->count > 0;
+    w = calloc(1, sizeof *w);
+    if (!w) return false;
+    pthread_mutex_init(&w->mutex, NULL);
+    pthread_cond_init(&w->wake, NULL);
+    pthread_cond_init(&w->done, NULL);
+    inst->workers = w;
+    int wanted = inst->threads - 1;
+    if (wanted > SW_MAX_WORKERS) wanted = SW_MAX_WORKERS;
+    for (int i = 0; i < wanted; i++) {
+        w->slots[i].workers = w;
+        w->slots[i].k = (size_t)i + 1;
+        if (pthread_create(&w->threads[w->count], NULL, worker_main, &w->slots[i]) != 0) break;
+        w->count++;
+    }
+    return w->count > 0;
+}
+
+void sw_draw_bands(lk_backend_instance *inst, sw_band_job *job)
+{
+    atomic_init(&job->next, 0);
+    atomic_init(&job->worker_bands, 0);
+    if (!job->shared || job->bands < 2 || !start_workers(inst)) {
+        job->threads = 1;
+        run_bands(job, 0);
+        return;
+    }
+    sw_workers *w = inst->workers;
+    job->threads = (size_t)w->count + 1;
+    pthread_mutex_lock(&w->mutex);
+    w->job = job;
+    w->busy = w->count;
+    w->generation++;
+    pthread_cond_broadcast(&w->wake);
+    pthread_mutex_unlock(&w->mutex);
+    run_bands(job, 0);
+    /* The workers read the job until they are done with it. */
+    pthread_mutex_lock(&w->mutex);
+    while (w->busy > 0) pthread_cond_wait(&w->done, &w->mutex);
+    w->job = NULL;
+    pthread_mutex_unlock(&w->mutex);
+    inst->stats.shared_runs++;
+    inst->stats.worker_bands += atomic_load_explicit(&job->worker_bands, memory_order_relaxed);
+}
+
+void sw_workers_stop(lk_backend_instance *inst)
+{
+    sw_workers *w = inst->workers;
+    if (!w) return;
+    pthread_mutex_lock(&w->mutex);
+    w->quit = true;
+    pthread_cond_broadcast(&w->wake);
+    pthread_mutex_unlock(&w->mutex);
+    for (int i = 0; i < w->count; i++) pthread_join(w->threads[i], NULL);
+    pthread_cond_destroy(&w->done);
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->mutex);
+    free(w);
+    inst->workers = NULL;
+}
+
+int sw_threads_from_env(bool *invalid)
+{
+    *invalid = false;
+    const char *v = getenv("LAYERKIT_SOFTWARE_THREADS");
+    if (v && *v) {
+        char *end = NULL;
+        long n = strtol(v, &end, 10);
+        if (end && *end == '\0' && n >= 1 && n <= SW_MAX_WORKERS + 1) return (int)n;
+        *invalid = true;
+    }
+    return 0;
+}
+
+int sw_threads_default(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1) cpus = 1;
+    return cpus > SW_DEFAULT_THREADS ? SW_DEFAULT_THREADS : (int)cpus;
+}

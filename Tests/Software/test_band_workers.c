@@ -1,0 +1,125 @@
+/*
+ * Software backend: the band workers by default (S6.4: the threads drawing
+ * a frame change no pixel). A sprite run big enough to share (6,000 turned
+ * fills and images, 12 and 8 pixels a side, estimated at over a third of a
+ * 60 Hz frame) is drawn by the default instance, whose workers take bands
+ * as they come, and by one with LAYERKIT_SOFTWARE_THREADS=1: the same
+ * pixels, frame after frame, and the default shared its runs (on a machine
+ * of two CPUs or more). The band scenes (lkt_band_scenes.h) check
+ * LAYERKIT_SOFTWARE_THREADS=3, whose bands are dealt to the threads in
+ * turn, and count the workers' bands.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "lktest.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#define W 320
+#define H 240
+#define SPRITES 6000
+#define FRAMES 3
+
+static const lk_backend *b;
+
+static long logged_count(const char *log, const char *label)
+{
+    const char *p = strstr(log, label);
+    if (!p) return -1;
+    while (p > log && p[-1] >= '0' && p[-1] <= '9') p--;
+    return strtol(p, NULL, 10);
+}
+
+static lk_backend_instance *open_with_threads(const char *threads, lkt_host_record *record, lk_backend_host *host)
+{
+    memset(record, 0, sizeof *record);
+    *host = lkt_host(record);
+    if (threads) setenv("LAYERKIT_SOFTWARE_THREADS", threads, 1);
+    else unsetenv("LAYERKIT_SOFTWARE_THREADS");
+    lk_backend_instance *inst = lkt_open(b, host, W, H);
+    unsetenv("LAYERKIT_SOFTWARE_THREADS");
+    return inst;
+}
+
+/* Frame `frame` of the scene: turned translucent fills and tinted turned
+   images all over the target, moving from frame to frame. */
+static void build(lk_dl_op *ops, const lkt_image *img, int frame)
+{
+    uint64_t rng = 0x9e3779b97f4a7c15ull + (uint64_t)frame;
+    for (int i = 0; i < SPRITES; i++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        double x = (double)((rng >> 20) % (W * 100)) / 100.0, y = (double)((rng >> 40) % (H * 100)) / 100.0;
+        double angle = (double)((rng >> 8) % 628) / 100.0;
+        lkt_mat m = lkt_mat_mul(lkt_rotate_z(angle), lkt_translate(x, y, 0));   /* turned, then placed */
+        if (i % 3 == 0) {
+            ops[i] = lkt_op(LK_DL_OP_IMAGE, -4, -4, 8, 8);
+            ops[i].image = &img->image;
+            ops[i].source = lkt_rect(0, 0, 8, 8);
+            ops[i].flags |= LK_DL_FLAG_TINT;
+            ops[i].tint = lkt_color(0.5f, 1, 0.25f, 1);
+            ops[i].opacity = 0.8f;
+        } else {
+            ops[i] = lkt_fill(-6, -6, 12, 12, lkt_color(0.2f * (i % 5), 0.5f, 1 - 0.1f * (i % 7), 0.6f + 0.1f * (i % 4)));
+            if (i % 11 == 0) ops[i].flags |= LK_DL_FLAG_BLEND_ADD;
+        }
+        lkt_set_transform(&ops[i], m);
+    }
+}
+
+int main(void)
+{
+    if (strcmp(lkt_backend_name(), "software") != 0) {
+        printf("# the band workers are the software backend's: nothing to check on %s\n", lkt_backend_name());
+        return lkt_exit_code();
+    }
+    b = lkt_load();
+    if (!b) return 1;
+    lkt_host_record shared_record, alone_record;
+    lk_backend_host shared_host, alone_host;
+    lk_backend_instance *shared = open_with_threads(NULL, &shared_record, &shared_host);
+    lk_backend_instance *alone = open_with_threads("1", &alone_record, &alone_host);
+    if (!shared || !alone) return 1;
+    lkt_image img = lkt_image_new(91, 8, 8);
+    for (int i = 0; i < 64; i++) {
+        int dx = i % 8 - 4, dy = i / 8 - 4;
+        unsigned a = dx * dx + dy * dy <= 12 ? 255 : dx * dx + dy * dy <= 16 ? 128 : 0;
+        img.pixels[i] = lkt_argb(a, a, a * 3 / 4, a / 2);
+    }
+    lk_dl_op *ops = (lk_dl_op *)calloc(SPRITES, sizeof *ops);
+    lkt_frame f_shared = lkt_frame_new(W, H), f_alone = lkt_frame_new(W, H);
+
+    lkt_begin("band_workers_by_default_draw_the_same_pixels");
+    for (int frame = 0; frame < FRAMES; frame++) {
+        build(ops, &img, frame);
+        lk_display_list list = lkt_list(ops, SPRITES, W, H, lkt_color(0.1f, 0.1f, 0.15f, 1));
+        if (!lkt_render(b, shared, &list, &f_shared) || !lkt_render(b, alone, &list, &f_alone)) break;
+        int differ = 0;
+        for (int p = 0; p < W * H && !differ; p++) {
+            if (f_shared.pixels[p] != f_alone.pixels[p]) {
+                lkt_fail("frame %d, pixel (%d,%d): %08x shared, %08x on one thread", frame, p % W, p / W,
+                         f_shared.pixels[p], f_alone.pixels[p]);
+                differ = 1;
+            }
+        }
+    }
+    lkt_end();
+
+    b->close(shared);
+    b->close(alone);
+    lkt_begin("a_run_over_a_third_of_a_frame_is_shared_by_default");
+    long runs_shared = logged_count(shared_record.last_log, " runs shared by");
+    long runs_alone = logged_count(alone_record.last_log, " runs shared by");
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("# runs shared: %ld by default (%ld CPUs), %ld on one thread; bands drawn by band workers: %ld\n",
+           runs_shared, cpus, runs_alone, logged_count(shared_record.last_log, " bands drawn by band workers"));
+    if (cpus >= 2 && runs_shared != FRAMES)
+        lkt_fail("the default shared %ld of %d runs: \"%s\"", runs_shared, FRAMES, shared_record.last_log);
+    if (runs_alone != 0) lkt_fail("with one thread %ld runs were shared: \"%s\"", runs_alone, alone_record.last_log);
+    lkt_end();
+
+    free(ops);
+    free(img.pixels);
+    free(f_shared.pixels);
+    free(f_alone.pixels);
+    return lkt_exit_code();
+}
