@@ -72,7 +72,7 @@ import LayerKitCore
 
 /// Owns the C strings handed out for transaction values.
 enum TransactionStrings {
-    nonisolated(unsafe) static let owner: Object = Path()
+    static let owner: Object = Path()
 }
 
 /// A program's user_data pointer, carried into closures.
