@@ -1576,22 +1576,11 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
     /* The bands, on the band workers too when the run is worth sharing
        (software_workers.c): each band is drawn whole by one thread, in list
        order, so the pixels are the same. */
-    sw_band_job job;
-    memset(&job, 0, sizeof job);
-    job.sprites = sprites;
-    job.index = index;
-    job.band_end = start;
-    job.bands = bands;
-    job.y0 = y0;
-    job.y1 = y1;
-    job.rows = rows;
-    job.t = &t;
-    job.inst = inst;
-    job.fill = fill;
-    job.interleaved = inst->threads_set;
-    job.shared = inst->threads > 1 &&
-                 (inst->threads_set ||
-                  (int64_t)count * SW_SPRITE_COST_NS + box_pixels * SW_PIXEL_COST_NS >= SW_SHARED_MIN_NS);
+    bool worth_sharing = inst->threads_set ||
+                         (int64_t)count * SW_SPRITE_COST_NS + box_pixels * SW_PIXEL_COST_NS >= SW_SHARED_MIN_NS;
+    sw_band_job job = { .sprites = sprites, .index = index, .band_end = start, .bands = bands,
+                        .y0 = y0, .y1 = y1, .rows = rows, .t = &t, .inst = inst, .fill = fill,
+                        .shared = inst->threads > 1 && worth_sharing, .interleaved = inst->threads_set };
     sw_draw_bands(inst, &job);
     if (fill) inst->pending.active = false;
     for (size_t i = 0; i < count; i++) {
