@@ -193,7 +193,7 @@ for round in 0..<(smoke ? 2 : 10) {
     try locked {
         retriggerSamples.append(try timeMs {
             Transaction.begin()
-            for l in layers.prefix(Int(getenv("RTN").map { String(cString: $0) } ?? "10000")!) {
+            for l in layers {
                 try l.set(LayerProperties.position, Point(x: l.state.position.x + (round % 2 == 0 ? 1 : -1), y: l.state.position.y))
             }
             try Transaction.commit()
