@@ -6,9 +6,9 @@ import Testing
 /// damage they cause.
 @Suite struct EmitterLayerTests {
     /// An emitter layer over 200x100 with one cell: 2 particles a second
-    /// from (20, 50) along +x at 10 pt/s, 4x4 contents tinted red. Its
-    /// simulation starts at the returned media time.
-    private func scene() throws -> (Layer, Double) {
+    /// from (20, 50) along +x at 10 pt/s, living `lifetime` s, 4x4 contents
+    /// tinted red. Its simulation starts at the returned media time.
+    private func scene(lifetime: Double = 100) throws -> (Layer, Double) {
         let root = makeLayer(frame: Rect(x: 0, y: 0, width: 200, height: 100))
         let emitter = Layer(layerKind: .emitter)
         try emitter.setFrame(Rect(x: 0, y: 0, width: 200, height: 100))
@@ -18,7 +18,7 @@ import Testing
         let pixels = [UInt8](repeating: 255, count: 4 * 4 * 4)
         let cell = EmitterCell()
         cell.attributes.birthRate = 2
-        cell.attributes.lifetime = 100
+        cell.attributes.lifetime = lifetime
         cell.attributes.velocity = 10
         cell.attributes.color = Color(r: 1, g: 0, b: 0, a: 1)
         cell.contents = pixels.withUnsafeBytes { Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!) }
@@ -61,5 +61,33 @@ import Testing
         #expect(next.x == 19 && next.width == 12 && next.y == 47 && next.height == 6)
         let same = frame(1.25)
         #expect(same.width == 0 || (same.x == 19 && same.width == 12)) // the same particles again
+    }
+
+    /// S7.4 damage over frames whose particle run changes: the run's box
+    /// from the frame before is the one that frame worked out (kept, not
+    /// measured again from its ops), and a frame in between whose run did
+    /// not change keeps none. Particles live 0.8 s here (born at 0.5, 1.0,
+    /// 1.5 s), so the box before can reach past the box now.
+    @Test func particleDamageFromTheBoxKeptOfTheFrameBeforeS7_4() throws {
+        let (root, start) = try scene(lifetime: 0.8)
+        var builder = DisplayListBuilder()
+        func frames(_ times: [Double]) -> [lk_dl_box] {
+            var tracker = DamageTracker()
+            return times.map { t in
+                builder.buildCommitted(root: root, at: start + t)
+                return tracker.damage(ops: builder.opsPointer, count: builder.count, images: builder.currentImages,
+                                      width: 200, height: 100, runs: builder.variableRuns)
+            }
+        }
+        // 0.95: x 24.5; 1.05: 25.5 and 20.5 (18.5...27.5, the run changed: this box kept);
+        // 1.35: the first died at 1.3, 23.5 (21.5...25.5); before, kept: 18.5...27.5
+        let kept = frames([0.95, 1.05, 1.35])
+        #expect(kept[1].x == 17 && kept[1].width == 12 && kept[1].y == 47 && kept[1].height == 6)
+        #expect(kept[2].x == 17 && kept[2].width == 12 && kept[2].y == 47 && kept[2].height == 6)
+        // The same with 1.25 in between: 27.5 and 22.5, as many ops as at 1.05, compared op by op
+        // (18.5...29.5), no box kept; at 1.35 the box before is measured from 1.25's ops, 20.5...29.5
+        let measured = frames([0.95, 1.05, 1.25, 1.35])
+        #expect(measured[2].x == 17 && measured[2].width == 14)
+        #expect(measured[3].x == 19 && measured[3].width == 12 && measured[3].y == 47 && measured[3].height == 6)
     }
 }

@@ -173,6 +173,9 @@ struct ScreenBox {
         return ScreenBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
     }
 
+    /// Holds all of `o` (false when either is NaN).
+    func contains(_ o: ScreenBox) -> Bool { x0 <= o.x0 && y0 <= o.y0 && x1 >= o.x1 && y1 >= o.y1 }
+
     func intersection(_ o: ScreenBox) -> ScreenBox {
         let r = ScreenBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
         return r.isEmpty ? .empty : r
