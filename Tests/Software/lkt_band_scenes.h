@@ -565,6 +565,8 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
     way on, off, scalar, sse2, bands16, threads, damaged;
     unsetenv("LAYERKIT_SOFTWARE_SPRITES");
     unsetenv("LAYERKIT_SOFTWARE_FILL_RUNS");
+    unsetenv("LAYERKIT_SOFTWARE_BAND_ROWS");
+    unsetenv("LAYERKIT_SOFTWARE_THREADS");
     if (!open_way(&on, NULL, NULL)) return 1;
     if (software && (!open_way(&off, t->off_variable, "0") || !open_way(&scalar, "LAYERKIT_SOFTWARE_SPRITES", "scalar") ||
                      !open_way(&sse2, "LAYERKIT_SOFTWARE_SPRITES", "sse2") ||
