@@ -41,19 +41,16 @@ extension Layer {
         let record: AnimationRecord
         let now = mediaTime()
         let replacedIndex = animationRecords.firstIndex { $0.key == key }
+        // The replaced animation's stopEarly visit to the render side, when
+        // made with the presented lanes' (its lock once, not twice).
+        var replacedWasStarted: Bool?? = nil
         if let slot = property.slot, slot.lanes <= 4,
-           let (lanes, replacedWasStarted) = RenderTree.shared.presentedLanes(
+           let (lanes, wasStarted) = RenderTree.shared.presentedLanes(
                of: self, slot: slot, at: now, stopping: replacedIndex.map { animationRecords[$0] }) {
-            // (The replaced animation was marked stopped in the same visit
-            // to the render side: its lock once, not twice.)
+            replacedWasStarted = wasStarted
             record = AnimationRecord(builtIn: key, animation: animation, previousLanes: lanes, slot: slot,
                                      runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
                                      property: property)
-            record.layer = self
-            animation.isAttached = true
-            replaceAnimationRecord(at: replacedIndex, with: record, in: transaction,
-                                   replacedWasStarted: replacedWasStarted)
-            return
         } else {
             let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: [],
                                                                keyPath: key, at: now)
@@ -64,7 +61,7 @@ extension Layer {
         }
         record.layer = self
         animation.isAttached = true
-        replaceAnimationRecord(at: replacedIndex, with: record, in: transaction, replacedWasStarted: nil)
+        replaceAnimationRecord(at: replacedIndex, with: record, in: transaction, replacedWasStarted: replacedWasStarted)
     }
 
     /// Removes the animation at index `i` (the one under the new one's key),
