@@ -44,6 +44,21 @@ static void sw_log(lk_backend_instance *inst, uint32_t level, const char *format
 
 static void sw_close(lk_backend_instance *inst);
 
+/* A tuning variable's count (`what`: "rows", "threads"), 1 to max; 0 when
+   unset, or set to anything else, which is ignored with a warning naming
+   the variable and its value (S8.1). */
+static int sw_count_from_env(lk_backend_instance *inst, const char *name, const char *what, long max)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return 0;
+    char *end = NULL;
+    long n = strtol(v, &end, 10);
+    if (*end == '\0' && n >= 1 && n <= max) return (int)n;
+    sw_log(inst, LK_BACKEND_LOG_WARNING, "software backend: %s=\"%s\" ignored: expected a number of %s from 1 to %ld",
+           name, v, what, max);
+    return 0;
+}
+
 static lk_backend_instance *sw_open(const lk_backend_host *host,
                                     const lk_backend_open_options *options,
                                     char *error, size_t error_size)
@@ -79,21 +94,10 @@ static lk_backend_instance *sw_open(const lk_backend_host *host,
     inst->height = height;
     inst->sprites = sw_sprite_mode_from_env();
     inst->fill_runs = sw_fill_runs_from_env();
-    inst->band_rows = sw_band_rows_from_env();
-    const char *band_rows = getenv("LAYERKIT_SOFTWARE_BAND_ROWS");
-    if (band_rows && *band_rows && inst->band_rows == 0)
-        sw_log(inst, LK_BACKEND_LOG_WARNING,
-               "software backend: LAYERKIT_SOFTWARE_BAND_ROWS=\"%s\" ignored: expected a number of rows from 1 to 4096",
-               band_rows);
-
-    bool threads_invalid = false;
-    inst->threads = sw_threads_from_env(&threads_invalid);
-    inst->threads_set = inst->threads > 0;
-    if (!inst->threads_set) inst->threads = sw_threads_default();
-    if (threads_invalid)
-        sw_log(inst, LK_BACKEND_LOG_WARNING,
-               "software backend: LAYERKIT_SOFTWARE_THREADS=\"%s\" ignored: expected a number of threads from 1 to %d",
-               getenv("LAYERKIT_SOFTWARE_THREADS"), SW_MAX_WORKERS + 1);
+    inst->band_rows = sw_count_from_env(inst, "LAYERKIT_SOFTWARE_BAND_ROWS", "rows", 4096);
+    int threads = sw_count_from_env(inst, "LAYERKIT_SOFTWARE_THREADS", "threads", SW_MAX_WORKERS + 1);
+    inst->threads_set = threads > 0;
+    inst->threads = inst->threads_set ? threads : sw_threads_default();
 
     /* pixman allocates zeroed storage: transparent black until the first frame. */
     inst->framebuffer = pixman_image_create_bits(PIXMAN_a8r8g8b8, (int)width, (int)height, NULL, 0);

@@ -472,9 +472,6 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
 sw_sprite_mode sw_sprite_mode_from_env(void);
 /* false when LAYERKIT_SOFTWARE_FILL_RUNS=0: FILL ops stay with pixman. */
 bool sw_fill_runs_from_env(void);
-/* LAYERKIT_SOFTWARE_BAND_ROWS (1 to 4096: every sprite run in bands of
-   that many rows), else 0: bands sized by the target's width. */
-int32_t sw_band_rows_from_env(void);
 void sw_sprite_scratch_free(lk_backend_instance *inst);
 /* Band b of a run's job (sw_band_job), on whichever thread takes it. */
 void sw_sprite_draw_one_band(const sw_band_job *job, size_t b);
@@ -484,9 +481,6 @@ void sw_sprite_draw_one_band(const sw_band_job *job, size_t b);
 void sw_draw_bands(lk_backend_instance *inst, sw_band_job *job);
 /* Ends the workers (the instance's close). */
 void sw_workers_stop(lk_backend_instance *inst);
-/* LAYERKIT_SOFTWARE_THREADS (1 to SW_MAX_WORKERS + 1), or 0 when unset or
-   not such a number (*invalid: set but not one). */
-int sw_threads_from_env(bool *invalid);
 /* The threads without the variable: the online CPUs, at most SW_DEFAULT_THREADS. */
 int sw_threads_default(void);
 

@@ -1621,15 +1621,6 @@ bool sw_fill_runs_from_env(void)
     return !(v && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0));
 }
 
-int32_t sw_band_rows_from_env(void)
-{
-    const char *v = getenv("LAYERKIT_SOFTWARE_BAND_ROWS");
-    if (!v || !*v) return 0;
-    char *end = NULL;
-    long rows = strtol(v, &end, 10);
-    return *end == '\0' && rows >= 1 && rows <= 4096 ? (int32_t)rows : 0;
-}
-
 sw_sprite_mode sw_sprite_mode_from_env(void)
 {
     const char *v = getenv("LAYERKIT_SOFTWARE_SPRITES");

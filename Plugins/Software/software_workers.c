@@ -124,19 +124,6 @@ void sw_workers_stop(lk_backend_instance *inst)
     inst->workers = NULL;
 }
 
-int sw_threads_from_env(bool *invalid)
-{
-    *invalid = false;
-    const char *v = getenv("LAYERKIT_SOFTWARE_THREADS");
-    if (v && *v) {
-        char *end = NULL;
-        long n = strtol(v, &end, 10);
-        if (end && *end == '\0' && n >= 1 && n <= SW_MAX_WORKERS + 1) return (int)n;
-        *invalid = true;
-    }
-    return 0;
-}
-
 int sw_threads_default(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
