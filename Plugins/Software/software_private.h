@@ -200,11 +200,19 @@ typedef struct sw_image_cuts {
 #define SW_PIXEL_COST_NS 1
 #define SW_SHARED_MIN_NS 6000000
 
+/* Work the renderer (thread 0) shares with the band workers: each of the
+   threads calls run(task, k), k its number; the renderer returns when all
+   are done. */
+typedef struct sw_task {
+    void (*run)(struct sw_task *task, size_t k);
+} sw_task;
+
 /* A sprite run's bands to draw: band b is rows [y0 + b rows, y0 + (b + 1)
    rows) (up to y1), its sprites sprites[index[band_end[b - 1] (0 for b = 0)
    .. band_end[b])]; with fill, the instance's pending fill is written to
    each band first. */
 typedef struct sw_band_job {
+    sw_task task;
     const struct sw_sprite *sprites;
     const uint32_t *index, *band_end;
     size_t bands;
@@ -219,11 +227,42 @@ typedef struct sw_band_job {
     atomic_size_t worker_bands;   /* drawn by the workers (stats) */
 } sw_band_job;
 
+/* A sprite run's ops [first, end) of list to prepare under clip: op i's
+   sprite into sprites[i - first], its sw_sprite_result into
+   results[i - first]; threads take SW_PREPARE_BLOCK ops at a time. */
+typedef struct sw_prepare_job {
+    sw_task task;
+    lk_backend_instance *inst;
+    const lk_display_list *list;
+    const struct sw_clip *clip;
+    uint32_t first, end;
+    struct sw_sprite *sprites;
+    uint8_t *results;
+    size_t threads;           /* n: the renderer and the workers preparing it */
+    bool interleaved;         /* thread k of n takes blocks k, k + n... (else the next one free) */
+    atomic_uint next;         /* the next op no thread has taken */
+    atomic_uint worker_ops;   /* prepared by the workers (stats) */
+} sw_prepare_job;
+#define SW_PREPARE_BLOCK 32
+/* A sprite run prepares its first SW_PREPARE_HEAD ops (with
+   LAYERKIT_SOFTWARE_THREADS, SW_PREPARE_HEAD_THREADS_SET), then chunks of up
+   to SW_PREPARE_GROWTH times the ops it has so far (at most
+   SW_PREPARE_CHUNK_MAX); a chunk of SW_PREPARE_SHARED_MIN ops or more is
+   prepared on the band workers too (about 0.2 ms of work at 0.2 us an op,
+   far above a wake-up). */
+#define SW_PREPARE_HEAD 256
+#define SW_PREPARE_HEAD_THREADS_SET 16
+#define SW_PREPARE_GROWTH 4
+#define SW_PREPARE_CHUNK_MAX 65536
+#define SW_PREPARE_SHARED_MIN 1024
+
 struct sw_workers;
-/* Worker k's place (the renderer is thread 0; run_bands). */
+/* Worker k's place (the renderer is thread 0) and what only it touches:
+   its cache of image cuts (the renderer's is the instance's). */
 typedef struct sw_worker_slot {
     struct sw_workers *workers;
     size_t k;
+    sw_image_cuts cuts[SW_IMAGE_CUTS_CACHE];
 } sw_worker_slot;
 
 typedef struct sw_workers {
@@ -232,8 +271,8 @@ typedef struct sw_workers {
     pthread_t       threads[SW_MAX_WORKERS];
     sw_worker_slot  slots[SW_MAX_WORKERS];
     int             count;          /* started */
-    sw_band_job    *job;            /* the run being drawn */
-    uint64_t        generation;     /* one more for each run handed out */
+    sw_task        *task;           /* the work being shared */
+    uint64_t        generation;     /* one more for each task handed out */
     int             busy;           /* workers not yet done with it */
     bool            quit;
 } sw_workers;
@@ -285,6 +324,8 @@ typedef struct sw_stats {
     uint64_t shadows;       /* of them, with a blurred shadow */
     uint64_t shared_runs;   /* sprite runs whose bands the band workers shared */
     uint64_t worker_bands;  /* bands of those the workers drew */
+    uint64_t shared_prepared;   /* sprite run ops prepared in chunks shared with the workers */
+    uint64_t worker_prepared;   /* of those, the ops the workers prepared */
 } sw_stats;
 
 /* One open PUSH_GROUP: ops draw into target (and first into mask_target
@@ -381,6 +422,7 @@ struct lk_backend_instance {
     /* a run of sprites and their binning into bands, grown on demand */
     sw_sprite         *sprites_run;
     size_t             sprites_capacity;
+    uint8_t           *prepare_results;   /* sw_sprite_result per op prepared, sprites_capacity of them */
     uint32_t          *band_index, *band_start;
     size_t             band_index_capacity, band_start_capacity;
     /* the transparent cuts of the last images drawn as rotated sprites */
@@ -456,11 +498,12 @@ typedef enum sw_sprite_result { SW_SPRITE_DECLINE, SW_SPRITE_SKIP, SW_SPRITE_REA
 
 /* Whether op (geometry from sw_image_geometry) takes the sprite path under
    clip: READY (out filled), SKIP (nothing of it is visible) or DECLINE
-   (pixman draws it). */
-sw_sprite_result sw_sprite_prepare(lk_backend_instance *inst, const lk_dl_op *op,
+   (pixman draws it). cuts: the calling thread's cache of image cuts
+   (sw_thread_cuts); nothing else is written but out. */
+sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
                                    const sw_clip *clip, const sw_shape *shape,
                                    const sw_homography *image_to_output, sw_box texels,
-                                   sw_sprite *out);
+                                   sw_image_cuts *cuts, sw_sprite *out);
 /* The same for a FILL op: a constant colour instead of an image. */
 sw_sprite_result sw_fill_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
                                  const sw_clip *clip, sw_sprite *out);
@@ -479,6 +522,14 @@ void sw_sprite_draw_one_band(const sw_band_job *job, size_t b);
 /* software_workers.c */
 /* Draws the job's bands: on the band workers too when job->shared. */
 void sw_draw_bands(lk_backend_instance *inst, sw_band_job *job);
+/* The threads a shared task runs on, the renderer's included, the workers
+   started on first use; 1 when there are none (the renderer works alone). */
+size_t sw_workers_ready(lk_backend_instance *inst);
+/* Runs task on the renderer (k = 0) and every worker (k = 1..), returning
+   when all are done; only after sw_workers_ready said more than 1. */
+void sw_workers_run(lk_backend_instance *inst, sw_task *task);
+/* Thread k's cache of image cuts (k = 0: the renderer's). */
+sw_image_cuts *sw_thread_cuts(lk_backend_instance *inst, size_t k);
 /* Ends the workers (the instance's close). */
 void sw_workers_stop(lk_backend_instance *inst);
 /* The threads without the variable: the online CPUs, at most SW_DEFAULT_THREADS. */

@@ -266,9 +266,95 @@ static bool replaces_pending(const lk_backend_instance *inst, const lk_dl_op *op
 /* ------------------------------------------------------------------------ */
 /* Sprite runs                                                               */
 
+/* Op i of a sprite run prepared into *s with thread's cache of image cuts:
+   what sw_fill_prepare or sw_sprite_prepare says; SKIP for an image that
+   shows nothing. Reads the instance and the list, writes *s (and cuts). */
+static sw_sprite_result prepare_op(const lk_backend_instance *inst, const lk_display_list *list, uint32_t i,
+                                   const sw_clip *clip, sw_image_cuts *cuts, sw_sprite *s)
+{
+    lk_dl_op op;
+    load_op(list, i, &op);
+    if (op.kind == LK_DL_OP_FILL) return sw_fill_prepare(inst, &op, clip, s);
+    sw_shape shape;
+    sw_box texels;
+    sw_homography image_to_output;
+    if (sw_box_empty(clip->box) || !sw_image_geometry(&op, &shape, &texels, &image_to_output))
+        return SW_SPRITE_SKIP;
+    return sw_sprite_prepare(inst, &op, clip, &shape, &image_to_output, texels, cuts, s);
+}
+
+/* Thread k's part of a prepare job (sw_prepare_job): blocks of
+   SW_PREPARE_BLOCK ops, the next one free, or with LAYERKIT_SOFTWARE_THREADS
+   blocks k, k + n... (the workers' count then does not depend on timing). */
+static void prepare_blocks(sw_task *task, size_t k)
+{
+    sw_prepare_job *job = (sw_prepare_job *)task;
+    sw_image_cuts *cuts = sw_thread_cuts(job->inst, k);
+    uint32_t n = job->end - job->first, dealt = (uint32_t)k * SW_PREPARE_BLOCK;
+    for (;;) {
+        uint32_t from;
+        if (job->interleaved) {
+            from = dealt;
+            dealt += (uint32_t)job->threads * SW_PREPARE_BLOCK;
+        } else {
+            from = atomic_fetch_add_explicit(&job->next, SW_PREPARE_BLOCK, memory_order_relaxed);
+        }
+        if (from >= n) return;
+        uint32_t to = n - from < SW_PREPARE_BLOCK ? n : from + SW_PREPARE_BLOCK;
+        for (uint32_t i = from; i < to; i++)
+            job->results[i] = (uint8_t)prepare_op(job->inst, job->list, job->first + i, job->clip, cuts,
+                                                  &job->sprites[i]);
+        if (k > 0) atomic_fetch_add_explicit(&job->worker_ops, to - from, memory_order_relaxed);
+    }
+}
+
+/* Ops [first, end) prepared into sprites[0..) and results[0..), on the band
+   workers too when there are enough of them to pay for the wake-up (with
+   LAYERKIT_SOFTWARE_THREADS, two). */
+static void prepare_ops(lk_backend_instance *inst, const lk_display_list *list, const sw_clip *clip,
+                        uint32_t first, uint32_t end, sw_sprite *sprites, uint8_t *results)
+{
+    sw_prepare_job job = { .inst = inst, .list = list, .clip = clip, .first = first, .end = end,
+                           .sprites = sprites, .results = results, .threads = 1,
+                           .interleaved = inst->threads_set };
+    job.task.run = prepare_blocks;
+    atomic_init(&job.next, 0);
+    atomic_init(&job.worker_ops, 0);
+    uint32_t worth = inst->threads_set ? 2 : SW_PREPARE_SHARED_MIN;
+    if (inst->threads > 1 && end - first >= worth) job.threads = sw_workers_ready(inst);
+    if (job.threads == 1) {
+        prepare_blocks(&job.task, 0);
+        return;
+    }
+    sw_workers_run(inst, &job.task);
+    inst->stats.shared_prepared += end - first;
+    inst->stats.worker_prepared += atomic_load_explicit(&job.worker_ops, memory_order_relaxed);
+}
+
+static bool reserve_sprites(lk_backend_instance *inst, size_t count)
+{
+    if (count <= inst->sprites_capacity) return true;
+    size_t capacity = inst->sprites_capacity ? inst->sprites_capacity : 256;
+    while (capacity < count) capacity *= 2;
+    sw_sprite *grown = realloc(inst->sprites_run, capacity * sizeof *grown);
+    if (!grown) return false;
+    inst->sprites_run = grown;
+    uint8_t *results = realloc(inst->prepare_results, capacity);
+    if (!results) return false;
+    inst->prepare_results = results;
+    inst->sprites_capacity = capacity;
+    return true;
+}
+
 /* From op first on, the IMAGE and FILL ops the sprite path takes (and
-   those that show nothing), drawn as one run in list order; returns how many ops it consumed (0:
-   op first is not for the sprite path). ok false when memory runs out.
+   those that show nothing), drawn as one run in list order; returns how
+   many ops it consumed (0: op first is not for the sprite path). ok false
+   when memory runs out.
+   The ops are prepared in chunks, each up to SW_PREPARE_GROWTH times the
+   ops the run has so far (the first SW_PREPARE_HEAD): a long run's chunks
+   are prepared on the band workers too, and an op the sprite path declines,
+   which ends the run, leaves at most that many prepared for nothing (the
+   ops after it are prepared again by the runs that follow).
    When it returns 0 having found only ops that show nothing,
    *no_run_until is where they end: a run looked for from any of them
    would find the same nothing, so the caller does not look again (it did:
@@ -278,37 +364,54 @@ static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *lis
                            const sw_clip *clip, bool *ok, uint32_t *no_run_until)
 {
     if (inst->sprites == SW_SPRITES_OFF) return 0;
-    uint32_t consumed = 0;
+    uint32_t next = first;   /* the first op not yet prepared */
     size_t count = 0, skipped = 0;
-    for (uint32_t i = first; i < list->op_count; i++) {
-        lk_dl_op op;
-        load_op(list, i, &op);
-        if (op.kind != LK_DL_OP_IMAGE && op.kind != LK_DL_OP_FILL) break;
-        if (count == inst->sprites_capacity) {
-            size_t capacity = inst->sprites_capacity ? inst->sprites_capacity * 2 : 256;
-            sw_sprite *grown = realloc(inst->sprites_run, capacity * sizeof *grown);
-            if (!grown) { *ok = false; return consumed ? consumed : 1; }
-            inst->sprites_run = grown;
-            inst->sprites_capacity = capacity;
-        }
-        sw_shape shape;
-        sw_box texels;
-        sw_homography image_to_output;
-        sw_sprite_result r = SW_SPRITE_SKIP;
-        if (op.kind == LK_DL_OP_FILL) {
+    uint32_t chunk = inst->threads_set ? SW_PREPARE_HEAD_THREADS_SET : SW_PREPARE_HEAD;
+    bool more = true;
+    while (more) {
+        /* the chunk: ops [next, end) that may join the run */
+        uint32_t end = next;
+        while (end < list->op_count && end - next < chunk) {
+            lk_dl_op op;
+            load_op(list, end, &op);
+            if (op.kind != LK_DL_OP_IMAGE && op.kind != LK_DL_OP_FILL) { more = false; break; }
             /* An opaque fill of the whole damage box ends the run (drawn
                first, the run would leave it nothing to replace). */
             uint32_t unused;
-            if (i > first && replaces_pending(inst, &op, &unused)) break;
-            r = sw_fill_prepare(inst, &op, clip, &inst->sprites_run[count]);
-        } else if (!sw_box_empty(clip->box) && sw_image_geometry(&op, &shape, &texels, &image_to_output)) {
-            r = sw_sprite_prepare(inst, &op, clip, &shape, &image_to_output, texels, &inst->sprites_run[count]);
+            if (op.kind == LK_DL_OP_FILL && end > first && replaces_pending(inst, &op, &unused)) {
+                more = false;
+                break;
+            }
+            end++;
         }
-        if (r == SW_SPRITE_DECLINE) break;
-        if (r == SW_SPRITE_READY) count++;
-        else skipped++;
-        consumed++;
+        if (end == list->op_count) more = false;
+        if (end == next) break;
+        if (!reserve_sprites(inst, count + (end - next))) {
+            *ok = false;
+            return next > first ? next - first : 1;
+        }
+        /* prepared at count + i, the ready ones then moved down to count */
+        prepare_ops(inst, list, clip, next, end, &inst->sprites_run[count], inst->prepare_results);
+        size_t base = count;
+        for (uint32_t i = 0; i < end - next; i++) {
+            sw_sprite_result r = (sw_sprite_result)inst->prepare_results[i];
+            if (r == SW_SPRITE_DECLINE) {
+                end = next + i;
+                more = false;
+                break;
+            }
+            if (r == SW_SPRITE_READY) {
+                if (base + i != count) inst->sprites_run[count] = inst->sprites_run[base + i];
+                count++;
+            } else {
+                skipped++;
+            }
+        }
+        next = end;
+        uint64_t grown = (uint64_t)(next - first) * SW_PREPARE_GROWTH;
+        chunk = grown > SW_PREPARE_CHUNK_MAX ? SW_PREPARE_CHUNK_MAX : (uint32_t)grown;
     }
+    uint32_t consumed = next - first;
     /* Ops that show nothing, alone, go the usual way. */
     if (count == 0) {
         *no_run_until = first + consumed;

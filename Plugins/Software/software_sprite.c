@@ -479,12 +479,12 @@ static void image_cuts_compute(sw_image_cuts *c, const uint32_t *pixels, uint32_
     c->worth = dropped * 4 >= all;
 }
 
-/* The cuts of img's texel box, from the instance's cache or computed;
-   NULL when the box is too large to scan or the cuts not worth it. */
-static const sw_image_cuts *image_cuts(lk_backend_instance *inst, const lk_dl_image *img, sw_box texels)
+/* The cuts of img's texel box, from the thread's cache or computed into
+   it; NULL when the box is too large to scan or the cuts not worth it. */
+static const sw_image_cuts *image_cuts(sw_image_cuts *cache, const lk_dl_image *img, sw_box texels)
 {
     if ((int64_t)(texels.x1 - texels.x0) * (texels.y1 - texels.y0) > SW_CUTS_MAX_TEXELS) return NULL;
-    sw_image_cuts *c = &inst->sprite_cuts[(size_t)((img->id * 0x9E3779B97F4A7C15ull) >> 32) % SW_IMAGE_CUTS_CACHE];
+    sw_image_cuts *c = &cache[(size_t)((img->id * 0x9E3779B97F4A7C15ull) >> 32) % SW_IMAGE_CUTS_CACHE];
     if (c->id == img->id && c->generation == img->generation && c->pixels == img->pixels &&
         c->stride == img->stride && c->texels.x0 == texels.x0 && c->texels.y0 == texels.y0 &&
         c->texels.x1 == texels.x1 && c->texels.y1 == texels.y1)
@@ -1357,10 +1357,10 @@ static bool target_is_32bit(const lk_backend_instance *inst)
     return format == PIXMAN_a8r8g8b8 || format == PIXMAN_x8r8g8b8;
 }
 
-sw_sprite_result sw_sprite_prepare(lk_backend_instance *inst, const lk_dl_op *op,
+sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
                                    const sw_clip *clip, const sw_shape *shape,
                                    const sw_homography *image_to_output, sw_box texels,
-                                   sw_sprite *s)
+                                   sw_image_cuts *cuts_cache, sw_sprite *s)
 {
     if (inst->sprites == SW_SPRITES_OFF) return SW_SPRITE_DECLINE;
     if (!sw_homography_is_affine(&shape->h) || !(shape->h.m[2][2] > 0.0)) return SW_SPRITE_DECLINE;
@@ -1424,7 +1424,7 @@ sw_sprite_result sw_sprite_prepare(lk_backend_instance *inst, const lk_dl_op *op
         return SW_SPRITE_READY;
     }
     sw_sprite_result result = edge_lines(shape, s);
-    const sw_image_cuts *cuts = result == SW_SPRITE_READY ? image_cuts(inst, img, texels) : NULL;
+    const sw_image_cuts *cuts = result == SW_SPRITE_READY ? image_cuts(cuts_cache, img, texels) : NULL;
     if (cuts) {
         /* the sample positions of the rect's corners */
         const double (*h)[3] = shape->h.m;
@@ -1608,6 +1608,8 @@ void sw_sprite_draw_one_band(const sw_band_job *job, size_t b)
 void sw_sprite_scratch_free(lk_backend_instance *inst)
 {
     free(inst->sprites_run);
+    free(inst->prepare_results);
+    inst->prepare_results = NULL;
     free(inst->band_index);
     free(inst->band_start);
     inst->sprites_run = NULL;

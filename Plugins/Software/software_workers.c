@@ -3,8 +3,10 @@
  * that renders the frame. A run's bands cover disjoint rows of the target
  * and each band's sprites are drawn in list order by one thread, so the
  * pixels are the same whichever thread draws a band and however many there
- * are (S6.4); only the frame's wall time changes. The workers start with the
- * first run worth sharing and end with the instance.
+ * are (S6.4); only the frame's wall time changes. A long run's sprites are
+ * prepared on them too (software_render.c): each op's sprite depends on
+ * that op alone. The workers start with the first run worth sharing and
+ * end with the instance.
  */
 #include "software_private.h"
 #include "software_sprite.h"
@@ -20,8 +22,9 @@
    LAYERKIT_SOFTWARE_THREADS set (job->interleaved) thread k draws bands k,
    k + n, k + 2n...: which thread draws a band then does not depend on
    timing, and a check can count the workers' bands. */
-static void run_bands(sw_band_job *job, size_t k)
+static void run_bands(sw_task *task, size_t k)
 {
+    sw_band_job *job = (sw_band_job *)task;
     size_t n = job->threads;
     if (job->interleaved) {
         for (size_t b = k; b < job->bands; b += n) {
@@ -48,9 +51,9 @@ static void *worker_main(void *argument)
         while (!w->quit && w->generation == seen) pthread_cond_wait(&w->wake, &w->mutex);
         if (w->quit) break;
         seen = w->generation;
-        sw_band_job *job = w->job;
+        sw_task *task = w->task;
         pthread_mutex_unlock(&w->mutex);
-        run_bands(job, slot->k);
+        task->run(task, slot->k);
         pthread_mutex_lock(&w->mutex);
         if (--w->busy == 0) pthread_cond_signal(&w->done);
     }
@@ -81,29 +84,44 @@ static bool start_workers(lk_backend_instance *inst)
     return w->count > 0;
 }
 
-void sw_draw_bands(lk_backend_instance *inst, sw_band_job *job)
+size_t sw_workers_ready(lk_backend_instance *inst)
 {
-    atomic_init(&job->next, 0);
-    atomic_init(&job->worker_bands, 0);
-    if (!job->shared || job->bands < 2 || !start_workers(inst)) {
-        job->threads = 1;
-        run_bands(job, 0);
-        return;
-    }
+    return start_workers(inst) ? (size_t)inst->workers->count + 1 : 1;
+}
+
+void sw_workers_run(lk_backend_instance *inst, sw_task *task)
+{
     sw_workers *w = inst->workers;
-    job->threads = (size_t)w->count + 1;
     pthread_mutex_lock(&w->mutex);
-    w->job = job;
+    w->task = task;
     w->busy = w->count;
     w->generation++;
     pthread_cond_broadcast(&w->wake);
     pthread_mutex_unlock(&w->mutex);
-    run_bands(job, 0);
-    /* The workers read the job until they are done with it. */
+    task->run(task, 0);
+    /* The workers read the task until they are done with it. */
     pthread_mutex_lock(&w->mutex);
     while (w->busy > 0) pthread_cond_wait(&w->done, &w->mutex);
-    w->job = NULL;
+    w->task = NULL;
     pthread_mutex_unlock(&w->mutex);
+}
+
+sw_image_cuts *sw_thread_cuts(lk_backend_instance *inst, size_t k)
+{
+    return k == 0 ? inst->sprite_cuts : inst->workers->slots[k - 1].cuts;
+}
+
+void sw_draw_bands(lk_backend_instance *inst, sw_band_job *job)
+{
+    job->task.run = run_bands;
+    atomic_init(&job->next, 0);
+    atomic_init(&job->worker_bands, 0);
+    job->threads = job->shared && job->bands >= 2 ? sw_workers_ready(inst) : 1;
+    if (job->threads == 1) {
+        run_bands(&job->task, 0);
+        return;
+    }
+    sw_workers_run(inst, &job->task);
     inst->stats.shared_runs++;
     inst->stats.worker_bands += atomic_load_explicit(&job->worker_bands, memory_order_relaxed);
 }

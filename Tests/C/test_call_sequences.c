@@ -136,7 +136,7 @@ static void open_display(void)
     lk_display_options o;
     memset(&o, 0, sizeof o);
     o.struct_size = (uint32_t)sizeof o;
-    o.backend = "software";
+    o.backend = lkt_backend();   /* $LKTEST_BACKEND, else software */
     o.width = 64;
     o.height = 48;
     /* a real clock: the render thread draws while the sequence changes things */

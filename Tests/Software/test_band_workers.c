@@ -3,11 +3,16 @@
  * a frame change no pixel). A sprite run big enough to share (6,000 turned
  * fills and images, 12 and 8 pixels a side, estimated at over a third of a
  * 60 Hz frame) is drawn by the default instance, whose workers take bands
- * as they come, and by one with LAYERKIT_SOFTWARE_THREADS=1: the same
- * pixels, frame after frame, and the default shared its runs (on a machine
- * of two CPUs or more). The band scenes (lkt_band_scenes.h) check
- * LAYERKIT_SOFTWARE_THREADS=3, whose bands are dealt to the threads in
- * turn, and count the workers' bands.
+ * and blocks of ops to prepare as they come, by one with
+ * LAYERKIT_SOFTWARE_THREADS=1 and by one with LAYERKIT_SOFTWARE_THREADS=3
+ * (bands and blocks dealt in turn, the run prepared in other chunks): the
+ * same pixels, frame after frame, and the default shared its runs' bands
+ * and their preparation (on a machine of two CPUs or more). Some ops show
+ * nothing and some the sprite path declines (turned images without
+ * antialiasing, which pixman draws), each ending a run, at places that fall
+ * inside the chunks a run is prepared in. The band scenes
+ * (lkt_band_scenes.h) check LAYERKIT_SOFTWARE_THREADS=3 on their small
+ * scenes against an independent reference and count the workers' bands.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lktest.h"
@@ -62,6 +67,17 @@ static void build(lk_dl_op *ops, const lkt_image *img, int frame)
             ops[i] = lkt_fill(-6, -6, 12, 12, lkt_color(0.2f * (i % 5), 0.5f, 1 - 0.1f * (i % 7), 0.6f + 0.1f * (i % 4)));
             if (i % 11 == 0) ops[i].flags |= LK_DL_FLAG_BLEND_ADD;
         }
+        /* nothing to show: skipped inside a run */
+        if (i % 97 == 41) ops[i].opacity = 0;
+        /* declined by the sprite path, ending a run: one in a run's first
+           ops, one inside a chunk prepared on the workers (ops 1,280 to
+           6,400 of a run), at other places from frame to frame */
+        if (i == 200 + frame || i == 5000 + 111 * frame) {
+            ops[i] = lkt_op(LK_DL_OP_IMAGE, -4, -4, 8, 8);
+            ops[i].image = &img->image;
+            ops[i].source = lkt_rect(0, 0, 8, 8);
+            ops[i].flags &= ~(uint32_t)LK_DL_FLAG_ANTIALIAS;
+        }
         lkt_set_transform(&ops[i], m);
     }
 }
@@ -74,11 +90,12 @@ int main(void)
     }
     b = lkt_load();
     if (!b) return 1;
-    lkt_host_record shared_record, alone_record;
-    lk_backend_host shared_host, alone_host;
+    lkt_host_record shared_record, alone_record, three_record;
+    lk_backend_host shared_host, alone_host, three_host;
     lk_backend_instance *shared = open_with_threads(NULL, &shared_record, &shared_host);
     lk_backend_instance *alone = open_with_threads("1", &alone_record, &alone_host);
-    if (!shared || !alone) return 1;
+    lk_backend_instance *three = open_with_threads("3", &three_record, &three_host);
+    if (!shared || !alone || !three) return 1;
     lkt_image img = lkt_image_new(91, 8, 8);
     for (int i = 0; i < 64; i++) {
         int dx = i % 8 - 4, dy = i / 8 - 4;
@@ -86,18 +103,20 @@ int main(void)
         img.pixels[i] = lkt_argb(a, a, a * 3 / 4, a / 2);
     }
     lk_dl_op *ops = (lk_dl_op *)calloc(SPRITES, sizeof *ops);
-    lkt_frame f_shared = lkt_frame_new(W, H), f_alone = lkt_frame_new(W, H);
+    lkt_frame f_shared = lkt_frame_new(W, H), f_alone = lkt_frame_new(W, H), f_three = lkt_frame_new(W, H);
 
     lkt_begin("band_workers_by_default_draw_the_same_pixels");
     for (int frame = 0; frame < FRAMES; frame++) {
         build(ops, &img, frame);
         lk_display_list list = lkt_list(ops, SPRITES, W, H, lkt_color(0.1f, 0.1f, 0.15f, 1));
-        if (!lkt_render(b, shared, &list, &f_shared) || !lkt_render(b, alone, &list, &f_alone)) break;
+        if (!lkt_render(b, shared, &list, &f_shared) || !lkt_render(b, alone, &list, &f_alone) ||
+            !lkt_render(b, three, &list, &f_three))
+            break;
         int differ = 0;
         for (int p = 0; p < W * H && !differ; p++) {
-            if (f_shared.pixels[p] != f_alone.pixels[p]) {
-                lkt_fail("frame %d, pixel (%d,%d): %08x shared, %08x on one thread", frame, p % W, p / W,
-                         f_shared.pixels[p], f_alone.pixels[p]);
+            if (f_shared.pixels[p] != f_alone.pixels[p] || f_three.pixels[p] != f_alone.pixels[p]) {
+                lkt_fail("frame %d, pixel (%d,%d): %08x shared, %08x by three threads, %08x on one thread", frame,
+                         p % W, p / W, f_shared.pixels[p], f_three.pixels[p], f_alone.pixels[p]);
                 differ = 1;
             }
         }
@@ -106,20 +125,40 @@ int main(void)
 
     b->close(shared);
     b->close(alone);
+    b->close(three);
     lkt_begin("a_run_over_a_third_of_a_frame_is_shared_by_default");
     long runs_shared = logged_count(shared_record.last_log, " runs shared by");
     long runs_alone = logged_count(alone_record.last_log, " runs shared by");
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     printf("# runs shared: %ld by default (%ld CPUs), %ld on one thread; bands drawn by band workers: %ld\n",
            runs_shared, cpus, runs_alone, logged_count(shared_record.last_log, " bands drawn by band workers"));
+    /* each frame's list is three runs between its two declined ops, the
+       middle one long enough to share */
     if (cpus >= 2 && runs_shared != FRAMES)
         lkt_fail("the default shared %ld of %d runs: \"%s\"", runs_shared, FRAMES, shared_record.last_log);
     if (runs_alone != 0) lkt_fail("with one thread %ld runs were shared: \"%s\"", runs_alone, alone_record.last_log);
+    lkt_end();
+
+    /* How many ops the workers themselves prepare depends on timing; how
+       many a run shares does not (with the variable, blocks are dealt in
+       turn, so the workers' count does not either). */
+    lkt_begin("a_long_run_is_prepared_on_the_band_workers_too");
+    long shared_ops = logged_count(shared_record.last_log, " ops prepared on them");
+    long alone_ops = logged_count(alone_record.last_log, " ops prepared on them");
+    long three_by_workers = logged_count(three_record.last_log, " prepared by band workers)");
+    printf("# ops prepared on the band workers too: %ld by default (%ld by the workers), %ld on one thread; "
+           "%ld by three threads' workers\n", shared_ops, logged_count(shared_record.last_log, " prepared by band workers)"),
+           alone_ops, three_by_workers);
+    if (cpus >= 2 && shared_ops <= 0)
+        lkt_fail("the default shared the preparing of no op: \"%s\"", shared_record.last_log);
+    if (three_by_workers <= 0) lkt_fail("three threads' workers prepared no op: \"%s\"", three_record.last_log);
+    if (alone_ops != 0) lkt_fail("with one thread %ld ops were prepared shared: \"%s\"", alone_ops, alone_record.last_log);
     lkt_end();
 
     free(ops);
     free(img.pixels);
     free(f_shared.pixels);
     free(f_alone.pixels);
+    free(f_three.pixels);
     return lkt_exit_code();
 }

@@ -242,7 +242,7 @@ int main(void)
 {
     static const band_test fills = {
         "LAYERKIT_SOFTWARE_FILL_RUNS", 3, 4, "_band_fills_match_pixman", "in bands", 1,
-        "fill_runs_drew_the_fills", " band fills,", "band path", "fills", 250, "band_workers_drew_fill_bands",
+        "fill_runs_drew_the_fills", " band fills,", "band path", "fills", 250, "band_workers_shared_fill_runs",
     };
     return run_band_test(&fills, build_scenes);
 }

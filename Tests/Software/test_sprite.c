@@ -319,7 +319,7 @@ int main(void)
 {
     static const band_test sprites = {
         "LAYERKIT_SOFTWARE_SPRITES", 4, 4, "_sprite_path_matches_pixman", "by the sprite path", 3,
-        "sprite_path_drew_the_sprites", " sprites,", "sprite path", "sprites", 200, "band_workers_drew_sprite_bands",
+        "sprite_path_drew_the_sprites", " sprites,", "sprite path", "sprites", 200, "band_workers_shared_sprite_runs",
     };
     return run_band_test(&sprites, build_scenes);
 }
