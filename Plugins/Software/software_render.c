@@ -9,6 +9,7 @@
 #include "software_private.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,14 @@
 static void load_op(const lk_display_list *list, uint32_t index, lk_dl_op *op)
 {
     memcpy(op, (const char *)list->ops + (size_t)index * list->op_size, sizeof *op);
+}
+
+/* Op index's kind alone (a sprite run's look ahead). */
+static uint32_t load_kind(const lk_display_list *list, uint32_t index)
+{
+    uint32_t kind;
+    memcpy(&kind, (const char *)list->ops + (size_t)index * list->op_size + offsetof(lk_dl_op, kind), sizeof kind);
+    return kind;
 }
 
 static bool validate_image(const lk_dl_op *op, uint32_t index, char *error, size_t error_size)
@@ -372,15 +381,15 @@ static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *lis
         /* the chunk: ops [next, end) that may join the run */
         uint32_t end = next;
         while (end < list->op_count && end - next < chunk) {
-            lk_dl_op op;
-            load_op(list, end, &op);
-            if (op.kind != LK_DL_OP_IMAGE && op.kind != LK_DL_OP_FILL) { more = false; break; }
+            uint32_t kind = load_kind(list, end);
+            if (kind != LK_DL_OP_IMAGE && kind != LK_DL_OP_FILL) { more = false; break; }
             /* An opaque fill of the whole damage box ends the run (drawn
                first, the run would leave it nothing to replace). */
-            uint32_t unused;
-            if (op.kind == LK_DL_OP_FILL && end > first && replaces_pending(inst, &op, &unused)) {
-                more = false;
-                break;
+            if (kind == LK_DL_OP_FILL && end > first) {
+                lk_dl_op op;
+                uint32_t unused;
+                load_op(list, end, &op);
+                if (replaces_pending(inst, &op, &unused)) { more = false; break; }
             }
             end++;
         }

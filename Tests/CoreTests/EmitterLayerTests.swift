@@ -43,6 +43,62 @@ import Testing
         #expect(op.rect.x == -2 && op.rect.width == 4)
     }
 
+    /// S7.4: each particle draws its own cell's contents; a cell without
+    /// contents draws nothing; cells sharing an image name it once per
+    /// change in the list's images, which keep every image an op names.
+    /// Cells A and C show image X, D image Y, B nothing, with velocities
+    /// 10, 20, 40 and 80 pt/s, so an op's cell is told by its x.
+    @Test func particlesDrawTheirCellsContentsS7_4() throws {
+        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 400, height: 100))
+        let emitter = Layer(layerKind: .emitter)
+        try emitter.setFrame(Rect(x: 0, y: 0, width: 400, height: 100))
+        let start = mediaTime() + 100
+        try emitter.set(LayerProperties.beginTime, start)
+        try emitter.set(EmitterProperties.emitterPosition, Point(x: 20, y: 50))
+        let pixels = [UInt8](repeating: 255, count: 4 * 4 * 4)
+        func image() -> Image {
+            pixels.withUnsafeBytes { Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!) }
+        }
+        let x = image(), y = image()
+        let contents: [Image?] = [x, nil, x, y]
+        let velocities: [Double] = [10, 20, 40, 80]
+        let cells = contents.enumerated().map { i, image -> EmitterCell in
+            let cell = EmitterCell()
+            cell.attributes.birthRate = 2
+            cell.attributes.lifetime = 100
+            cell.attributes.velocity = velocities[i]
+            cell.contents = image
+            return cell
+        }
+        try emitter.setEmitterCells(cells)
+        try root.addSublayer(emitter)
+        ModelLock.shared.withLock { Transaction.flush() }
+
+        var builder = DisplayListBuilder()
+        builder.buildCommitted(root: root, at: start + 1.25)
+        // births at 0.5 and 1.0 s in each cell: ages 0.75 and 0.25
+        #expect(builder.count == 6)
+        var drawn = [0, 0, 0, 0]
+        for i in 0..<builder.count {
+            let op = builder.op(i)
+            let along = op.transform.12 - 20
+            let cell = [0.75, 0.25].lazy.compactMap { age in
+                velocities.firstIndex { abs($0 * age - along) < 1e-9 }
+            }.first
+            guard let cell else {
+                Issue.record("op \(i) at x \(op.transform.12) is no cell's")
+                continue
+            }
+            drawn[cell] += 1
+            #expect(op.image == UnsafePointer(contents[cell]?.descriptor), "op \(i) of cell \(cell)")
+        }
+        #expect(drawn == [2, 0, 2, 2])
+        let listed = builder.currentImages
+        #expect(listed.allSatisfy { $0 === x || $0 === y })
+        #expect(listed.contains { $0 === x } && listed.contains { $0 === y })
+        for (a, b) in zip(listed, listed.dropFirst()) { #expect(a !== b) }
+    }
+
     /// S7.4 damage: the particles' boxes before and after, not the whole
     /// output, although the number of ops changes every frame.
     @Test func particlesDamageOnlyWhereTheyAreS7_4() throws {

@@ -613,19 +613,29 @@ public struct DisplayListBuilder: ~Copyable {
         if config.renderMode == .additive { flags |= LK_DL_FLAG_BLEND_ADD.rawValue }
         let first = beginVariableRun()
         defer { endVariableRun(from: first) }
-        var lastImage: Image?
+        // The cell's image is looked up when the cell changes, and held
+        // unretained per particle: the simulation holds it, and `images`
+        // (the list's) from its first op on. A retain and release a
+        // particle went to the image's side table (it has weak
+        // references), about 270 instructions of 10,000 particles' frame.
+        var image: Unmanaged<Image>?   // the cell's contents
+        var appended: Unmanaged<Image>?   // the last image added to `images`
         var lastCell: Int32 = -1
         var source = Rect.zero
         for p in particles {
-            guard let image = simulation.contents(ofCell: p.cell) else { continue }
-            if p.cell != lastCell || image !== lastImage {
+            if p.cell != lastCell {
+                guard let contents = simulation.contents(ofCell: p.cell) else { continue }
                 let cr = simulation.contentsRect(ofCell: p.cell)
-                let w = Double(image.width), h = Double(image.height)
+                let w = Double(contents.width), h = Double(contents.height)
                 source = Rect(x: cr.origin.x * w, y: cr.origin.y * h, width: cr.size.width * w, height: cr.size.height * h)
-                if image !== lastImage { images.append(image) }
-                lastImage = image
+                if appended?.toOpaque() != Unmanaged.passUnretained(contents).toOpaque() {
+                    images.append(contents)
+                    appended = Unmanaged.passUnretained(contents)
+                }
+                image = Unmanaged.passUnretained(contents)
                 lastCell = p.cell
             }
+            guard let image else { continue }
             let w = abs(source.size.width) * p.scale, h = abs(source.size.height) * p.scale
             guard w > 0, h > 0, p.color.a > 0 else { continue }
             let c = cos(p.rotation), sn = sin(p.rotation)
@@ -635,8 +645,10 @@ public struct DisplayListBuilder: ~Copyable {
             if depth != nil { m.m43 = p.z }
             let white = p.color.r == 1 && p.color.g == 1 && p.color.b == 1 && p.color.a == 1
             let world = depth.map { $0.world(m) } ?? m.concatenating(layer.world)
-            append(.image, world, Rect(x: -w / 2, y: -h / 2, width: w, height: h),
-                   opacity: opacity, image: image, source: source, flags: flags, tint: white ? nil : p.color)
+            image._withUnsafeGuaranteedRef { contents in
+                append(.image, world, Rect(x: -w / 2, y: -h / 2, width: w, height: h),
+                       opacity: opacity, image: contents, source: source, flags: flags, tint: white ? nil : p.color)
+            }
         }
     }
 
