@@ -16,8 +16,9 @@
 #   software        the software backend's own tests (Tests/Software/run.sh), if present
 #   gles            the same tests on the gles backend (llvmpipe, LIBGL_ALWAYS_SOFTWARE=1),
 #                   then its own (Tests/GLES/run.sh: groups, failure paths, the renderer)
-#   cross-backend   the C rendering tests on gles, and software and gles frames of
-#                   the reference-image tests compared pixel by pixel (Tests/GLES/cross-backend.sh)
+#   cross-backend   the C rendering tests and the random call sequences on gles, and
+#                   software and gles frames of the reference-image tests compared
+#                   pixel by pixel (Tests/GLES/cross-backend.sh)
 #   gles-leaks      the gles plugin under valgrind: a small scene through every renderer
 #                   path, Mesa's own allocations suppressed (Tests/GLES/memcheck.sh)
 #   noswift         the library runs with the toolchain hidden (Tests/NoSwift/run.sh)

@@ -2,7 +2,8 @@
 # The reference-image tests of the C API (Tests/C/test_render*.c) on the gles
 # backend, then the software and gles frames of the same tests compared with
 # each other pixel by pixel (S6.4): the worst difference and where it is are
-# printed per scene and over the whole suite. Last, both backends draw the
+# printed per scene and over the whole suite (the gles run also takes the
+# random call sequences, which draw no reference). Last, both backends draw the
 # same 300 random display lists (Tests/GLES/compare_lists.c, its tolerance
 # stated there).
 #
@@ -34,10 +35,12 @@ count() { # count LOG: adds the log's closing `c-tests: N passed, N failed`
     failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
 }
 
-# gles: every test that draws and reads frames; software: the ones with references
+# gles: every test that draws and reads frames, and the random call
+# sequences (S8.1: no crash, leak or inconsistency on gles either);
+# software: the ones with references
 for backend in gles software; do
     tests=(render render_3d gradient_layer emitter_layer replicator_layer)
-    [ "$backend" = gles ] && tests+=(render_thread time preserves_depth transform_layer damage)
+    [ "$backend" = gles ] && tests+=(render_thread time preserves_depth transform_layer damage call_sequences)
     echo "== the C rendering tests on $backend: ${tests[*]}"
     LKTEST_BACKEND=$backend LKTEST_KEEP_ACTUAL=1 LKTEST_BUILD_DIR="$build/$backend" \
         LKTEST_OUTPUT_DIR="$out/$backend" "$root/Tests/run-c-tests.sh" "$prefix" "${tests[@]}" \
