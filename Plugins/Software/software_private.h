@@ -244,14 +244,14 @@ typedef struct sw_prepare_job {
     atomic_uint worker_ops;   /* prepared by the workers (stats) */
 } sw_prepare_job;
 #define SW_PREPARE_BLOCK 32
-/* A sprite run prepares its first SW_PREPARE_HEAD ops (with
-   LAYERKIT_SOFTWARE_THREADS, SW_PREPARE_HEAD_THREADS_SET), then chunks of up
-   to SW_PREPARE_GROWTH times the ops it has so far (at most
-   SW_PREPARE_CHUNK_MAX); a chunk of SW_PREPARE_SHARED_MIN ops or more is
-   prepared on the band workers too (about 0.2 ms of work at 0.2 us an op,
-   far above a wake-up). */
-#define SW_PREPARE_HEAD 256
-#define SW_PREPARE_HEAD_THREADS_SET 16
+/* A sprite run prepares its first op, then chunks of up to
+   SW_PREPARE_GROWTH times the ops it has so far (at most
+   SW_PREPARE_CHUNK_MAX): an op the sprite path declines, which ends the
+   run, leaves fewer than that many prepared for nothing, and none when it
+   is the run's first (a list whose ops all decline, such as images
+   neither turned nor tinted, prepares each op once). A chunk of
+   SW_PREPARE_SHARED_MIN ops or more is prepared on the band workers too
+   (about 0.2 ms of work at 0.2 us an op, far above a wake-up). */
 #define SW_PREPARE_GROWTH 4
 #define SW_PREPARE_CHUNK_MAX 65536
 #define SW_PREPARE_SHARED_MIN 1024
@@ -324,7 +324,8 @@ typedef struct sw_stats {
     uint64_t shadows;       /* of them, with a blurred shadow */
     uint64_t shared_runs;   /* sprite runs whose bands the band workers shared */
     uint64_t worker_bands;  /* bands of those the workers drew */
-    uint64_t shared_prepared;   /* sprite run ops prepared in chunks shared with the workers */
+    uint64_t prepared;          /* sprite run ops prepared (an op a run declined after is prepared again) */
+    uint64_t shared_prepared;   /* of those, in chunks shared with the workers */
     uint64_t worker_prepared;   /* of those, the ops the workers prepared */
 } sw_stats;
 

@@ -607,16 +607,16 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
         lkt_end();
 
         /* The threads way's bands were drawn, and its runs' ops past the
-           first 16 prepared, by its workers too (else its check above
+           first prepared, by its workers too (else its check above
            compares the renderer with itself); the default's runs, far
            under a third of a frame and of 1,024 ops, were not shared. */
         lkt_begin(t->count_check_threads);
         long by_workers = logged_count(threads.record.last_log, " bands drawn by band workers");
         long prepared = logged_count(threads.record.last_log, " prepared by band workers)");
         long shared_on = logged_count(on.record.last_log, " runs shared by");
-        long prepared_on = logged_count(on.record.last_log, " ops prepared on them");
+        long prepared_on = logged_count(on.record.last_log, " of them shared");
         printf("# bands drawn by band workers: %ld, ops prepared by them: %ld (three threads); runs shared by "
-               "default: %ld, ops prepared on them: %ld\n", by_workers, prepared, shared_on, prepared_on);
+               "default: %ld, ops prepared shared: %ld\n", by_workers, prepared, shared_on, prepared_on);
         if (by_workers <= 0) lkt_fail("the band workers drew no band: \"%s\"", threads.record.last_log);
         if (prepared <= 0) lkt_fail("the band workers prepared no op: \"%s\"", threads.record.last_log);
         if (shared_on != 0 || prepared_on != 0)
