@@ -9,23 +9,35 @@ import Testing
     /// from (20, 50) along +x at 10 pt/s, living `lifetime` s, 4x4 contents
     /// tinted red. Its simulation starts at the returned media time.
     private func scene(lifetime: Double = 100) throws -> (Layer, Double) {
-        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 200, height: 100))
-        let emitter = Layer(layerKind: .emitter)
-        try emitter.setFrame(Rect(x: 0, y: 0, width: 200, height: 100))
-        let start = mediaTime() + 100
-        try emitter.set(LayerProperties.beginTime, start)
-        try emitter.set(EmitterProperties.emitterPosition, Point(x: 20, y: 50))
-        let pixels = [UInt8](repeating: 255, count: 4 * 4 * 4)
+        let (root, emitter, start) = try emitterLayer(width: 200)
         let cell = EmitterCell()
         cell.attributes.birthRate = 2
         cell.attributes.lifetime = lifetime
         cell.attributes.velocity = 10
         cell.attributes.color = Color(r: 1, g: 0, b: 0, a: 1)
-        cell.contents = pixels.withUnsafeBytes { Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!) }
+        cell.contents = whiteImage()
         try emitter.setEmitterCells([cell])
         try root.addSublayer(emitter)
         ModelLock.shared.withLock { Transaction.flush() }
         return (root, start)
+    }
+
+    /// An emitter layer over width x 100 in a root of the same size,
+    /// emitting from (20, 50) from the returned media time on.
+    private func emitterLayer(width: Double) throws -> (root: Layer, emitter: Layer, start: Double) {
+        let root = makeLayer(frame: Rect(x: 0, y: 0, width: width, height: 100))
+        let emitter = Layer(layerKind: .emitter)
+        try emitter.setFrame(Rect(x: 0, y: 0, width: width, height: 100))
+        let start = mediaTime() + 100
+        try emitter.set(LayerProperties.beginTime, start)
+        try emitter.set(EmitterProperties.emitterPosition, Point(x: 20, y: 50))
+        return (root, emitter, start)
+    }
+
+    /// 4x4 white contents.
+    private func whiteImage() -> Image {
+        let pixels = [UInt8](repeating: 255, count: 4 * 4 * 4)
+        return pixels.withUnsafeBytes { Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!) }
     }
 
     @Test func particlesAreTintedImageOpsInOneRunS7_4() throws {
@@ -49,17 +61,8 @@ import Testing
     /// Cells A and C show image X, D image Y, B nothing, with velocities
     /// 10, 20, 40 and 80 pt/s, so an op's cell is told by its x.
     @Test func particlesDrawTheirCellsContentsS7_4() throws {
-        let root = makeLayer(frame: Rect(x: 0, y: 0, width: 400, height: 100))
-        let emitter = Layer(layerKind: .emitter)
-        try emitter.setFrame(Rect(x: 0, y: 0, width: 400, height: 100))
-        let start = mediaTime() + 100
-        try emitter.set(LayerProperties.beginTime, start)
-        try emitter.set(EmitterProperties.emitterPosition, Point(x: 20, y: 50))
-        let pixels = [UInt8](repeating: 255, count: 4 * 4 * 4)
-        func image() -> Image {
-            pixels.withUnsafeBytes { Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!) }
-        }
-        let x = image(), y = image()
+        let (root, emitter, start) = try emitterLayer(width: 400)
+        let x = whiteImage(), y = whiteImage()
         let contents: [Image?] = [x, nil, x, y]
         let velocities: [Double] = [10, 20, 40, 80]
         let cells = contents.enumerated().map { i, image -> EmitterCell in
