@@ -615,9 +615,9 @@ public struct DisplayListBuilder: ~Copyable {
         defer { endVariableRun(from: first) }
         // The cell's image is looked up when the cell changes, and held
         // unretained per particle: the simulation holds it, and `images`
-        // (the list's) from its first op on. A retain and release a
+        // (the list's) from its first op on. A retain and release per
         // particle went to the image's side table (it has weak
-        // references), about 270 instructions of 10,000 particles' frame.
+        // references): about 270 instructions a particle.
         var image: Unmanaged<Image>?   // the cell's contents
         var appended: Unmanaged<Image>?   // the last image added to `images`
         var lastCell: Int32 = -1
