@@ -255,9 +255,17 @@ static inline void edge_distances(const sw_sprite *s, int32_t x, int32_t y, doub
 /* ------------------------------------------------------------------------ */
 /* Rotated fills                                                             */
 
-/* floor and ceil of v, |v| < 2^31 (no libm call) */
+/* floor and ceil of v, |v| < 2^31 (no libm call; the AVX2 build rounds
+   with SSE4.1's roundsd, as software_sprite.c's floor_in: one instruction
+   instead of a conversion there and back and a compare, the same
+   integers) */
+#if SW_FILL_AVX2_VARIANT
+static inline int32_t floor_i(double v) { return (int32_t)__builtin_floor(v); }
+static inline int32_t ceil_i(double v) { return (int32_t)__builtin_ceil(v); }
+#else
 static inline int32_t floor_i(double v) { int32_t i = (int32_t)v; return i - (v < (double)i); }
 static inline int32_t ceil_i(double v) { int32_t i = (int32_t)v; return i + (v > (double)i); }
+#endif
 
 /* edge_coverage without branches: with x = min(|d|, h) the area is
    1/2 +- (x / a - max(x - l, 0)^2 / 2ab), + on the inside (d > 0): linear
@@ -712,16 +720,24 @@ static inline __m128i coverage_bytes_avx2(__m256d d, __m256d h, __m256d l, __m25
    as 32-bit lanes 0 and 1. */
 static inline __m128i floor_plus_one_sse2(__m128d v)
 {
+#if SW_FILL_AVX2_VARIANT
+    return _mm_add_epi32(_mm_cvttpd_epi32(_mm_floor_pd(v)), _mm_set1_epi32(1));   /* (roundpd, as floor_i) */
+#else
     __m128i i = _mm_cvttpd_epi32(v);
     __m128i below = _mm_shuffle_epi32(_mm_castpd_si128(_mm_cmplt_pd(v, _mm_cvtepi32_pd(i))), _MM_SHUFFLE(3, 3, 2, 0));
     return _mm_sub_epi32(_mm_add_epi32(i, below), _mm_set1_epi32(-1));
+#endif
 }
 
 static inline __m128i ceil_sse2(__m128d v)
 {
+#if SW_FILL_AVX2_VARIANT
+    return _mm_cvttpd_epi32(_mm_ceil_pd(v));
+#else
     __m128i i = _mm_cvttpd_epi32(v);
     __m128i above = _mm_shuffle_epi32(_mm_castpd_si128(_mm_cmpgt_pd(v, _mm_cvtepi32_pd(i))), _MM_SHUFFLE(3, 3, 2, 0));
     return _mm_sub_epi32(i, above);
+#endif
 }
 
 /* The zone rows [y, end) of a fill bounded by lower edge a and upper edge
