@@ -201,10 +201,14 @@ typedef struct sw_image_cuts {
 #define SW_SHARED_MIN_NS 6000000
 
 /* Work the renderer (thread 0) shares with the band workers: each of the
-   threads calls run(task, k), k its number; the renderer returns when all
-   are done. */
+   threads calls run(task, k), k its number, which takes the task's items
+   (bands, blocks of ops) with sw_task_take; the renderer returns when all
+   are done (sw_workers_share). */
 typedef struct sw_task {
     void (*run)(struct sw_task *task, size_t k);
+    size_t threads;           /* n: the renderer and the workers running it */
+    bool interleaved;         /* thread k of n takes items k, k + n... (else the next one free) */
+    atomic_size_t next;       /* the next item no thread has taken */
 } sw_task;
 
 /* A sprite run's bands to draw: band b is rows [y0 + b rows, y0 + (b + 1)
@@ -221,9 +225,6 @@ typedef struct sw_band_job {
     lk_backend_instance *inst;
     bool fill;
     bool shared;              /* drawn on the band workers too */
-    bool interleaved;         /* thread k of n draws bands k, k + n... (else the next one free) */
-    size_t threads;           /* n: the renderer and the workers drawing it */
-    atomic_size_t next;       /* the next band free */
     atomic_size_t worker_bands;   /* drawn by the workers (stats) */
 } sw_band_job;
 
@@ -238,9 +239,6 @@ typedef struct sw_prepare_job {
     uint32_t first, end;
     struct sw_sprite *sprites;
     uint8_t *results;
-    size_t threads;           /* n: the renderer and the workers preparing it */
-    bool interleaved;         /* thread k of n takes blocks k, k + n... (else the next one free) */
-    atomic_uint next;         /* the next op no thread has taken */
     atomic_uint worker_ops;   /* prepared by the workers (stats) */
 } sw_prepare_job;
 #define SW_PREPARE_BLOCK 32
@@ -523,12 +521,15 @@ void sw_sprite_draw_one_band(const sw_band_job *job, size_t b);
 /* software_workers.c */
 /* Draws the job's bands: on the band workers too when job->shared. */
 void sw_draw_bands(lk_backend_instance *inst, sw_band_job *job);
-/* The threads a shared task runs on, the renderer's included, the workers
-   started on first use; 1 when there are none (the renderer works alone). */
-size_t sw_workers_ready(lk_backend_instance *inst);
-/* Runs task on the renderer (k = 0) and every worker (k = 1..), returning
-   when all are done; only after sw_workers_ready said more than 1. */
-void sw_workers_run(lk_backend_instance *inst, sw_task *task);
+/* Runs task: with shared, on the renderer (k = 0) and every worker (k =
+   1..), started on first use, returning when all are done; else, or when
+   no worker starts, on the renderer alone. Its items are dealt in turn
+   with LAYERKIT_SOFTWARE_THREADS. Returns the threads that ran it. */
+size_t sw_workers_share(lk_backend_instance *inst, sw_task *task, bool shared);
+/* Thread k's next item of task, *turn counting its takes (0 at first): by
+   default the next item no thread has taken; with the task interleaved,
+   item k + turn n. */
+size_t sw_task_take(sw_task *task, size_t k, size_t *turn);
 /* Thread k's cache of image cuts (k = 0: the renderer's). */
 sw_image_cuts *sw_thread_cuts(lk_backend_instance *inst, size_t k);
 /* Ends the workers (the instance's close). */

@@ -293,22 +293,15 @@ static sw_sprite_result prepare_op(const lk_backend_instance *inst, const lk_dis
 }
 
 /* Thread k's part of a prepare job (sw_prepare_job): blocks of
-   SW_PREPARE_BLOCK ops, the next one free, or with LAYERKIT_SOFTWARE_THREADS
-   blocks k, k + n... (the workers' count then does not depend on timing). */
+   SW_PREPARE_BLOCK ops, taken as sw_task_take deals them. */
 static void prepare_blocks(sw_task *task, size_t k)
 {
     sw_prepare_job *job = (sw_prepare_job *)task;
     sw_image_cuts *cuts = sw_thread_cuts(job->inst, k);
-    uint32_t n = job->end - job->first, dealt = (uint32_t)k * SW_PREPARE_BLOCK;
-    for (;;) {
-        uint32_t from;
-        if (job->interleaved) {
-            from = dealt;
-            dealt += (uint32_t)job->threads * SW_PREPARE_BLOCK;
-        } else {
-            from = atomic_fetch_add_explicit(&job->next, SW_PREPARE_BLOCK, memory_order_relaxed);
-        }
-        if (from >= n) return;
+    uint32_t n = job->end - job->first;
+    size_t blocks = ((size_t)n + SW_PREPARE_BLOCK - 1) / SW_PREPARE_BLOCK, turn = 0;
+    for (size_t block; (block = sw_task_take(task, k, &turn)) < blocks;) {
+        uint32_t from = (uint32_t)block * SW_PREPARE_BLOCK;
         uint32_t to = n - from < SW_PREPARE_BLOCK ? n : from + SW_PREPARE_BLOCK;
         for (uint32_t i = from; i < to; i++)
             job->results[i] = (uint8_t)prepare_op(job->inst, job->list, job->first + i, job->clip, cuts,
@@ -324,19 +317,12 @@ static void prepare_ops(lk_backend_instance *inst, const lk_display_list *list, 
                         uint32_t first, uint32_t end, sw_sprite *sprites, uint8_t *results)
 {
     sw_prepare_job job = { .inst = inst, .list = list, .clip = clip, .first = first, .end = end,
-                           .sprites = sprites, .results = results, .threads = 1,
-                           .interleaved = inst->threads_set };
+                           .sprites = sprites, .results = results };
     job.task.run = prepare_blocks;
-    atomic_init(&job.next, 0);
     atomic_init(&job.worker_ops, 0);
     inst->stats.prepared += end - first;
     uint32_t worth = inst->threads_set ? 2 : SW_PREPARE_SHARED_MIN;
-    if (inst->threads > 1 && end - first >= worth) job.threads = sw_workers_ready(inst);
-    if (job.threads == 1) {
-        prepare_blocks(&job.task, 0);
-        return;
-    }
-    sw_workers_run(inst, &job.task);
+    if (sw_workers_share(inst, &job.task, inst->threads > 1 && end - first >= worth) == 1) return;
     inst->stats.shared_prepared += end - first;
     inst->stats.worker_prepared += atomic_load_explicit(&job.worker_ops, memory_order_relaxed);
 }

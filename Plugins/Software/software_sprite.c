@@ -1600,7 +1600,7 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
                          (int64_t)count * SW_SPRITE_COST_NS + box_pixels * SW_PIXEL_COST_NS >= SW_SHARED_MIN_NS;
     sw_band_job job = { .sprites = sprites, .index = index, .band_end = start, .bands = bands,
                         .y0 = y0, .y1 = y1, .rows = rows, .t = &t, .inst = inst, .fill = fill,
-                        .shared = inst->threads > 1 && worth_sharing, .interleaved = inst->threads_set };
+                        .shared = inst->threads > 1 && worth_sharing };
     sw_draw_bands(inst, &job);
     if (fill) inst->pending.active = false;
     for (size_t i = 0; i < count; i++) {

@@ -15,27 +15,25 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Thread k of n's bands. By default each thread takes the next band no
-   thread has taken: bands of uneven cost even out, and a worker the
-   system runs late (the program's threads busy on the other cores) leaves
-   its bands to the others instead of making the frame wait. With
-   LAYERKIT_SOFTWARE_THREADS set (job->interleaved) thread k draws bands k,
-   k + n, k + 2n...: which thread draws a band then does not depend on
-   timing, and a check can count the workers' bands. */
+/* By default each thread takes the next item no thread has taken: items of
+   uneven cost even out, and a worker the system runs late (the program's
+   threads busy on the other cores) leaves its items to the others instead
+   of making the frame wait. With LAYERKIT_SOFTWARE_THREADS set (the task
+   interleaved) thread k takes items k, k + n, k + 2n...: which thread
+   takes an item then does not depend on timing, and a check can count the
+   workers' items. */
+size_t sw_task_take(sw_task *task, size_t k, size_t *turn)
+{
+    if (task->interleaved) return k + (*turn)++ * task->threads;
+    return atomic_fetch_add_explicit(&task->next, 1, memory_order_relaxed);
+}
+
+/* Thread k's bands. */
 static void run_bands(sw_task *task, size_t k)
 {
     sw_band_job *job = (sw_band_job *)task;
-    size_t n = job->threads;
-    if (job->interleaved) {
-        for (size_t b = k; b < job->bands; b += n) {
-            sw_sprite_draw_one_band(job, b);
-            if (k > 0) atomic_fetch_add_explicit(&job->worker_bands, 1, memory_order_relaxed);
-        }
-        return;
-    }
-    for (;;) {
-        size_t b = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
-        if (b >= job->bands) return;
+    size_t turn = 0;
+    for (size_t b; (b = sw_task_take(task, k, &turn)) < job->bands;) {
         sw_sprite_draw_one_band(job, b);
         if (k > 0) atomic_fetch_add_explicit(&job->worker_bands, 1, memory_order_relaxed);
     }
@@ -84,13 +82,15 @@ static bool start_workers(lk_backend_instance *inst)
     return w->count > 0;
 }
 
-size_t sw_workers_ready(lk_backend_instance *inst)
+size_t sw_workers_share(lk_backend_instance *inst, sw_task *task, bool shared)
 {
-    return start_workers(inst) ? (size_t)inst->workers->count + 1 : 1;
-}
-
-void sw_workers_run(lk_backend_instance *inst, sw_task *task)
-{
+    task->interleaved = inst->threads_set;
+    atomic_init(&task->next, 0);
+    task->threads = shared && start_workers(inst) ? (size_t)inst->workers->count + 1 : 1;
+    if (task->threads == 1) {
+        task->run(task, 0);
+        return 1;
+    }
     sw_workers *w = inst->workers;
     pthread_mutex_lock(&w->mutex);
     w->task = task;
@@ -104,6 +104,7 @@ void sw_workers_run(lk_backend_instance *inst, sw_task *task)
     while (w->busy > 0) pthread_cond_wait(&w->done, &w->mutex);
     w->task = NULL;
     pthread_mutex_unlock(&w->mutex);
+    return task->threads;
 }
 
 sw_image_cuts *sw_thread_cuts(lk_backend_instance *inst, size_t k)
@@ -114,14 +115,8 @@ sw_image_cuts *sw_thread_cuts(lk_backend_instance *inst, size_t k)
 void sw_draw_bands(lk_backend_instance *inst, sw_band_job *job)
 {
     job->task.run = run_bands;
-    atomic_init(&job->next, 0);
     atomic_init(&job->worker_bands, 0);
-    job->threads = job->shared && job->bands >= 2 ? sw_workers_ready(inst) : 1;
-    if (job->threads == 1) {
-        run_bands(&job->task, 0);
-        return;
-    }
-    sw_workers_run(inst, &job->task);
+    if (sw_workers_share(inst, &job->task, job->shared && job->bands >= 2) == 1) return;
     inst->stats.shared_runs++;
     inst->stats.worker_bands += atomic_load_explicit(&job->worker_bands, memory_order_relaxed);
 }
