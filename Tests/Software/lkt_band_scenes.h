@@ -478,16 +478,6 @@ static inline void check_band_scene(const scene *s, int software, way *on, way *
     lkt_end();
 }
 
-/* The number before `label` (" sprites,", " band fills,") in a software
-   instance's closing log; -1 when it is not there. */
-static inline long logged_count(const char *log, const char *label)
-{
-    const char *p = strstr(log, label);
-    if (!p) return -1;
-    while (p > log && p[-1] >= '0' && p[-1] <= '9') p--;
-    return strtol(p, NULL, 10);
-}
-
 /* What a band test checks beyond its scenes: how its path is turned off
    (pixman's way), its tolerances, and what the software plugin's closing
    log must count with the path on (at least `minimum`, the same with the

@@ -92,6 +92,17 @@ static inline void lkt_host_log(void *data, uint32_t level, const char *message)
     snprintf(r->last_log, sizeof r->last_log, "%s", message);
 }
 
+/* The number before `label` (" sprites,", " bands drawn by band workers")
+   in a log line, such as a software instance's closing log; -1 when it is
+   not there. */
+static inline long logged_count(const char *log, const char *label)
+{
+    const char *p = strstr(log, label);
+    if (!p) return -1;
+    while (p > log && p[-1] >= '0' && p[-1] <= '9') p--;
+    return strtol(p, NULL, 10);
+}
+
 static inline void lkt_host_frame_done(void *data, uint64_t frame, double time)
 {
     lkt_host_record *r = (lkt_host_record *)data;

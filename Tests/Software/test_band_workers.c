@@ -27,14 +27,6 @@
 
 static const lk_backend *b;
 
-static long logged_count(const char *log, const char *label)
-{
-    const char *p = strstr(log, label);
-    if (!p) return -1;
-    while (p > log && p[-1] >= '0' && p[-1] <= '9') p--;
-    return strtol(p, NULL, 10);
-}
-
 static lk_backend_instance *open_with_threads(const char *threads, lkt_host_record *record, lk_backend_host *host)
 {
     memset(record, 0, sizeof *record);
