@@ -147,7 +147,8 @@ int main(void)
     if (alone_ops != 0) lkt_fail("with one thread %ld ops were prepared shared: \"%s\"", alone_ops, alone_record.last_log);
     lkt_end();
 
-    /* An op the sprite path declines ends a run; the ops prepared after it
+    /* S8.1 (no input makes a frame's work grow out of bounds): an op the
+       sprite path declines ends a run; the ops prepared after it
        are prepared again by the runs that follow, and that waste stays a
        small multiple of the ops (a first chunk of 256 prepared 256 ops
        for each op of a list it declines throughout: minutes for a frame
