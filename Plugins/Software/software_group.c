@@ -26,6 +26,7 @@
  * under 0.3% of the weight), and applied separably in floats.
  */
 #include "software_private.h"
+#include "software_sprite.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,6 +35,8 @@
 /* Blurs wider than this are drawn with this sigma: the reach, and so the
    work and the group's margin, stay bounded. */
 #define SW_MAX_SIGMA 1024.0
+/* Columns of the vertical blur pass at a time (see draw_shadow). */
+#define SW_BLUR_STRIP 64
 /* Offsets beyond this put the shadow off any output; clamped so that box
    arithmetic stays in int32. */
 #define SW_MAX_OFFSET (4.0 * SW_MAX_SIZE)
@@ -245,6 +248,15 @@ static bool draw_shadow(lk_backend_instance *inst, const sw_group *g, pixman_ima
     float *acc = rows + (size_t)h * (size_t)ow;
     make_kernel(kx, reach, sigma, fx);
     make_kernel(ky, reach, sigma, fy);
+    void (*weighted_rows)(float *restrict, const float *restrict, ptrdiff_t, const float *restrict, int32_t,
+                          int32_t) = sw_blur_weighted_rows;
+    void (*to_bytes)(uint8_t *restrict, const float *restrict, int32_t) = sw_blur_to_bytes;
+#if SW_FILL_HAS_AVX2
+    if (inst->sprites == SW_SPRITES_ON && sw_fill_avx2_supported()) {
+        weighted_rows = sw_blur_weighted_rows_avx2;
+        to_bytes = sw_blur_to_bytes_avx2;
+    }
+#endif
 
     /* Horizontal: content row v, output column X reads content columns
        X - ox - b.x0 - d. The row is padded with 2 reach zeros each side. */
@@ -260,36 +272,34 @@ static bool draw_shadow(lk_backend_instance *inst, const sw_group *g, pixman_ima
             any |= src[u];
         }
         float *dst = rows + (size_t)v * (size_t)ow;
-        memset(dst, 0, (size_t)ow * sizeof *dst);
-        if (!any) continue;
-        /* Tap by tap, so the inner loop is a plain a*x+y the compiler
-           vectorises: output column x takes content column first + x - d,
-           at padded index 3 reach + first + x - k for tap k = d + reach. */
-        for (size_t k = 0; k < taps; k++) {
-            const float weight = kx[k], *p = row + 3 * reach + first - (ptrdiff_t)k;
-            for (int32_t x = 0; x < ow; x++) dst[x] += weight * p[x];
+        if (!any) {
+            memset(dst, 0, (size_t)ow * sizeof *dst);
+            continue;
         }
+        /* Output column x takes content column first + x - d, at padded
+           index 3 reach + first + x - k for tap k = d + reach. */
+        weighted_rows(dst, row + 3 * reach + first, -1, kx, (int32_t)taps, ow);
     }
 
     pixman_image_t *alpha = pixman_image_create_bits(PIXMAN_a8, ow, oh, NULL, 0);
     if (!alpha) return false;
     uint8_t *abits = (uint8_t *)pixman_image_get_data(alpha);
     size_t astride = (size_t)pixman_image_get_stride(alpha);
-    /* Vertical: output row Y reads content rows Y - oy - b.y0 - d. */
-    for (int32_t y = 0; y < oh; y++) {
-        int32_t centre = out.y0 + y - oy - b.y0;
-        int32_t d0 = centre - (h - 1) > -reach ? centre - (h - 1) : -reach;
-        int32_t d1 = centre < reach ? centre : reach;
-        memset(acc, 0, (size_t)ow * sizeof *acc);
-        for (int32_t d = d0; d <= d1; d++) {
-            float k = ky[d + reach];
-            const float *src = rows + (size_t)(centre - d) * (size_t)ow;
-            for (int32_t x = 0; x < ow; x++) acc[x] += k * src[x];
-        }
-        uint8_t *dst = abits + (size_t)y * astride;
-        for (int32_t x = 0; x < ow; x++) {
-            float a = acc[x];
-            dst[x] = a <= 0.0f ? 0 : a >= 255.0f ? 255 : (uint8_t)lrintf(a);
+    /* Vertical: output row Y reads content rows Y - oy - b.y0 - d. In
+       strips of SW_BLUR_STRIP columns, so that the rows an output row
+       reads, most of which the next one reads again, stay in the L1 cache. */
+    for (int32_t x0 = 0; x0 < ow; x0 += SW_BLUR_STRIP) {
+        int32_t n = ow - x0 < SW_BLUR_STRIP ? ow - x0 : SW_BLUR_STRIP;
+        for (int32_t y = 0; y < oh; y++) {
+            int32_t centre = out.y0 + y - oy - b.y0;
+            int32_t d0 = centre - (h - 1) > -reach ? centre - (h - 1) : -reach;
+            int32_t d1 = centre < reach ? centre : reach;
+            if (d0 <= d1)
+                weighted_rows(acc, rows + (ptrdiff_t)(centre - d0) * ow + x0, -(ptrdiff_t)ow, ky + d0 + reach,
+                              d1 - d0 + 1, n);
+            else
+                memset(acc, 0, (size_t)n * sizeof *acc);
+            to_bytes(abits + (size_t)y * astride + x0, acc, n);
         }
     }
 

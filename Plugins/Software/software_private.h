@@ -552,4 +552,15 @@ bool sw_group_pop(lk_backend_instance *inst);
 /* Drops every open group without compositing (after a failure). */
 void sw_group_stack_free(lk_backend_instance *inst);
 
+/* software_blur.c (and its AVX2 build, software_blur_avx2.c) */
+/* out[x] = sum over i < count of weights[i] * first[i * step + x], for x < n,
+   summed in order of i from 0. */
+void sw_blur_weighted_rows(float *restrict out, const float *restrict first, ptrdiff_t step,
+                           const float *restrict weights, int32_t count, int32_t n);
+void sw_blur_weighted_rows_avx2(float *restrict out, const float *restrict first, ptrdiff_t step,
+                                const float *restrict weights, int32_t count, int32_t n);
+/* out[x] = in[x] clamped to 0..255 and rounded to nearest (ties to even), for x < n */
+void sw_blur_to_bytes(uint8_t *restrict out, const float *restrict in, int32_t n);
+void sw_blur_to_bytes_avx2(uint8_t *restrict out, const float *restrict in, int32_t n);
+
 #endif /* LAYERKIT_SOFTWARE_PRIVATE_H */

@@ -7,6 +7,7 @@
  * outside it, clips around and inside groups, and malformed nesting.
  * Tolerances are per channel, out of 255, beyond the 0.5 of rounding.
  */
+#define _POSIX_C_SOURCE 200809L   /* setenv */
 #include "lktest.h"
 
 #define W 160
@@ -468,6 +469,59 @@ static void test_malformed(void)
     lkt_end();
 }
 
+/* The software backend's blur has an SSE2 build and an AVX2 one, chosen at
+   open by the CPU and LAYERKIT_SOFTWARE_SPRITES: both must give the same
+   bytes. Shadows of 3 to 71 taps a side over rows of 13 to 160 outputs
+   (whole blocks of 32 and tails), cut by the output's edges, translucent
+   and rotated content. */
+static void test_shadow_builds_agree(void)
+{
+    if (strcmp(lkt_backend_name(), "software") != 0) return;   /* the builds are the software backend's */
+    lkt_begin("shadow_blur_sse2_equals_default_simd");
+    const double sigmas[] = { 0.7, 2.2, 5.0, 11.3 };
+    lk_dl_op ops[4 * 4];
+    uint32_t n = 0;
+    for (int i = 0; i < 4; i++) {
+        double x = -20 + 47 * i, y = 10 + 23 * i, w = 9 + 31 * i, h = 5 + 11 * i;
+        ops[n++] = shadow_group(x, y, w, h, lkt_color(0.1f, 0, 0.3f, 0.7f), 3.3 - i, 2.6 * i, sigmas[i]);
+        lk_dl_op fill = lkt_fill(x, y, w, h, lkt_color(0.5f, 0.2f, 0, 0.5f + 0.15f * (float)i));
+        if (i % 2) {   /* turned about its centre: alpha other than 0 and 255 along its edges */
+            double c = cos(0.4 * i), sn = sin(0.4 * i), cx = x + w / 2, cy = y + h / 2;
+            fill.transform[0] = c; fill.transform[1] = sn;
+            fill.transform[4] = -sn; fill.transform[5] = c;
+            fill.transform[12] = cx - c * cx + sn * cy;
+            fill.transform[13] = cy - sn * cx - c * cy;
+            fill.flags |= LK_DL_FLAG_ANTIALIAS;
+        }
+        ops[n++] = fill;
+        ops[n++] = pop();
+    }
+    lkt_frame simd = lkt_frame_new(W, H);
+    lk_backend_instance *sse2 = NULL;
+    lk_display_list list = lkt_list(ops, n, W, H, lkt_color(1, 1, 1, 1));
+    if (!draw(ops, n, lkt_color(1, 1, 1, 1))) goto done;
+    memcpy(simd.pixels, frame.pixels, (size_t)W * H * 4);
+    setenv("LAYERKIT_SOFTWARE_SPRITES", "sse2", 1);
+    sse2 = lkt_open(b, NULL, W, H);
+    unsetenv("LAYERKIT_SOFTWARE_SPRITES");
+    if (!sse2) {
+        lkt_fail("could not open a second instance with LAYERKIT_SOFTWARE_SPRITES=sse2");
+        goto done;
+    }
+    if (!lkt_render(b, sse2, &list, &frame)) goto done;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            if (lkt_pixel(&frame, x, y) != lkt_pixel(&simd, x, y)) {
+                lkt_fail("pixel (%d, %d): %08x with SSE2 alone, %08x by default", x, y,
+                         (unsigned)lkt_pixel(&frame, x, y), (unsigned)lkt_pixel(&simd, x, y));
+                goto done;
+            }
+done:
+    if (sse2) b->close(sse2);
+    free(simd.pixels);
+    lkt_end();
+}
+
 int main(void)
 {
     b = lkt_load();
@@ -480,6 +534,7 @@ int main(void)
     test_blend_add();
     test_masks();
     test_shadows();
+    test_shadow_builds_agree();
     test_malformed();
 
     b->close(inst);
