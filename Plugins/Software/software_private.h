@@ -353,9 +353,11 @@ typedef enum sw_sprite_mode { SW_SPRITES_ON, SW_SPRITES_SSE2, SW_SPRITES_SCALAR,
    software_sprite.c for the rule): rotated or skewed images up to
    SW_SPRITE_MAX_SIDE; axis-aligned ones only when tinted, up to
    SW_SPRITE_AXIS_MAX_SIDE (beyond, and untinted, pixman's blits and scaled
-   fast paths are faster: measured, docs/rendering.md). */
+   fast paths are faster: measured, docs/rendering.md). The rotated limit
+   bounds how far texel positions step in 16.16 from the box's first pixel:
+   2,048 steps add up to under 1/64 of a texel (test_sprite_large.c). */
 #ifndef SW_SPRITE_MAX_SIDE
-#define SW_SPRITE_MAX_SIDE 256
+#define SW_SPRITE_MAX_SIDE 1024
 #endif
 #ifndef SW_SPRITE_AXIS_MAX_SIDE
 #define SW_SPRITE_AXIS_MAX_SIDE 24
