@@ -151,6 +151,105 @@ static void test_rounded_fill(void)
     lkt_end();
 }
 
+/* Large axis-aligned rounded rects: translucent fills at fractional
+   places, scaled unevenly and flipped, some hanging off the output. */
+static int rounded_cards(lk_dl_op *ops)
+{
+    int n = 0;
+    ops[n] = lkt_fill(20.3, 15.6, 210.5, 170.25, lkt_color(0.1f, 0.3f, 0.5f, 0.7f));
+    ops[n++].corner_radius = 26.5;
+    ops[n] = lkt_fill(150.75, 120.2, 230, 260.4, lkt_color(0.5f, 0.2f, 0.1f, 0.55f));
+    ops[n++].corner_radius = 9.3;
+    ops[n] = lkt_fill(-40.4, 230.9, 200, 190, lkt_color(0.2f, 0.6f, 0.2f, 0.8f));   /* off the left and bottom */
+    ops[n++].corner_radius = 40;
+    /* local 0..160 x 0..120, radius 20, scaled 1.3 x -1.1 (flipped) */
+    ops[n] = lkt_fill(0, 0, 160, 120, lkt_color(0.35f, 0.1f, 0.4f, 0.6f));
+    ops[n].corner_radius = 20;
+    lkt_set_transform(&ops[n++], lkt_mat_mul(lkt_scale_mat(1.3, -1.1), lkt_translate(180.4, 390.7, 0)));
+    for (int i = 0; i < n; i++) ops[i].flags |= LK_DL_FLAG_ANTIALIAS;
+    return n;
+}
+
+static void test_large_rounded_fills(void)
+{
+    lkt_begin("fill_large_rounded_rects_match_their_area");
+    /* each alone over a transparent clear: colour x area, the area exact
+       where a pixel is wholly in or out, supersampled where it is not */
+    lk_dl_op ops[4];
+    int n = rounded_cards(ops);
+    /* device rect and radii of each (x0, y0, x1, y1, rx, ry) */
+    const double shapes[4][6] = {
+        { 20.3, 15.6, 230.8, 185.85, 26.5, 26.5 },
+        { 150.75, 120.2, 380.75, 380.6, 9.3, 9.3 },
+        { -40.4, 230.9, 159.6, 420.9, 40, 40 },
+        { 180.4, 390.7 - 132, 180.4 + 208, 390.7, 26, 22 },
+    };
+    for (int k = 0; k < n && !lkt()->reason[0]; k++) {
+        if (!draw(&ops[k], 1, clear_none)) break;
+        const double *d = shapes[k];
+        double w = d[2] - d[0], h = d[3] - d[1];
+        for (int y = (int)floor(d[1]) - 1; y <= (int)ceil(d[3]) && y < H; y++) {
+            if (y < 0) continue;
+            for (int x = (int)floor(d[0]) - 1; x <= (int)ceil(d[2]) && x < W; x++) {
+                if (x < 0) continue;
+                /* in the unit rounded rect's space, where the corners are circles */
+                int corners = 0;
+                for (int c = 0; c < 4; c++)
+                    corners += lkt_in_rounded_rect((x + (c & 1) - d[0]) / d[4], (y + (c >> 1) - d[1]) / d[5], 0, 0,
+                                                   w / d[4], h / d[5], 1.0);
+                double cov = corners == 4 ? 1.0 : 0.0;
+                if (corners != 0 && corners != 4) {
+                    int inside = 0;
+                    for (int j = 0; j < 32; j++)
+                        for (int i = 0; i < 32; i++)
+                            inside += lkt_in_rounded_rect((x + (i + 0.5) / 32 - d[0]) / d[4],
+                                                          (y + (j + 0.5) / 32 - d[1]) / d[5], 0, 0, w / d[4],
+                                                          h / d[5], 1.0);
+                    cov = inside / 1024.0;
+                }
+                if (!lkt_expect(&frame, x, y, lkt_scale(lkt_rgba_of(ops[k].color), cov), 0.04 * 255, "card pixel"))
+                    goto done;
+            }
+        }
+    }
+done:
+    lkt_end();
+
+    /* S6.4: a frame partly redrawn has, inside the damage box, the pixels
+       of the whole redraw: boxes on the cards' straight sides (a few rows
+       of a card's middle), across the rows where their corners end, and on
+       a corner; a box must not change how a card is drawn. */
+    lkt_begin("fill_large_rounded_rects_partly_redrawn_equal_a_whole_redraw");
+    lk_dl_color grey = lkt_color(0.8f, 0.8f, 0.75f, 1);
+    lkt_frame whole = lkt_frame_new(W, H);
+    const lk_dl_box boxes[] = {
+        { 10, 80, 30, 20 },  { 222, 60, 16, 40 }, { 140, 200, 20, 30 }, { 375, 250, 12, 60 },
+        { 0, 300, 12, 50 },  { 15, 35, 40, 12 },  { 176, 300, 14, 40 }, { 380, 290, 8, 8 },
+        { 18, 10, 30, 30 },  { 148, 118, 250, 4 },
+    };
+    if (draw(ops, (uint32_t)n, grey)) {
+        memcpy(whole.pixels, frame.pixels, (size_t)W * H * 4);
+        for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
+            lk_display_list other = lkt_list(ops, 0, W, H, lkt_color(0, 0, 0, 1));
+            lk_display_list list = lkt_list(ops, (uint32_t)n, W, H, grey);
+            list.damage = boxes[i];
+            if (!lkt_render(b, inst, &other, &frame) || !lkt_render(b, inst, &list, &frame)) break;
+            const lk_dl_box *d = &boxes[i];
+            for (int y = d->y; y < d->y + (int)d->height; y++)
+                for (int x = d->x; x < d->x + (int)d->width; x++)
+                    if (lkt_pixel(&frame, x, y) != lkt_pixel(&whole, x, y)) {
+                        lkt_fail("pixel (%d, %d) is %08x redrawn under damage (%d,%d %dx%d), %08x in the whole frame", x,
+                                 y, (unsigned)lkt_pixel(&frame, x, y), d->x, d->y, d->width, d->height,
+                                 (unsigned)lkt_pixel(&whole, x, y));
+                        goto partly_done;
+                    }
+        }
+    }
+partly_done:
+    free(whole.pixels);
+    lkt_end();
+}
+
 static void test_border(void)
 {
     lk_dl_color c = lkt_color(0.5f, 0, 0.5f, 1);
@@ -479,6 +578,7 @@ int main(void)
     test_fractional_fill();
     test_opacity_and_over();
     test_rounded_fill();
+    test_large_rounded_fills();
     test_border();
     test_rotated_square();
     test_perspective();
