@@ -491,11 +491,11 @@ static bool draw_polygon(lk_backend_instance *inst, sw_paint *p, const sw_shape 
     return composite_mask(inst, p, mask, box, clip);
 }
 
-/* Below this many pixels in the middle band (within the clip) a rounded
-   rect goes through one mask as before: the bands' two more composites and
-   polygons cost more than the mask they save (measured: opaque 64x64
-   fills with a radius of 12, 0.89 ms for 100 through one mask, 1.05 ms in
-   bands; 128x128 the same either way; 256x256, 3.1 ms against 2.1). */
+/* Below this many pixels in its middle band a rounded rect goes through
+   one mask as before: the bands' two more composites and polygons cost
+   more than the mask they save (measured: opaque 64x64 fills with a
+   radius of 12, 0.89 ms for 100 through one mask, 1.05 ms in bands;
+   128x128 the same either way; 256x256, 3.1 ms against 2.1). */
 #define SW_ROUNDED_BANDS_MIN_PIXELS 8192.0
 
 /* An axis-aligned rounded rect in three bands of rows: the rows its top
@@ -519,6 +519,7 @@ static bool draw_rounded_in_bands(lk_backend_instance *inst, sw_paint *p, const 
     sw_rect device = { fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by) };
     double reach = shape->radius * fabs(sy);   /* the corners' height in output rows */
     double top = ceil(device.y0 + reach), bottom = floor(device.y1 - reach);
+    if (!isfinite(device.x0) || !isfinite(device.x1) || !isfinite(top) || !isfinite(bottom)) return true;
     /* No whole row between the corners, or too few pixels there to pay for
        two more composites. Decided on the whole shape, not on the part in
        the clip: a damage box must not change how a pixel is drawn (S6.4). */

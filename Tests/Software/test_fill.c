@@ -522,6 +522,29 @@ static void test_degenerate_input(void)
     }
     lkt_end();
 
+    lkt_begin("huge_rounded_rects_are_clipped");
+    {
+        /* the middle rows of the first cover the output; the second's width
+           overflows to infinity once scaled; the third's corners are far
+           outside the output, its straight sides across it */
+        lk_dl_op ops[3];
+        ops[0] = lkt_fill(-1e9, -1e9, 2e9, 2e9, c);
+        ops[0].corner_radius = 50;
+        ops[1] = lkt_fill(-1e300, 50, 1.5e300, 10, lkt_color(0, 1, 0, 1));
+        ops[1].corner_radius = 3;
+        ops[1].transform[0] = 1e10;
+        ops[2] = lkt_fill(100.5, -5e5, 50, 1e6, lkt_color(0, 0, 1, 1));
+        ops[2].corner_radius = 20;
+        if (draw(ops, 3, clear_none)) {
+            expect_coverage(0, 0, c, 1, 0, "a corner of the output");
+            expect_coverage(W - 1, H - 1, c, 1, 0, "the opposite corner");
+            expect_coverage(120, 200, lkt_color(0, 0, 1, 1), 1, 0, "inside the tall one");
+            lkt_rgba half = lkt_over(lkt_scale(lkt_rgba_of(lkt_color(0, 0, 1, 1)), 0.5), lkt_rgba_of(c));
+            lkt_expect(&frame, 100, 200, half, 1, "its left edge, half covered");
+        }
+    }
+    lkt_end();
+
     lkt_begin("non_finite_values_skip_the_op");
     {
         lk_dl_op ops[6];
