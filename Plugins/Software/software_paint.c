@@ -491,55 +491,104 @@ static bool draw_polygon(lk_backend_instance *inst, sw_paint *p, const sw_shape 
     return composite_mask(inst, p, mask, box, clip);
 }
 
-/* Below this many pixels in its middle band a rounded rect goes through
-   one mask as before: the bands' two more composites and polygons cost
-   more than the mask they save (measured: opaque 64x64 fills with a
-   radius of 12, 0.89 ms for 100 through one mask, 1.05 ms in bands;
-   128x128 the same either way; 256x256, 3.1 ms against 2.1). */
-#define SW_ROUNDED_BANDS_MIN_PIXELS 8192.0
+/* Below this many pixels in its middle band a shape goes through one mask
+   as before: the bands' more composites and outlines cost more than the
+   mask they save (measured: opaque 64x64 fills with a radius of 12, 0.89
+   ms for 100 through one mask, 1.05 ms in bands; 128x128 the same either
+   way; 256x256, 3.1 ms against 2.1). */
+#define SW_BANDS_MIN_PIXELS 8192.0
 
-/* An axis-aligned rounded rect in three bands of rows: the rows its top
-   corners reach and those its bottom corners reach through a coverage
-   mask, the whole rows between as a plain rect (no mask to fill and read:
-   a card of 256 pixels with a radius of 24 is four fifths plain rows).
-   Between the bands the outline is the rect's straight sides, so every
-   pixel gets its area inside the shape as the mask of the whole would
-   give it (the rect path rounds colour x coverage where the mask path
-   rounds coverage, so an edge pixel may differ by a level or two from
-   the one mask). Sets *handled to false, drawing nothing, when the shape
-   is not axis-aligned or its middle band is too small. */
-static bool draw_rounded_in_bands(lk_backend_instance *inst, sw_paint *p, const sw_shape *shape,
-                                  bool antialias, const sw_clip *clip, bool *handled)
+/* The device rect of a shape under an axis-aligned transform, and its
+   corners' height in output rows. */
+static bool axis_aligned_device(const sw_shape *s, sw_rect *out, double *corner_rows)
+{
+    double sx, sy, tx, ty;
+    if (!sw_homography_axis_aligned(&s->h, &sx, &sy, &tx, &ty)) return false;
+    double ax = sx * s->rect.x0 + tx, bx = sx * s->rect.x1 + tx;
+    double ay = sy * s->rect.y0 + ty, by = sy * s->rect.y1 + ty;
+    out->x0 = fmin(ax, bx); out->x1 = fmax(ax, bx);
+    out->y0 = fmin(ay, by); out->y1 = fmax(ay, by);
+    *corner_rows = s->radius * fabs(sy);
+    return isfinite(out->x0) && isfinite(out->x1) && isfinite(out->y0) && isfinite(out->y1) &&
+           isfinite(*corner_rows);
+}
+
+/* The part of shape (minus hole) inside limit: through rect pieces when
+   neither is rounded (the rect path's own coverage), else its outline. */
+static bool draw_band(lk_backend_instance *inst, sw_paint *p, const sw_shape *shape, const sw_shape *hole,
+                      const sw_rect *outer, const sw_rect *inner, bool antialias, sw_box limit,
+                      const sw_clip *clip, bool *drawn)
+{
+    if (shape->radius > 0.0 || (hole && hole->radius > 0.0))
+        return draw_polygon(inst, p, shape, hole, antialias, limit, clip, drawn);
+    sw_piece pieces[9], holes[9];
+    int n = sw_rect_pieces(*outer, antialias, limit, pieces);
+    *drawn = n > 0;
+    if (n == 0) return true;
+    int nh = hole ? sw_rect_pieces(*inner, antialias, pieces_bounds(pieces, n), holes) : 0;
+    return draw_pieces(inst, p, pieces, n, holes, nh, clip);
+}
+
+/* An axis-aligned shape (a rounded fill, a border, rounded or not) in three
+   bands of rows: the rows its top corners (or top side, for a border)
+   reach and those its bottom ones reach as before, through a coverage
+   mask of their own, and the whole rows between as plain rects (no mask
+   to fill and read): the fill's rect, or the border's left and right
+   sides. Between the bands the outline and the hole's are straight
+   sides, so each pixel gets its area inside the shape as the one mask
+   would give it (the rect path rounds colour x coverage where the mask
+   path rounds coverage, so an edge pixel may differ by a level or two).
+   A card of 256 pixels with a radius of 24 is four fifths plain rows; a
+   border of 2 pixels around it, a fiftieth. Sets *handled to false,
+   drawing nothing, when the shape is not axis-aligned, its middle band is
+   too small, or a border's two sides would share a column. */
+static bool draw_in_bands(lk_backend_instance *inst, sw_paint *p, const sw_shape *shape, const sw_shape *hole,
+                          bool antialias, const sw_clip *clip, bool *handled)
 {
     *handled = false;
-    double sx, sy, tx, ty;
-    if (!sw_homography_axis_aligned(&shape->h, &sx, &sy, &tx, &ty)) return true;
-    double ax = sx * shape->rect.x0 + tx, bx = sx * shape->rect.x1 + tx;
-    double ay = sy * shape->rect.y0 + ty, by = sy * shape->rect.y1 + ty;
-    sw_rect device = { fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by) };
-    double reach = shape->radius * fabs(sy);   /* the corners' height in output rows */
+    sw_rect device, inner = { 0, 0, 0, 0 };
+    double reach, inner_reach = 0.0;
+    if (!axis_aligned_device(shape, &device, &reach)) return true;
+    if (hole && !axis_aligned_device(hole, &inner, &inner_reach)) return true;
+    /* whole rows where the outline (and the hole's) are straight sides */
     double top = ceil(device.y0 + reach), bottom = floor(device.y1 - reach);
-    if (!isfinite(device.x0) || !isfinite(device.x1) || !isfinite(top) || !isfinite(bottom)) return true;
-    /* No whole row between the corners, or too few pixels there to pay for
-       two more composites. Decided on the whole shape, not on the part in
-       the clip: a damage box must not change how a pixel is drawn (S6.4). */
-    if (!(bottom > top) || !((bottom - top) * (device.x1 - device.x0) >= SW_ROUNDED_BANDS_MIN_PIXELS))
-        return true;
+    if (hole) {
+        top = fmax(top, ceil(inner.y0 + inner_reach));
+        bottom = fmin(bottom, floor(inner.y1 - inner_reach));
+        if (!(ceil(inner.x0) <= floor(inner.x1))) return true;   /* the sides would share a column */
+    }
+    /* Decided on the whole shape, not on the part in the clip: a damage
+       box must not change how a pixel is drawn (S6.4). */
+    if (!(bottom > top) || !((bottom - top) * (device.x1 - device.x0) >= SW_BANDS_MIN_PIXELS)) return true;
     *handled = true;
     const sw_box c = clip->box;
     /* the middle rows within the clip (as ints only once inside it) */
     int32_t mid0 = (int32_t)fmin(fmax(top, (double)c.y0), (double)c.y1);
     int32_t mid1 = (int32_t)fmin(fmax(bottom, (double)c.y0), (double)c.y1);
     sw_box upper = { c.x0, c.y0, c.x1, mid0 }, lower = { c.x0, mid1, c.x1, c.y1 };
-    bool ok = true, upper_drawn = false, lower_drawn = false;
-    if (!sw_box_empty(upper)) ok &= draw_polygon(inst, p, shape, NULL, antialias, upper, clip, &upper_drawn);
-    sw_rect middle = { device.x0, top, device.x1, bottom };
     sw_box rows = { c.x0, mid0, c.x1, mid1 };
-    sw_piece pieces[9];
-    int n = sw_rect_pieces(middle, antialias, rows, pieces);
-    if (n > 0) ok &= draw_pieces(inst, p, pieces, n, NULL, 0, clip);
-    if (!sw_box_empty(lower)) ok &= draw_polygon(inst, p, shape, NULL, antialias, lower, clip, &lower_drawn);
-    if (n == 0 && !upper_drawn && !lower_drawn) return skip(inst);
+    bool ok = true, drawn_upper = false, drawn_lower = false, drawn_middle = false;
+    if (!sw_box_empty(upper))
+        ok &= draw_band(inst, p, shape, hole, &device, &inner, antialias, upper, clip, &drawn_upper);
+    /* the middle: the fill's rect, or the border's two sides */
+    sw_rect sides[2] = { { device.x0, top, device.x1, bottom }, { 0, 0, 0, 0 } };
+    int count = 1;
+    if (hole) {
+        sides[0].x1 = inner.x0;
+        sides[1] = (sw_rect){ inner.x1, top, device.x1, bottom };
+        count = 2;
+    }
+    for (int i = 0; i < count; i++) {
+        sw_piece pieces[9];
+        int n = sw_rect_pieces(sides[i], antialias, rows, pieces);
+        if (n > 0) {
+            ok &= draw_pieces(inst, p, pieces, n, NULL, 0, clip);
+            drawn_middle = true;
+        }
+    }
+    if (!sw_box_empty(lower))
+        ok &= draw_band(inst, p, shape, hole, &device, &inner, antialias, lower, clip, &drawn_lower);
+    if (!drawn_upper && !drawn_middle && !drawn_lower) return skip(inst);
     return ok;
 }
 
@@ -554,12 +603,20 @@ static bool draw_shape(lk_backend_instance *inst, sw_paint *p, const sw_shape *s
         int n = sw_rect_pieces(outer, antialias, clip->box, pieces);
         if (n == 0) return skip(inst);
         int nh = hole ? sw_rect_pieces(inner, antialias, pieces_bounds(pieces, n), holes) : 0;
-        return draw_pieces(inst, p, pieces, n, holes, nh, clip);
+        bool frame = nh == 1 && n == 1 && holes[0].coverage == 1.0 && pieces[0].coverage == 1.0;
+        if (nh == 0 || frame) return draw_pieces(inst, p, pieces, n, holes, nh, clip);
     }
-    if (!hole && shape->radius > 0.0) {
+    if (shape->radius > 0.0 || hole) {
         bool handled;
-        bool ok = draw_rounded_in_bands(inst, p, shape, antialias, clip, &handled);
+        bool ok = draw_in_bands(inst, p, shape, hole, antialias, clip, &handled);
         if (handled) return ok;
+    }
+    if (rect) {
+        /* a border whose hole is not pixel-aligned, too small for bands */
+        sw_piece pieces[9], holes[9];
+        int n = sw_rect_pieces(outer, antialias, clip->box, pieces);
+        int nh = sw_rect_pieces(inner, antialias, pieces_bounds(pieces, n), holes);
+        return draw_pieces(inst, p, pieces, n, holes, nh, clip);
     }
     bool drawn;
     bool ok = draw_polygon(inst, p, shape, hole, antialias, clip->box, clip, &drawn);

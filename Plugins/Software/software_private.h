@@ -75,6 +75,11 @@ typedef struct sw_raster_scratch {
     sw_hpoint          clip_a[SW_MAX_POLYGON], clip_b[SW_MAX_POLYGON];
     sw_point           polygon[SW_MAX_POLYGON];
     pixman_trapezoid_t traps[SW_MAX_POLYGON];
+    /* The corners' unit arcs of the last segment count outlined (0: none):
+       cos and sin of each point's angle, as outline() computes them, kept
+       because a frame's rounded rects mostly share a radius. */
+    int                arc_segments;
+    double             arc_cos[SW_MAX_OUTLINE], arc_sin[SW_MAX_OUTLINE];
     /* Signed area accumulation cells for the analytic rasterizer: (width + 2)
        x height, kept all zero between uses (the sweep clears what it reads),
        grown on demand, freed by sw_raster_scratch_free. */

@@ -189,8 +189,9 @@ static int arc_segments(double device_radius)
     return n > SW_MAX_ARC_SEGMENTS ? SW_MAX_ARC_SEGMENTS : (int)n;
 }
 
-/* The rounded rect as a convex polygon in local space, clockwise on screen. */
-static int outline(const sw_shape *s, sw_point *out)
+/* The rounded rect as a convex polygon in local space, clockwise on screen.
+   The unit arcs' cos and sin are worked out once per segment count. */
+static int outline(sw_raster_scratch *scratch, const sw_shape *s, sw_point *out)
 {
     const sw_rect r = s->rect;
     double radius = s->radius;
@@ -206,12 +207,22 @@ static int outline(const sw_shape *s, sw_point *out)
     const double cx[4] = { r.x0 + radius, r.x1 - radius, r.x1 - radius, r.x0 + radius };
     const double cy[4] = { r.y0 + radius, r.y0 + radius, r.y1 - radius, r.y1 - radius };
     const double start[4] = { SW_PI, 1.5 * SW_PI, 0.0, 0.5 * SW_PI };
+    if (scratch->arc_segments != n) {
+        int k = 0;
+        for (int corner = 0; corner < 4; corner++) {
+            for (int i = 0; i <= n; i++, k++) {
+                double a = start[corner] + (SW_PI / 2.0) * i / n;
+                scratch->arc_cos[k] = cos(a);
+                scratch->arc_sin[k] = sin(a);
+            }
+        }
+        scratch->arc_segments = n;
+    }
     int count = 0;
     for (int corner = 0; corner < 4; corner++) {
         for (int i = 0; i <= n; i++) {
-            double a = start[corner] + (SW_PI / 2.0) * i / n;
-            out[count].x = cx[corner] + radius * cos(a);
-            out[count].y = cy[corner] + radius * sin(a);
+            out[count].x = cx[corner] + radius * scratch->arc_cos[count];
+            out[count].y = cy[corner] + radius * scratch->arc_sin[count];
             count++;
         }
     }
@@ -248,7 +259,7 @@ static int clip_plane(const sw_hpoint *in, int n, sw_hpoint *out,
 int sw_shape_polygon(sw_raster_scratch *scratch, const sw_shape *shape, sw_box limit)
 {
     if (sw_box_empty(limit)) return 0;
-    int n = outline(shape, scratch->outline);
+    int n = outline(scratch, shape, scratch->outline);
     const double (*m)[3] = shape->h.m;
     sw_hpoint *a = scratch->clip_a, *b = scratch->clip_b;
     for (int i = 0; i < n; i++) {

@@ -151,64 +151,113 @@ static void test_rounded_fill(void)
     lkt_end();
 }
 
-/* Large axis-aligned rounded rects: translucent fills at fractional
-   places, scaled unevenly and flipped, some hanging off the output. */
-static int rounded_cards(lk_dl_op *ops)
+/* Large axis-aligned shapes that the software backend draws in bands of
+   rows (rounded fills, borders rounded or not): translucent, at
+   fractional places, scaled unevenly and flipped, some hanging off the
+   output, a border thinner than a pixel. */
+typedef struct card {
+    double x0, y0, x1, y1, rx, ry;   /* device rect and corner radii */
+    double bx, by;                   /* border width across and down (0: a fill) */
+} card;
+
+static card make_card(double x0, double y0, double x1, double y1, double rx, double ry, double bx, double by)
+{
+    card c;
+    c.x0 = x0; c.y0 = y0; c.x1 = x1; c.y1 = y1;
+    c.rx = rx; c.ry = ry; c.bx = bx; c.by = by;
+    return c;
+}
+
+static int rounded_cards(lk_dl_op *ops, card *cards)
 {
     int n = 0;
+    lkt_mat flip = lkt_mat_mul(lkt_scale_mat(1.3, -1.1), lkt_translate(180.4, 390.7, 0));
+    lkt_mat wide = lkt_mat_mul(lkt_scale_mat(1.5, 0.8), lkt_translate(25.5, 300.25, 0));
     ops[n] = lkt_fill(20.3, 15.6, 210.5, 170.25, lkt_color(0.1f, 0.3f, 0.5f, 0.7f));
-    ops[n++].corner_radius = 26.5;
+    ops[n].corner_radius = 26.5;
+    cards[n++] = make_card(20.3, 15.6, 230.8, 185.85, 26.5, 26.5, 0, 0);
     ops[n] = lkt_fill(150.75, 120.2, 230, 260.4, lkt_color(0.5f, 0.2f, 0.1f, 0.55f));
-    ops[n++].corner_radius = 9.3;
+    ops[n].corner_radius = 9.3;
+    cards[n++] = make_card(150.75, 120.2, 380.75, 380.6, 9.3, 9.3, 0, 0);
     ops[n] = lkt_fill(-40.4, 230.9, 200, 190, lkt_color(0.2f, 0.6f, 0.2f, 0.8f));   /* off the left and bottom */
-    ops[n++].corner_radius = 40;
-    /* local 0..160 x 0..120, radius 20, scaled 1.3 x -1.1 (flipped) */
-    ops[n] = lkt_fill(0, 0, 160, 120, lkt_color(0.35f, 0.1f, 0.4f, 0.6f));
+    ops[n].corner_radius = 40;
+    cards[n++] = make_card(-40.4, 230.9, 159.6, 420.9, 40, 40, 0, 0);
+    ops[n] = lkt_fill(0, 0, 160, 120, lkt_color(0.35f, 0.1f, 0.4f, 0.6f));   /* 1.3 x -1.1 */
     ops[n].corner_radius = 20;
-    lkt_set_transform(&ops[n++], lkt_mat_mul(lkt_scale_mat(1.3, -1.1), lkt_translate(180.4, 390.7, 0)));
+    lkt_set_transform(&ops[n], flip);
+    cards[n++] = make_card(180.4, 390.7 - 132, 180.4 + 208, 390.7, 26, 22, 0, 0);
+    /* borders: a plain one off the pixel grid, rounded ones, one scaled,
+       one 0.6 pixels wide */
+    const double borders[4][6] = {
+        { 60.4, 90.7, 300.3, 200.6, 0, 2.5 }, { 120.25, 200.5, 250, 180, 30, 3.2 },
+        { 0, 0, 200, 150, 12, 4 },            { 30.35, 40.8, 220, 160, 20, 0.6 },
+    };
+    for (int i = 0; i < 4; i++) {
+        const double *d = borders[i];
+        ops[n] = lkt_op(LK_DL_OP_BORDER, d[0], d[1], d[2], d[3]);
+        ops[n].color = lkt_color(0.6f * (0.5f + 0.15f * (float)i), 0.1f, 0.3f, 0.5f + 0.15f * (float)i);
+        ops[n].corner_radius = d[4];
+        ops[n].border_width = d[5];
+        double sx = 1, sy = 1, tx = 0, ty = 0;
+        if (i == 2) {
+            lkt_set_transform(&ops[n], wide);
+            sx = 1.5; sy = 0.8; tx = 25.5; ty = 300.25;
+        }
+        cards[n++] = make_card(sx * d[0] + tx, sy * d[1] + ty, sx * (d[0] + d[2]) + tx, sy * (d[1] + d[3]) + ty,
+                             d[4] * sx, d[4] * sy, d[5] * sx, d[5] * sy);
+    }
     for (int i = 0; i < n; i++) ops[i].flags |= LK_DL_FLAG_ANTIALIAS;
     return n;
 }
 
+/* Whether (x, y) is inside a rect with elliptical corners of radii rx, ry. */
+static int in_card_shape(double x, double y, double x0, double y0, double x1, double y1, double rx, double ry)
+{
+    if (rx <= 0 || ry <= 0) return x >= x0 && x < x1 && y >= y0 && y < y1;
+    return lkt_in_rounded_rect((x - x0) / rx, (y - y0) / ry, 0, 0, (x1 - x0) / rx, (y1 - y0) / ry, 1.0);
+}
+
+static int in_card(const card *c, double x, double y)
+{
+    if (!in_card_shape(x, y, c->x0, c->y0, c->x1, c->y1, c->rx, c->ry)) return 0;
+    if (c->bx <= 0) return 1;
+    /* the inside a border leaves: inset by its width, its radius less it */
+    return !in_card_shape(x, y, c->x0 + c->bx, c->y0 + c->by, c->x1 - c->bx, c->y1 - c->by, c->rx - c->bx,
+                          c->ry - c->by);
+}
+
 static void test_large_rounded_fills(void)
 {
-    lkt_begin("fill_large_rounded_rects_match_their_area");
+    lkt_begin("fill_and_border_large_shapes_match_their_area");
     /* each alone over a transparent clear: colour x area, the area exact
        where a pixel is wholly in or out, supersampled where it is not */
-    lk_dl_op ops[4];
-    int n = rounded_cards(ops);
-    /* device rect and radii of each (x0, y0, x1, y1, rx, ry) */
-    const double shapes[4][6] = {
-        { 20.3, 15.6, 230.8, 185.85, 26.5, 26.5 },
-        { 150.75, 120.2, 380.75, 380.6, 9.3, 9.3 },
-        { -40.4, 230.9, 159.6, 420.9, 40, 40 },
-        { 180.4, 390.7 - 132, 180.4 + 208, 390.7, 26, 22 },
-    };
+    lk_dl_op ops[8];
+    card cards[8];
+    int n = rounded_cards(ops, cards);
     for (int k = 0; k < n && !lkt()->reason[0]; k++) {
         if (!draw(&ops[k], 1, clear_none)) break;
-        const double *d = shapes[k];
-        double w = d[2] - d[0], h = d[3] - d[1];
-        for (int y = (int)floor(d[1]) - 1; y <= (int)ceil(d[3]) && y < H; y++) {
+        const card *d = &cards[k];
+        for (int y = (int)floor(d->y0) - 1; y <= (int)ceil(d->y1) && y < H; y++) {
             if (y < 0) continue;
-            for (int x = (int)floor(d[0]) - 1; x <= (int)ceil(d[2]) && x < W; x++) {
+            for (int x = (int)floor(d->x0) - 1; x <= (int)ceil(d->x1) && x < W; x++) {
                 if (x < 0) continue;
-                /* in the unit rounded rect's space, where the corners are circles */
                 int corners = 0;
-                for (int c = 0; c < 4; c++)
-                    corners += lkt_in_rounded_rect((x + (c & 1) - d[0]) / d[4], (y + (c >> 1) - d[1]) / d[5], 0, 0,
-                                                   w / d[4], h / d[5], 1.0);
+                for (int c = 0; c < 4; c++) corners += in_card(d, x + (c & 1), y + (c >> 1));
                 double cov = corners == 4 ? 1.0 : 0.0;
-                if (corners != 0 && corners != 4) {
+                /* a thin border can cross a pixel none of whose corners it holds */
+                int partial = (corners != 0 && corners != 4) ||
+                              (d->bx > 0 && (d->bx < 1.5 || d->by < 1.5) && corners == 0 &&
+                               x + 1 > d->x0 && x < d->x1 && y + 1 > d->y0 && y < d->y1);
+                if (partial) {
                     int inside = 0;
                     for (int j = 0; j < 32; j++)
-                        for (int i = 0; i < 32; i++)
-                            inside += lkt_in_rounded_rect((x + (i + 0.5) / 32 - d[0]) / d[4],
-                                                          (y + (j + 0.5) / 32 - d[1]) / d[5], 0, 0, w / d[4],
-                                                          h / d[5], 1.0);
+                        for (int i = 0; i < 32; i++) inside += in_card(d, x + (i + 0.5) / 32, y + (j + 0.5) / 32);
                     cov = inside / 1024.0;
                 }
-                if (!lkt_expect(&frame, x, y, lkt_scale(lkt_rgba_of(ops[k].color), cov), 0.04 * 255, "card pixel"))
+                if (!lkt_expect(&frame, x, y, lkt_scale(lkt_rgba_of(ops[k].color), cov), 0.04 * 255, "shape pixel")) {
+                    printf("# shape %d\n", k);
                     goto done;
+                }
             }
         }
     }
@@ -216,16 +265,19 @@ done:
     lkt_end();
 
     /* S6.4: a frame partly redrawn has, inside the damage box, the pixels
-       of the whole redraw: boxes on the cards' straight sides (a few rows
-       of a card's middle), across the rows where their corners end, and on
-       a corner; a box must not change how a card is drawn. */
-    lkt_begin("fill_large_rounded_rects_partly_redrawn_equal_a_whole_redraw");
+       of the whole redraw: boxes on the shapes' straight sides (a few rows
+       of their middles), across the rows where their corners end, and on
+       a corner; a box must not change how a shape is drawn. */
+    lkt_begin("fill_and_border_large_shapes_partly_redrawn_equal_a_whole_redraw");
     lk_dl_color grey = lkt_color(0.8f, 0.8f, 0.75f, 1);
     lkt_frame whole = lkt_frame_new(W, H);
     const lk_dl_box boxes[] = {
         { 10, 80, 30, 20 },  { 222, 60, 16, 40 }, { 140, 200, 20, 30 }, { 375, 250, 12, 60 },
         { 0, 300, 12, 50 },  { 15, 35, 40, 12 },  { 176, 300, 14, 40 }, { 380, 290, 8, 8 },
         { 18, 10, 30, 30 },  { 148, 118, 250, 4 },
+        /* the borders' sides, and where a rounded one's corners end */
+        { 55, 150, 12, 30 }, { 355, 200, 10, 30 }, { 115, 280, 12, 20 }, { 115, 225, 20, 12 },
+        { 20, 350, 12, 20 }, { 320, 340, 10, 30 }, { 26, 100, 10, 30 },  { 100, 38, 30, 6 },
     };
     if (draw(ops, (uint32_t)n, grey)) {
         memcpy(whole.pixels, frame.pixels, (size_t)W * H * 4);
