@@ -128,7 +128,8 @@ static void sw_close(lk_backend_instance *inst)
                "software backend: %llu frames, %llu ops (%llu rect, %llu masked, %llu sprites, %llu band fills, %llu skipped), "
                "%llu rect clips, %llu mask clips, %llu groups (%llu with a shadow), "
                "%llu runs shared by %d threads (%llu bands drawn by band workers), "
-               "%llu ops prepared, %llu of them shared (%llu prepared by band workers)",
+               "%llu ops prepared, %llu of them shared (%llu prepared by band workers), "
+               "%llu gradients drawn from the gradient cache (%llu evaluated into it)",
                (unsigned long long)s->frames, (unsigned long long)s->ops,
                (unsigned long long)s->rect_ops, (unsigned long long)s->mask_ops,
                (unsigned long long)s->sprite_ops, (unsigned long long)s->fill_run_ops,
@@ -137,13 +138,15 @@ static void sw_close(lk_backend_instance *inst)
                (unsigned long long)s->shadows, (unsigned long long)s->shared_runs, inst->threads,
                (unsigned long long)s->worker_bands, (unsigned long long)s->prepared,
                (unsigned long long)s->shared_prepared,
-               (unsigned long long)s->worker_prepared);
+               (unsigned long long)s->worker_prepared, (unsigned long long)s->gradients_cached,
+               (unsigned long long)s->gradients_rendered);
     sw_workers_stop(inst);
     sw_group_stack_free(inst);
     free(inst->groups);
     free(inst->nesting);
     free(inst->blur);
     sw_gradient_scratch_free(inst);
+    sw_gradient_cache_free(inst);
     sw_sprite_scratch_free(inst);
     sw_clip_stack_free(inst);
     free(inst->clips);

@@ -757,6 +757,64 @@ bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip
     return ok;
 }
 
+/* The op's device bounding box within the output, or an empty box. */
+static sw_box output_box(const lk_backend_instance *inst, const sw_shape *shape)
+{
+    const sw_rect r = shape->rect;
+    const double (*m)[3] = shape->h.m;
+    double cx[4] = { r.x0, r.x1, r.x1, r.x0 }, cy[4] = { r.y0, r.y0, r.y1, r.y1 };
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (int i = 0; i < 4; i++) {
+        double X = m[0][0] * cx[i] + m[0][1] * cy[i] + m[0][2], Y = m[1][0] * cx[i] + m[1][1] * cy[i] + m[1][2];
+        x0 = fmin(x0, X); x1 = fmax(x1, X);
+        y0 = fmin(y0, Y); y1 = fmax(y1, Y);
+    }
+    sw_box b = { 0, 0, 0, 0 };
+    if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1)) return b;
+    b.x0 = clamp_int(floor(x0), inst->width);
+    b.y0 = clamp_int(floor(y0), inst->height);
+    b.x1 = clamp_int(ceil(x1), inst->width);
+    b.y1 = clamp_int(ceil(y1), inst->height);
+    return b;
+}
+
+/* Draws op with p from the gradient cache (software_gradient_cache.c): its
+   source (p's image, placed by p's placement) evaluated over the op's box
+   of the output once, then drawn from there. *used is false, nothing
+   drawn, when the op is not for the cache: not affine, a clip reaching
+   beyond the output, no room. */
+static bool paint_from_cache(lk_backend_instance *inst, const lk_dl_op *op, const sw_paint *p,
+                             const sw_shape *shape, const sw_clip *clip, bool *used)
+{
+    *used = false;
+    const sw_box c = clip->box;
+    if (!sw_homography_is_affine(&p->placement) || c.x0 < 0 || c.y0 < 0 || c.x1 > (int32_t)inst->width ||
+        c.y1 > (int32_t)inst->height)
+        return true;
+    sw_box box = output_box(inst, shape);
+    if (sw_box_empty(box)) return true;
+    sw_gradient_entry *e = sw_gradient_cache_find(inst, op, box);
+    if (!e) {
+        if (!(e = sw_gradient_cache_slot(inst, op, box))) return true;
+        sw_paint eval = *p;
+        if (!prepare_source(&eval, box)) {
+            sw_gradient_cache_drop(e);
+            return true;
+        }
+        pixman_image_composite32(PIXMAN_OP_SRC, eval.image, NULL, e->image, box.x0 + eval.src_dx,
+                                 box.y0 + eval.src_dy, 0, 0, 0, 0, box.x1 - box.x0, box.y1 - box.y0);
+        inst->stats.gradients_rendered++;
+    }
+    *used = true;
+    inst->stats.gradients_cached++;
+    sw_paint cached = *p;
+    cached.image = e->image;
+    cached.nearest = true;
+    sw_homography at = { { { 1, 0, box.x0 }, { 0, 1, box.y0 }, { 0, 0, 1 } } };
+    cached.placement = at;
+    return draw_shape(inst, &cached, shape, NULL, (op->flags & LK_DL_FLAG_ANTIALIAS) != 0, clip);
+}
+
 bool sw_paint_source(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip,
                      pixman_image_t *source, const sw_homography *source_to_local, lk_dl_color color)
 {
@@ -771,6 +829,11 @@ bool sw_paint_source(lk_backend_instance *inst, const lk_dl_op *op, const sw_cli
         p.image = source;
         p.placement = sw_homography_multiply(&shape.h, source_to_local);
         p.opacity = opacity;
+        if (op->kind == LK_DL_OP_GRADIENT) {
+            bool used;
+            bool ok = paint_from_cache(inst, op, &p, &shape, clip, &used);
+            if (used) return ok;
+        }
     } else {
         if (sw_to_byte(opacity * color.a) == 0) return skip(inst);
         p.color = scaled(color, opacity);

@@ -313,6 +313,24 @@ typedef struct sw_image_cache {
 #define SW_SOLID_CACHE 8
 typedef struct sw_solid_entry { uint32_t argb; pixman_image_t *image; } sw_solid_entry;
 
+/* A GRADIENT op's source evaluated over its box of the output, kept for the
+   frames after while the op's gradient does not change
+   (software_gradient_cache.c). At most SW_GRADIENT_CACHE of them, holding
+   at most SW_GRADIENT_CACHE_OUTPUTS times the output's pixels in all. */
+#define SW_GRADIENT_CACHE 4
+#define SW_GRADIENT_CACHE_OUTPUTS 2
+typedef struct sw_gradient_entry {
+    pixman_image_t      *image;       /* a8r8g8b8, the box's size; NULL: a free slot */
+    sw_box               box;         /* the output pixels it holds */
+    uint64_t             last_used;   /* the frame that last drew it */
+    /* what its pixels depend on (not the rect, the opacity or the colour:
+       the rect only decides the box and the coverage, applied after) */
+    uint32_t             kind, stop_count;
+    double               start_x, start_y, end_x, end_y;
+    double               transform[16];
+    lk_dl_gradient_stop *stops;       /* a copy */
+} sw_gradient_entry;
+
 typedef struct sw_stats {
     uint64_t frames;
     uint64_t ops;
@@ -330,6 +348,8 @@ typedef struct sw_stats {
     uint64_t prepared;          /* sprite run ops prepared (an op a run declined after is prepared again) */
     uint64_t shared_prepared;   /* of those, in chunks shared with the workers */
     uint64_t worker_prepared;   /* of those, the ops the workers prepared */
+    uint64_t gradients_cached;  /* GRADIENT ops drawn from the gradient cache */
+    uint64_t gradients_rendered;/* of those, the ones evaluated into it first */
 } sw_stats;
 
 /* One open PUSH_GROUP: ops draw into target (and first into mask_target
@@ -417,6 +437,7 @@ struct lk_backend_instance {
     /* validate()'s nesting stack: one byte per open clip or group */
     uint8_t           *nesting;
     size_t             nesting_capacity;
+    sw_gradient_entry  gradients[SW_GRADIENT_CACHE];
     /* the shadow blur's rows (floats), grown on demand */
     float             *blur;
     size_t             blur_capacity;
@@ -498,6 +519,17 @@ void sw_solid_cache_free(lk_backend_instance *inst);
    false only when memory runs out. */
 bool sw_paint_source(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip,
                      pixman_image_t *source, const sw_homography *source_to_local, lk_dl_color color);
+
+/* software_gradient_cache.c */
+/* The cached source of GRADIENT op over box, or NULL. */
+sw_gradient_entry *sw_gradient_cache_find(lk_backend_instance *inst, const lk_dl_op *op, sw_box box);
+/* A slot for op's source over box (its image box-sized, its key op's,
+   older entries evicted to stay within the budget); NULL when the box is
+   larger than the budget or memory runs out. */
+sw_gradient_entry *sw_gradient_cache_slot(lk_backend_instance *inst, const lk_dl_op *op, sw_box box);
+/* Empties a slot (its image not rendered after all). */
+void sw_gradient_cache_drop(sw_gradient_entry *e);
+void sw_gradient_cache_free(lk_backend_instance *inst);
 
 /* software_sprite.c */
 typedef enum sw_sprite_result { SW_SPRITE_DECLINE, SW_SPRITE_SKIP, SW_SPRITE_READY } sw_sprite_result;

@@ -6,7 +6,10 @@
  * direction, padded; the straight colour and alpha interpolated, then
  * premultiplied (a transparent red stop keeps its red). Also: more stops
  * than a GPU keeps in uniforms, gradients with no extent (the last stop's
- * colour), opacity, and lists refused for bad stops.
+ * colour), opacity, and lists refused for bad stops. Then gradients drawn
+ * again, changed, partly redrawn and more than the software backend's
+ * gradient cache keeps, against the same drawn whole or by a fresh
+ * instance (pixel for pixel).
  *
  * Every pixel of the frame is checked. Tolerance: pixels entirely inside
  * the shape within 3 of 255 of the gradient's colour at their centre; edge
@@ -291,6 +294,177 @@ static void test_refused(void)
     expect_refused("gradient_of_an_unknown_kind_is_refused", &op, "unknown gradient_kind 7");
 }
 
+/* Three gradients (axial, radial, conic; turned, rounded, translucent)
+   filling most of the output, the conic one hanging off its right side. */
+static int three_gradients(lk_dl_op *ops, lk_dl_gradient_stop *stops)
+{
+    stops[0] = stop(0, 1, 0, 0, 1);
+    stops[1] = stop(0.45, 0.2f, 0.4f, 1, 0.6f);
+    stops[2] = stop(1, 0, 1, 0.3f, 1);
+    ops[0] = gradient_op(LK_DL_GRADIENT_AXIAL, stops, 3, 0.3, 18);
+    ops[0].gradient_start_x = -60; ops[0].gradient_start_y = -20;
+    ops[0].gradient_end_x = 55; ops[0].gradient_end_y = 35;
+    ops[1] = gradient_op(LK_DL_GRADIENT_RADIAL, stops, 3, -0.2, 0);
+    lkt_set_transform(&ops[1], lkt_mat_mul(lkt_rotate_z(-0.2), lkt_translate(60.5, 140.25, 0)));
+    ops[1].gradient_start_x = 5; ops[1].gradient_start_y = 0;
+    ops[1].gradient_end_x = 65; ops[1].gradient_end_y = 40;
+    ops[1].opacity = 0.7f;
+    ops[2] = gradient_op(LK_DL_GRADIENT_CONIC, stops, 3, 1.1, 30);
+    lkt_set_transform(&ops[2], lkt_mat_mul(lkt_rotate_z(1.1), lkt_translate(170.75, 60.5, 0)));
+    ops[2].gradient_start_x = 0; ops[2].gradient_start_y = 0;
+    ops[2].gradient_end_x = 30; ops[2].gradient_end_y = 10;
+    for (int i = 0; i < 3; i++) ops[i].flags |= LK_DL_FLAG_ANTIALIAS;
+    return 3;
+}
+
+static int same_frames(const lkt_frame *a, const lkt_frame *c, const char *what)
+{
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            if (lkt_pixel(a, x, y) != lkt_pixel(c, x, y)) {
+                lkt_fail("%s: pixel (%d, %d) is %08x, %08x expected", what, x, y, (unsigned)lkt_pixel(a, x, y),
+                         (unsigned)lkt_pixel(c, x, y));
+                return 0;
+            }
+    return 1;
+}
+
+/* The software backend keeps a gradient's source for the frames after
+   (software_gradient_cache.c). Whatever a backend keeps: a gradient drawn
+   again is drawn the same; one changed in any of its stops, points or
+   transform is drawn changed, as a fresh instance draws it; and (S6.4) a
+   damage box redraws the whole frame's pixels inside it. */
+static void test_drawn_again(void)
+{
+    lk_dl_gradient_stop stops[3], changed_stops[3];
+    lk_dl_op ops[3], changed[3];
+    int n = three_gradients(ops, stops);
+    lk_dl_color grey = lkt_color(0.5f, 0.5f, 0.5f, 1);
+    lkt_frame first = lkt_frame_new(W, H), fresh = lkt_frame_new(W, H);
+    lkt_host_record record;
+    memset(&record, 0, sizeof record);
+    lk_backend_host host = lkt_host(&record);
+    lk_backend_instance *again = lkt_open(b, &host, W, H);
+    lk_display_list list = lkt_list(ops, (uint32_t)n, W, H, grey);
+    if (!again) {
+        lkt_begin("gradient_drawn_again_unchanged_is_the_same");
+        lkt_fail("could not open an instance");
+        lkt_end();
+        goto done;
+    }
+
+    lkt_begin("gradient_drawn_again_unchanged_is_the_same");
+    if (lkt_render(b, again, &list, &first))
+        for (int k = 0; k < 3 && lkt_render(b, again, &list, &frame); k++)
+            if (!same_frames(&frame, &first, "drawn again")) break;
+    lkt_end();
+
+    lkt_begin("gradient_changed_is_drawn_as_a_fresh_instance_draws_it");
+    for (int c = 0; c < 5 && !lkt()->reason[0]; c++) {
+        memcpy(changed, ops, sizeof ops);
+        memcpy(changed_stops, stops, sizeof stops);
+        for (int i = 0; i < n; i++) changed[i].gradient_stops = changed_stops;
+        const char *what = "";
+        switch (c) {
+        case 0: changed_stops[1].color.g = 0.9f; what = "a stop's colour"; break;
+        case 1: changed_stops[1].location = 0.3; what = "a stop's location"; break;
+        case 2: changed[0].gradient_end_x += 7; what = "the end point"; break;
+        case 3: changed[1].transform[12] += 3; what = "the transform"; break;
+        default: changed[2].gradient_kind = LK_DL_GRADIENT_AXIAL; what = "the kind"; break;
+        }
+        lk_display_list other = lkt_list(changed, (uint32_t)n, W, H, grey);
+        lk_backend_instance *clean = lkt_open(b, NULL, W, H);
+        if (!clean) break;
+        int ok = lkt_render(b, again, &other, &frame) && lkt_render(b, clean, &other, &fresh);
+        b->close(clean);
+        if (!ok || !same_frames(&frame, &fresh, what)) break;
+        /* and back: the first frame again */
+        if (!lkt_render(b, again, &list, &frame) || !same_frames(&frame, &first, "changed back")) break;
+    }
+    lkt_end();
+
+    lkt_begin("gradient_partly_redrawn_equals_a_whole_redraw");
+    {
+        const lk_dl_box boxes[] = { { 40, 60, 30, 20 }, { 101, 99, 3, 3 }, { 150, 20, 50, 90 },
+                                    { 0, 120, 200, 7 }, { 63, 131, 1, 40 } };
+        lk_display_list blank = lkt_list(ops, 0, W, H, lkt_color(0, 0, 0, 1));
+        for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
+            lk_display_list part = list;
+            part.damage = boxes[i];
+            if (!lkt_render(b, again, &blank, &frame) || !lkt_render(b, again, &part, &frame)) break;
+            const lk_dl_box *d = &boxes[i];
+            int failed = 0;
+            for (int y = d->y; y < d->y + d->height && !failed; y++)
+                for (int x = d->x; x < d->x + d->width; x++)
+                    if (lkt_pixel(&frame, x, y) != lkt_pixel(&first, x, y)) {
+                        lkt_fail("pixel (%d, %d) is %08x redrawn under damage (%d,%d %dx%d), %08x in the whole frame",
+                                 x, y, (unsigned)lkt_pixel(&frame, x, y), d->x, d->y, d->width, d->height,
+                                 (unsigned)lkt_pixel(&first, x, y));
+                        failed = 1;
+                        break;
+                    }
+            if (failed) break;
+        }
+    }
+    lkt_end();
+
+    b->close(again);
+    /* On software the frames after the first came from its gradient cache:
+       the three gradients are evaluated at the first frame, those a change
+       touches at each change (three for a stop, one otherwise), and when
+       drawn back only those the changes pushed out of the cache; never
+       when partly redrawn. */
+    if (strcmp(lkt_backend_name(), "software") == 0) {
+        lkt_begin("gradient_unchanged_is_drawn_from_the_cache");
+        long cached = logged_count(record.last_log, " gradients drawn from the gradient cache");
+        long evaluated = logged_count(record.last_log, " evaluated into it)");
+        printf("# gradients drawn from the cache: %ld, evaluated into it: %ld\n", cached, evaluated);
+        if (cached < 40 || evaluated > 3 + 5 * 3 || evaluated < 3 + 5)
+            lkt_fail("%ld gradients drawn from the cache, %ld evaluated into it: \"%s\"", cached, evaluated,
+                     record.last_log);
+        lkt_end();
+    }
+done:
+    free(first.pixels);
+    free(fresh.pixels);
+}
+
+/* More gradients a frame than the cache keeps, each the whole output:
+   every frame is drawn right (as a fresh instance draws it), however the
+   cache evicts. */
+static void test_more_than_the_cache(void)
+{
+    lkt_begin("gradient_more_than_the_cache_keeps_are_drawn_right");
+    lk_dl_gradient_stop stops[9][2];
+    lk_dl_op ops[9];
+    for (int i = 0; i < 9; i++) {
+        stops[i][0] = stop(0, 0.1f * (float)i, 0.2f, 0.3f, 1);
+        stops[i][1] = stop(1, 0.9f, 0.1f * (float)i, 0.5f, 0.5f);
+        ops[i] = lkt_op(LK_DL_OP_GRADIENT, 0, 0, W, H);
+        ops[i].gradient_kind = LK_DL_GRADIENT_AXIAL + (uint32_t)(i % 3);
+        ops[i].gradient_stops = stops[i];
+        ops[i].gradient_stop_count = 2;
+        ops[i].gradient_start_x = 10.0 * i;
+        ops[i].gradient_start_y = 100;
+        ops[i].gradient_end_x = 150;
+        ops[i].gradient_end_y = 30.0 + 5 * i;
+        ops[i].opacity = 0.3f;
+    }
+    lkt_frame fresh = lkt_frame_new(W, H);
+    lk_backend_instance *kept = lkt_open(b, NULL, W, H);
+    for (int f = 0; kept && f < 3 && !lkt()->reason[0]; f++) {
+        lk_display_list list = lkt_list(ops + f, 9 - (uint32_t)f, W, H, lkt_color(0, 0, 0, 1));
+        lk_backend_instance *clean = lkt_open(b, NULL, W, H);
+        if (!clean) break;
+        int ok = lkt_render(b, kept, &list, &frame) && lkt_render(b, clean, &list, &fresh);
+        b->close(clean);
+        if (!ok || !same_frames(&frame, &fresh, "a frame of many gradients")) break;
+    }
+    if (kept) b->close(kept);
+    free(fresh.pixels);
+    lkt_end();
+}
+
 int main(void)
 {
     b = lkt_load();
@@ -302,6 +476,8 @@ int main(void)
     test_interpolation_rule();
     test_no_extent();
     test_refused();
+    test_drawn_again();
+    test_more_than_the_cache();
     b->close(inst);
     free(frame.pixels);
     return lkt_exit_code();
