@@ -279,10 +279,34 @@ static bool composite_pieces(lk_backend_instance *inst, const sw_paint *p,
 }
 
 /* pixman's UN8x4_MUL_UN8 on one channel: x * a / 255, rounded. */
-static inline uint32_t mul_un8(uint32_t x, uint32_t a)
+/* Each channel of x times a / 255, rounded as pixman rounds ((t + (t >> 8))
+   >> 8, t = x a + 0x80), two channels a multiply (pixman's UN8x4_MUL_UN8: a
+   channel's product stays below 2^16, so none carries into the next). */
+static inline uint32_t mul_un8x4(uint32_t x, uint32_t a)
 {
-    uint32_t t = x * a + 0x80;
-    return (t + (t >> 8)) >> 8;
+    uint32_t rb = (x & 0x00ff00ffu) * a + 0x00800080u;
+    rb = ((rb + ((rb >> 8) & 0x00ff00ffu)) >> 8) & 0x00ff00ffu;
+    uint32_t ag = ((x >> 8) & 0x00ff00ffu) * a + 0x00800080u;
+    ag = (ag + ((ag >> 8) & 0x00ff00ffu)) & 0xff00ff00u;
+    return rb | ag;
+}
+
+/* x + y per channel, at most 255 (pixman's UN8x4_ADD_UN8x4). */
+static inline uint32_t add_un8x4(uint32_t x, uint32_t y)
+{
+    uint32_t rb = (x & 0x00ff00ffu) + (y & 0x00ff00ffu);
+    rb = (rb | (0x10000100u - ((rb >> 8) & 0x00ff00ffu))) & 0x00ff00ffu;
+    uint32_t ag = ((x >> 8) & 0x00ff00ffu) + ((y >> 8) & 0x00ff00ffu);
+    ag = (ag | (0x10000100u - ((ag >> 8) & 0x00ff00ffu))) & 0x00ff00ffu;
+    return rb | ag << 8;
+}
+
+/* floor(v) as an integer, for v within int32 (no libm call: the SSE2 build
+   has no rounding instruction to inline) */
+static inline int32_t floor_i32(double v)
+{
+    int32_t t = (int32_t)v;
+    return t - (v < (double)t);
 }
 
 /* Texel (x, y) of an a8r8g8b8 image, the edge repeated (PIXMAN_REPEAT_PAD). */
@@ -291,6 +315,29 @@ static inline uint32_t texel_pad(const uint32_t *bits, int32_t stride, int32_t w
     x = x < 0 ? 0 : (x >= w ? w - 1 : x);
     y = y < 0 ? 0 : (y >= h ? h - 1 : y);
     return bits[(size_t)y * (size_t)stride + (size_t)x];
+}
+
+/* pixman's bilinear_interpolation of four texels, weights wx, wy in 0..256:
+   each channel is sum(texel x weight product) >> 16, the products
+   summing below 2^24. Two channels a 64-bit multiply, 32 bits apart. */
+static inline uint32_t bilinear_un8x4(uint32_t tl, uint32_t tr, uint32_t bl, uint32_t br, uint32_t wx, uint32_t wy)
+{
+    uint64_t wxy = (uint64_t)(wx * wy), wxiy = (uint64_t)((wx << 8) - wx * wy), wixy = (uint64_t)((wy << 8) - wx * wy);
+    uint64_t wixiy = (uint64_t)(256 * 256 - (wy << 8) - (wx << 8) + wx * wy);
+#define SW_SPREAD(c) ((uint64_t)((c) & 0x00ff00ffu) | ((uint64_t)((c) & 0xff00ff00u) << 24))
+    uint64_t lo = (SW_SPREAD(tl) & 0x000000ff000000ffull) * wixiy + (SW_SPREAD(tr) & 0x000000ff000000ffull) * wxiy +
+                  (SW_SPREAD(bl) & 0x000000ff000000ffull) * wixy + (SW_SPREAD(br) & 0x000000ff000000ffull) * wxy;
+    uint64_t hi = ((SW_SPREAD(tl) >> 16) & 0x000000ff000000ffull) * wixiy +
+                  ((SW_SPREAD(tr) >> 16) & 0x000000ff000000ffull) * wxiy +
+                  ((SW_SPREAD(bl) >> 16) & 0x000000ff000000ffull) * wixy +
+                  ((SW_SPREAD(br) >> 16) & 0x000000ff000000ffull) * wxy;
+#undef SW_SPREAD
+    /* spread, a texel is alpha at bits 48, green 32, red 16, blue 0: lo sums
+       blue and green, 32 bits apart, hi red and alpha; each sum's bits 16
+       to 23 are the channel */
+    uint32_t b = (uint32_t)(lo >> 16) & 0xff, g = (uint32_t)(lo >> 48) & 0xff;
+    uint32_t r = (uint32_t)(hi >> 16) & 0xff, a = (uint32_t)(hi >> 48) & 0xff;
+    return a << 24 | r << 16 | g << 8 | b;
 }
 
 /* An image under perspective composited through mask (A8 over box): what
@@ -331,7 +378,7 @@ static void composite_projective(lk_backend_instance *inst, const sw_paint *p, p
                 u = fmin(fmax(u, -32767.0), 32767.0);
                 v = fmin(fmax(v, -32767.0), 32767.0);
             }
-            int32_t fu = (int32_t)floor(u * 65536.0 + 0.5), fv = (int32_t)floor(v * 65536.0 + 0.5);
+            int32_t fu = floor_i32(u * 65536.0 + 0.5), fv = floor_i32(v * 65536.0 + 0.5);
             uint32_t src;
             if (p->nearest) {
                 /* pixman: the texel holding the point, ties to the left/top */
@@ -350,26 +397,15 @@ static void composite_projective(lk_backend_instance *inst, const sw_paint *p, p
                     bl = texel_pad(bits, istride, iw, ih, tx, ty + 1);
                     br = texel_pad(bits, istride, iw, ih, tx + 1, ty + 1);
                 }
-                /* pixman's bilinear_interpolation: the weights in 8 bits (a
-                   channel's sum stays below 2^24) */
-                uint32_t wx = dx << 1, wy = dy << 1;
-                uint32_t wxy = wx * wy, wxiy = (wx << 8) - wxy, wixy = (wy << 8) - wxy;
-                uint32_t wixiy = 256 * 256 - (wy << 8) - (wx << 8) + wxy;
-                src = 0;
-                for (int shift = 0; shift < 32; shift += 8) {
-                    uint32_t f = ((tl >> shift) & 255) * wixiy + ((tr >> shift) & 255) * wxiy +
-                                 ((bl >> shift) & 255) * wixy + ((br >> shift) & 255) * wxy;
-                    src |= (f >> 16) << shift;
-                }
+                /* pixman's bilinear_interpolation: the weights in 8 bits */
+                src = bilinear_un8x4(tl, tr, bl, br, dx << 1, dy << 1);
             }
             if (!src) continue;
-            uint32_t d = drow[x - inst->target_x], out = 0, sa = mul_un8(src >> 24, a);
-            for (int shift = 0; shift < 32; shift += 8) {
-                uint32_t sc = mul_un8((src >> shift) & 255, a), dc = (d >> shift) & 255;
-                uint32_t r = add ? sc + dc : sc + mul_un8(dc, 255 - sa);
-                out |= (r > 255 ? 255 : r) << shift;
-            }
-            drow[x - inst->target_x] = out;
+            uint32_t d = drow[x - inst->target_x];
+            uint32_t s = a == 255 ? src : mul_un8x4(src, a);
+            /* OVER: s + d x (255 - alpha of s); ADD: s + d; each channel
+               at most 255 */
+            drow[x - inst->target_x] = add_un8x4(s, add ? d : mul_un8x4(d, 255 - (s >> 24)));
         }
     }
 }
