@@ -22,26 +22,7 @@
 /* ------------------------------------------------------------------------ */
 /* Solid fills (FILL ops): pixman's mask path, pixel for pixel               */
 
-/* x * a / 255 per channel, rounded as pixman's MUL_UN8 (two channels per
-   16-bit half of a 32-bit word, as its UN8x4_MUL_UN8). */
-static inline uint32_t mul_un8x4(uint32_t x, uint32_t a)
-{
-    uint32_t rb = (x & 0x00ff00ffu) * a + 0x00800080u;
-    rb = ((rb + ((rb >> 8) & 0x00ff00ffu)) >> 8) & 0x00ff00ffu;
-    uint32_t ag = ((x >> 8) & 0x00ff00ffu) * a + 0x00800080u;
-    ag = (ag + ((ag >> 8) & 0x00ff00ffu)) & 0xff00ff00u;
-    return rb | ag;
-}
-
-/* x + y per channel, saturating at 255 (pixman's UN8x4_ADD_UN8x4). */
-static inline uint32_t add_un8x4(uint32_t x, uint32_t y)
-{
-    uint32_t rb = (x & 0x00ff00ffu) + (y & 0x00ff00ffu);
-    rb |= 0x01000100u - ((rb >> 8) & 0x00010001u);
-    uint32_t ag = ((x >> 8) & 0x00ff00ffu) + ((y >> 8) & 0x00ff00ffu);
-    ag |= 0x01000100u - ((ag >> 8) & 0x00010001u);
-    return (rb & 0x00ff00ffu) | ((ag & 0x00ff00ffu) << 8);
-}
+/* (mul_un8x4 and add_un8x4: software_private.h) */
 
 /* s (premultiplied) OVER or ADD onto d, as pixman's over_n_8_8888 and
    add_n_8_8888 round it. */

@@ -279,28 +279,6 @@ static bool composite_pieces(lk_backend_instance *inst, const sw_paint *p,
 }
 
 /* pixman's UN8x4_MUL_UN8 on one channel: x * a / 255, rounded. */
-/* Each channel of x times a / 255, rounded as pixman rounds ((t + (t >> 8))
-   >> 8, t = x a + 0x80), two channels a multiply (pixman's UN8x4_MUL_UN8: a
-   channel's product stays below 2^16, so none carries into the next). */
-static inline uint32_t mul_un8x4(uint32_t x, uint32_t a)
-{
-    uint32_t rb = (x & 0x00ff00ffu) * a + 0x00800080u;
-    rb = ((rb + ((rb >> 8) & 0x00ff00ffu)) >> 8) & 0x00ff00ffu;
-    uint32_t ag = ((x >> 8) & 0x00ff00ffu) * a + 0x00800080u;
-    ag = (ag + ((ag >> 8) & 0x00ff00ffu)) & 0xff00ff00u;
-    return rb | ag;
-}
-
-/* x + y per channel, at most 255 (pixman's UN8x4_ADD_UN8x4). */
-static inline uint32_t add_un8x4(uint32_t x, uint32_t y)
-{
-    uint32_t rb = (x & 0x00ff00ffu) + (y & 0x00ff00ffu);
-    rb = (rb | (0x10000100u - ((rb >> 8) & 0x00ff00ffu))) & 0x00ff00ffu;
-    uint32_t ag = ((x >> 8) & 0x00ff00ffu) + ((y >> 8) & 0x00ff00ffu);
-    ag = (ag | (0x10000100u - ((ag >> 8) & 0x00ff00ffu))) & 0x00ff00ffu;
-    return rb | ag << 8;
-}
-
 /* floor(v) as an integer, for v within int32 (no libm call: the SSE2 build
    has no rounding instruction to inline) */
 static inline int32_t floor_i32(double v)

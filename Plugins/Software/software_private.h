@@ -508,6 +508,28 @@ static inline uint32_t sw_argb(pixman_color_t c)
 /* The cached solid image of a premultiplied colour (8 bits a channel); NULL
    when memory runs out. */
 pixman_image_t *sw_solid(lk_backend_instance *inst, lk_dl_color premultiplied);
+/* x * a / 255 per channel, rounded as pixman's MUL_UN8 (two channels per
+   16-bit half of a 32-bit word, as its UN8x4_MUL_UN8: a channel's product
+   stays below 2^16, so none carries into the next). */
+static inline uint32_t mul_un8x4(uint32_t x, uint32_t a)
+{
+    uint32_t rb = (x & 0x00ff00ffu) * a + 0x00800080u;
+    rb = ((rb + ((rb >> 8) & 0x00ff00ffu)) >> 8) & 0x00ff00ffu;
+    uint32_t ag = ((x >> 8) & 0x00ff00ffu) * a + 0x00800080u;
+    ag = (ag + ((ag >> 8) & 0x00ff00ffu)) & 0xff00ff00u;
+    return rb | ag;
+}
+
+/* x + y per channel, saturating at 255 (pixman's UN8x4_ADD_UN8x4). */
+static inline uint32_t add_un8x4(uint32_t x, uint32_t y)
+{
+    uint32_t rb = (x & 0x00ff00ffu) + (y & 0x00ff00ffu);
+    rb |= 0x01000100u - ((rb >> 8) & 0x00010001u);
+    uint32_t ag = ((x >> 8) & 0x00ff00ffu) + ((y >> 8) & 0x00ff00ffu);
+    ag |= 0x01000100u - ((ag >> 8) & 0x00010001u);
+    return (rb & 0x00ff00ffu) | ((ag & 0x00ff00ffu) << 8);
+}
+
 /* op's opacity as a 0..1 float, NaN as 0, and as the 8-bit value drawn. */
 float sw_unit(float v);
 uint32_t sw_to_byte(float v);

@@ -320,21 +320,13 @@ static inline double reference_difference(const lkt_frame *f, const rgba *ref, i
     return worst;
 }
 
-typedef struct way {
-    lk_backend_instance *inst;
-    lkt_host_record record;
-    lk_backend_host host;
-} way;
+typedef lkt_way way;
 
-/* An instance opened with variable=value in its environment (NULL: none). */
+/* An instance of the scenes' size opened with variable=value in its
+   environment (NULL: none). */
 static inline int open_way(way *w, const char *variable, const char *value)
 {
-    memset(w, 0, sizeof *w);
-    w->host = lkt_host(&w->record);
-    if (variable) setenv(variable, value, 1);
-    w->inst = lkt_open(b, &w->host, W, H);
-    if (variable) unsetenv(variable);
-    return w->inst != NULL;
+    return lkt_open_way(b, w, W, H, variable, value);
 }
 
 /* The same with two variables. */

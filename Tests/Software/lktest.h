@@ -11,6 +11,11 @@
 #ifndef LKTEST_H
 #define LKTEST_H
 
+/* setenv and unsetenv (lkt_open_way): include this header first */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
@@ -179,6 +184,27 @@ static inline lk_backend_instance *lkt_open(const lk_backend *b, const lk_backen
     lk_backend_instance *inst = b->open(host, &o, error, sizeof error);
     if (!inst) fprintf(stderr, "open %ux%u failed: %s\n", width, height, error);
     return inst;
+}
+
+/* An instance opened with one environment variable set (value NULL: unset)
+   while it opens, its host's log recorded. Keep it where it is once
+   opened: its host points at its record. */
+typedef struct lkt_way {
+    lk_backend_instance *inst;
+    lkt_host_record record;
+    lk_backend_host host;
+} lkt_way;
+
+static inline int lkt_open_way(const lk_backend *b, lkt_way *w, uint32_t width, uint32_t height,
+                               const char *variable, const char *value)
+{
+    memset(w, 0, sizeof *w);
+    w->host = lkt_host(&w->record);
+    if (variable && value) setenv(variable, value, 1);
+    else if (variable) unsetenv(variable);
+    w->inst = lkt_open(b, &w->host, width, height);
+    if (variable) unsetenv(variable);
+    return w->inst != NULL;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -27,15 +27,10 @@
 
 static const lk_backend *b;
 
-static lk_backend_instance *open_with_threads(const char *threads, lkt_host_record *record, lk_backend_host *host)
+/* An instance with LAYERKIT_SOFTWARE_THREADS set to threads (NULL: unset). */
+static int open_with_threads(lkt_way *w, const char *threads)
 {
-    memset(record, 0, sizeof *record);
-    *host = lkt_host(record);
-    if (threads) setenv("LAYERKIT_SOFTWARE_THREADS", threads, 1);
-    else unsetenv("LAYERKIT_SOFTWARE_THREADS");
-    lk_backend_instance *inst = lkt_open(b, host, W, H);
-    unsetenv("LAYERKIT_SOFTWARE_THREADS");
-    return inst;
+    return lkt_open_way(b, w, W, H, "LAYERKIT_SOFTWARE_THREADS", threads);
 }
 
 /* Frame `frame` of the scene: turned translucent fills and tinted turned
@@ -82,12 +77,11 @@ int main(void)
     }
     b = lkt_load();
     if (!b) return 1;
-    lkt_host_record shared_record, alone_record, three_record;
-    lk_backend_host shared_host, alone_host, three_host;
-    lk_backend_instance *shared = open_with_threads(NULL, &shared_record, &shared_host);
-    lk_backend_instance *alone = open_with_threads("1", &alone_record, &alone_host);
-    lk_backend_instance *three = open_with_threads("3", &three_record, &three_host);
-    if (!shared || !alone || !three) return 1;
+    lkt_way shared_way, alone_way, three_way;
+    if (!open_with_threads(&shared_way, NULL) || !open_with_threads(&alone_way, "1") ||
+        !open_with_threads(&three_way, "3"))
+        return 1;
+    lk_backend_instance *shared = shared_way.inst, *alone = alone_way.inst, *three = three_way.inst;
     lkt_image img = lkt_image_new(91, 8, 8);
     for (int i = 0; i < 64; i++) {
         int dx = i % 8 - 4, dy = i / 8 - 4;
@@ -119,32 +113,32 @@ int main(void)
     b->close(alone);
     b->close(three);
     lkt_begin("a_run_over_a_third_of_a_frame_is_shared_by_default");
-    long runs_shared = logged_count(shared_record.last_log, " runs shared by");
-    long runs_alone = logged_count(alone_record.last_log, " runs shared by");
+    long runs_shared = logged_count(shared_way.record.last_log, " runs shared by");
+    long runs_alone = logged_count(alone_way.record.last_log, " runs shared by");
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     printf("# runs shared: %ld by default (%ld CPUs), %ld on one thread; bands drawn by band workers: %ld\n",
-           runs_shared, cpus, runs_alone, logged_count(shared_record.last_log, " bands drawn by band workers"));
+           runs_shared, cpus, runs_alone, logged_count(shared_way.record.last_log, " bands drawn by band workers"));
     /* each frame's list is three runs between its two declined ops, the
        middle one long enough to share */
     if (cpus >= 2 && runs_shared != FRAMES)
-        lkt_fail("the default shared %ld of %d runs: \"%s\"", runs_shared, FRAMES, shared_record.last_log);
-    if (runs_alone != 0) lkt_fail("with one thread %ld runs were shared: \"%s\"", runs_alone, alone_record.last_log);
+        lkt_fail("the default shared %ld of %d runs: \"%s\"", runs_shared, FRAMES, shared_way.record.last_log);
+    if (runs_alone != 0) lkt_fail("with one thread %ld runs were shared: \"%s\"", runs_alone, alone_way.record.last_log);
     lkt_end();
 
     /* How many ops the workers themselves prepare depends on timing; how
        many a run shares does not (with the variable, blocks are dealt in
        turn, so the workers' count does not either). */
     lkt_begin("a_long_run_is_prepared_on_the_band_workers_too");
-    long shared_ops = logged_count(shared_record.last_log, " of them shared");
-    long alone_ops = logged_count(alone_record.last_log, " of them shared");
-    long three_by_workers = logged_count(three_record.last_log, " prepared by band workers)");
+    long shared_ops = logged_count(shared_way.record.last_log, " of them shared");
+    long alone_ops = logged_count(alone_way.record.last_log, " of them shared");
+    long three_by_workers = logged_count(three_way.record.last_log, " prepared by band workers)");
     printf("# ops prepared on the band workers too: %ld by default (%ld by the workers), %ld on one thread; "
-           "%ld by three threads' workers\n", shared_ops, logged_count(shared_record.last_log, " prepared by band workers)"),
+           "%ld by three threads' workers\n", shared_ops, logged_count(shared_way.record.last_log, " prepared by band workers)"),
            alone_ops, three_by_workers);
     if (cpus >= 2 && shared_ops <= 0)
-        lkt_fail("the default shared the preparing of no op: \"%s\"", shared_record.last_log);
-    if (three_by_workers <= 0) lkt_fail("three threads' workers prepared no op: \"%s\"", three_record.last_log);
-    if (alone_ops != 0) lkt_fail("with one thread %ld ops were prepared shared: \"%s\"", alone_ops, alone_record.last_log);
+        lkt_fail("the default shared the preparing of no op: \"%s\"", shared_way.record.last_log);
+    if (three_by_workers <= 0) lkt_fail("three threads' workers prepared no op: \"%s\"", three_way.record.last_log);
+    if (alone_ops != 0) lkt_fail("with one thread %ld ops were prepared shared: \"%s\"", alone_ops, alone_way.record.last_log);
     lkt_end();
 
     /* S8.1 (no input makes a frame's work grow out of bounds): an op the
@@ -156,9 +150,8 @@ int main(void)
        declined (pixman draws them); turned tinted ones are not. */
     lkt_begin("ops_the_sprite_path_declines_are_prepared_a_bounded_number_of_times");
     {
-        lkt_host_record record;
-        lk_backend_host host;
-        lk_backend_instance *inst = open_with_threads(NULL, &record, &host);
+        lkt_way way;
+        lk_backend_instance *inst = open_with_threads(&way, NULL) ? way.inst : NULL;
         lkt_frame f = lkt_frame_new(W, H);
         const int n = 2000;
         for (int i = 0; i < n; i++) {
@@ -177,13 +170,13 @@ int main(void)
         lk_display_list alternating = lkt_list(ops, (uint32_t)n, W, H, lkt_color(0, 0, 0, 1));
         drawn = drawn && lkt_render(b, inst, &alternating, &f);
         if (inst) b->close(inst);
-        long prepared = logged_count(record.last_log, " ops prepared,");
+        long prepared = logged_count(way.record.last_log, " ops prepared,");
         printf("# ops prepared for %d declined ops, then %d alternating: %ld\n", n, n, prepared);
         if (!drawn) lkt_fail("a frame was not drawn");
         /* each declined op once; then per pair 1 + 4 (the turned op's run,
            its second chunk) + 1 (the declined op's own look) */
         else if (prepared < 0 || prepared > n + 3 * n + 16)
-            lkt_fail("%ld ops prepared for %d ops and %d: \"%s\"", prepared, n, n, record.last_log);
+            lkt_fail("%ld ops prepared for %d ops and %d: \"%s\"", prepared, n, n, way.record.last_log);
         free(f.pixels);
     }
     lkt_end();
