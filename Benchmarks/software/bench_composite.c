@@ -11,7 +11,10 @@
  * one-call pixman equivalent, and (e) 1000 small rotated translucent fills
  * measures its fixed cost per op. (f) and (g) time offscreen groups (ABI 2):
  * 20 rounded cards each casting a blurred shadow (sigma 8), and 20 cards
- * each fading two overlapping fills as one group.
+ * each fading two overlapping fills as one group. (h) and (i) time a
+ * full-screen axial gradient unchanged from frame to frame (the gradient
+ * cache) and changing every frame; (j) 100 borders of 2 pixels with
+ * rounded corners; (k) a 600x600 image turned 40 degrees in perspective.
  *
  * usage: bench_composite [--smoke] [--frames N] [--plugin PATH]
  * The plugin is --plugin, else $LKTEST_PLUGIN, else liblayerkit-software.so
@@ -140,6 +143,7 @@ typedef struct scene {
     lk_dl_op       *ops;
     float           opacity;
     const char     *note;           /* printed instead of the raw column when has_raw is 0 */
+    lk_dl_gradient_stop *changing;  /* a stop whose colour changes every frame, or NULL */
 } scene;
 
 static uint32_t premultiply(uint32_t a, uint32_t r, uint32_t g, uint32_t b)
@@ -240,6 +244,7 @@ static int plugin_frame(const lk_backend *b, lk_backend_instance *inst, const sc
     list.damage.width = W;
     list.damage.height = H;
     list.frame_number = number;
+    if (s->changing) s->changing->color.g = (float)(number % 7) / 7.0f;
     char error[256];
     if (!b->render(inst, &list, error, sizeof error)) {
         fprintf(stderr, "bench_composite: %s: render failed: %s\n", s->name, error);
@@ -503,6 +508,92 @@ int main(int argc, char **argv)
         ok &= run_scene(b, inst, &g, frames, warmup, readback);
         free(g.ops);
     }
+
+    /* A full-screen gradient, unchanged, then changing every frame. */
+    lk_dl_gradient_stop stops[3] = {
+        { 0.0, { 0.1f, 0.2f, 0.4f, 1.0f } }, { 0.6, { 0.3f, 0.1f, 0.5f, 1.0f } }, { 1.0, { 0.9f, 0.6f, 0.2f, 1.0f } },
+    };
+    for (int variant = 0; variant < 2; variant++) {
+        scene gr;
+        memset(&gr, 0, sizeof gr);
+        gr.name = variant == 0 ? "(h) full-screen gradient, unchanged" : "(i) full-screen gradient, changing";
+        gr.note = variant == 0 ? "drawn from the gradient cache" : "evaluated every frame";
+        gr.count = 1;
+        gr.ops = calloc(1, sizeof *gr.ops);
+        lk_dl_op *op = &gr.ops[0];
+        op->kind = LK_DL_OP_GRADIENT;
+        op->flags = LK_DL_FLAG_ANTIALIAS;
+        identity(op->transform);
+        op->rect.width = W;
+        op->rect.height = H;
+        op->opacity = 1.0f;
+        op->gradient_kind = LK_DL_GRADIENT_AXIAL;
+        op->gradient_stops = stops;
+        op->gradient_stop_count = 3;
+        op->gradient_end_x = W * 0.3;
+        op->gradient_end_y = H;
+        if (variant == 1) gr.changing = &stops[1];
+        ok &= run_scene(b, inst, &gr, frames, warmup, readback);
+        free(gr.ops);
+    }
+
+    /* Borders with rounded corners: two rows of pixels drawn per side. */
+    scene bd;
+    memset(&bd, 0, sizeof bd);
+    bd.name = "(j) 100 256x256 borders, 2 px, radius 24";
+    bd.note = "corner rows masked, sides as rects";
+    bd.count = 100;
+    bd.ops = calloc(100, sizeof *bd.ops);
+    for (int i = 0; i < 100; i++) {
+        lk_dl_op *op = &bd.ops[i];
+        op->kind = LK_DL_OP_BORDER;
+        op->flags = LK_DL_FLAG_ANTIALIAS;
+        identity(op->transform);
+        op->rect.x = (double)(next_random() % (W - 256)) + 0.25 * (i % 4);
+        op->rect.y = (double)(next_random() % (H - 256)) + 0.5 * (i % 2);
+        op->rect.width = 256;
+        op->rect.height = 256;
+        op->corner_radius = 24;
+        op->border_width = 2;
+        op->color.r = 0.2f; op->color.g = 0.4f; op->color.b = 0.6f; op->color.a = 1.0f;
+        op->opacity = 1.0f;
+    }
+    ok &= run_scene(b, inst, &bd, frames, warmup, readback);
+    free(bd.ops);
+
+    /* An image turned in perspective: a card flipping. */
+    scene pe;
+    memset(&pe, 0, sizeof pe);
+    pe.name = "(k) a 600x600 image turned 40 deg, perspective";
+    pe.note = "per-pixel divide, pixman's bilinear";
+    make_images(&pe, 1, 600, 600, fill_fullscreen);
+    pe.has_raw = 0;
+    {
+        lk_dl_op *op = &pe.ops[0];
+        op->kind = LK_DL_OP_IMAGE;
+        op->flags = LK_DL_FLAG_ANTIALIAS;
+        op->rect.x = -300;
+        op->rect.y = -300;
+        op->rect.width = 600;
+        op->rect.height = 600;
+        op->opacity = 1.0f;
+        op->image = &pe.images[0];
+        op->source.width = 600;
+        op->source.height = 600;
+        /* rotation about y, then m34 = -1/1000, then to the centre: the
+           product of the three (row vectors) */
+        double c = cos(40 * 3.14159265358979 / 180), sn = sin(40 * 3.14159265358979 / 180), d = -1.0 / 1000;
+        double tx = W / 2.0, ty = H / 2.0;
+        const double m[16] = {
+            c - sn * d * tx, -sn * d * ty, -sn, -sn * d,
+            0, 1, 0, 0,
+            sn + c * d * tx, c * d * ty, c, c * d,
+            tx, ty, 0, 1,
+        };
+        memcpy(op->transform, m, sizeof m);
+    }
+    ok &= run_scene(b, inst, &pe, frames, warmup, readback);
+    free_scene(b, inst, &pe);
 
     b->close(inst);
     if (plugin_log[0]) printf("plugin stats: %s\n", plugin_log);
