@@ -56,6 +56,26 @@ void sw_gradient_cache_drop(sw_gradient_entry *e)
 
 static size_t pixels(sw_box b) { return (size_t)(b.x1 - b.x0) * (size_t)(b.y1 - b.y0); }
 
+/* Gives e op's key and box (its image already the box's size). */
+static bool set_key(sw_gradient_entry *e, const lk_backend_instance *inst, const lk_dl_op *op, sw_box box)
+{
+    size_t bytes = op->gradient_stop_count * sizeof *e->stops;
+    free(e->stops);
+    e->stops = (lk_dl_gradient_stop *)malloc(bytes ? bytes : 1);
+    if (!e->stops) return false;
+    memcpy(e->stops, op->gradient_stops, bytes);
+    e->box = box;
+    e->last_used = inst->stats.frames;
+    e->kind = op->gradient_kind;
+    e->stop_count = op->gradient_stop_count;
+    e->start_x = op->gradient_start_x;
+    e->start_y = op->gradient_start_y;
+    e->end_x = op->gradient_end_x;
+    e->end_y = op->gradient_end_y;
+    memcpy(e->transform, op->transform, sizeof e->transform);
+    return true;
+}
+
 sw_gradient_entry *sw_gradient_cache_slot(lk_backend_instance *inst, const lk_dl_op *op, sw_box box)
 {
     size_t budget = (size_t)SW_GRADIENT_CACHE_OUTPUTS * inst->width * inst->height;
@@ -75,27 +95,25 @@ sw_gradient_entry *sw_gradient_cache_slot(lk_backend_instance *inst, const lk_dl
         }
         if (free_slot >= 0 && held + pixels(box) <= budget) {
             sw_gradient_entry *e = &inst->gradients[free_slot];
-            size_t bytes = op->gradient_stop_count * sizeof *e->stops;
-            e->stops = (lk_dl_gradient_stop *)malloc(bytes ? bytes : 1);
             e->image = pixman_image_create_bits(PIXMAN_a8r8g8b8, box.x1 - box.x0, box.y1 - box.y0, NULL, 0);
-            if (!e->stops || !e->image) {
+            if (!e->image || !set_key(e, inst, op, box)) {
                 sw_gradient_cache_drop(e);
                 return NULL;
             }
-            memcpy(e->stops, op->gradient_stops, bytes);
-            e->box = box;
-            e->last_used = inst->stats.frames;
-            e->kind = op->gradient_kind;
-            e->stop_count = op->gradient_stop_count;
-            e->start_x = op->gradient_start_x;
-            e->start_y = op->gradient_start_y;
-            e->end_x = op->gradient_end_x;
-            e->end_y = op->gradient_end_y;
-            memcpy(e->transform, op->transform, sizeof e->transform);
             return e;
         }
         if (oldest < 0) return NULL;   /* (not reached: an empty cache has room for the box) */
-        sw_gradient_cache_drop(&inst->gradients[oldest]);
+        /* An entry of the box's size keeps its image for the new key: a
+           gradient that changes every frame evicts its own entry of the
+           frame before, and a new allocation of a large box is fresh pages
+           to fault in each frame. */
+        sw_gradient_entry *e = &inst->gradients[oldest];
+        if (e->box.x1 - e->box.x0 == box.x1 - box.x0 && e->box.y1 - e->box.y0 == box.y1 - box.y0) {
+            if (set_key(e, inst, op, box)) return e;
+            sw_gradient_cache_drop(e);
+            return NULL;
+        }
+        sw_gradient_cache_drop(e);
     }
 }
 
