@@ -252,7 +252,7 @@ static bool draw_shadow(lk_backend_instance *inst, const sw_group *g, pixman_ima
                           int32_t) = sw_blur_weighted_rows;
     void (*to_bytes)(uint8_t *restrict, const float *restrict, int32_t) = sw_blur_to_bytes;
 #if SW_FILL_HAS_AVX2
-    if (inst->sprites == SW_SPRITES_ON && sw_fill_avx2_supported()) {
+    if (sw_avx2_builds(inst)) {
         weighted_rows = sw_blur_weighted_rows_avx2;
         to_bytes = sw_blur_to_bytes_avx2;
     }

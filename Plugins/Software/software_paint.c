@@ -125,15 +125,25 @@ bool sw_op_shape(const lk_dl_op *op, sw_shape *s)
     return w > 0.0 && h > 0.0;
 }
 
-/* The shape's output rect when the transform keeps it an axis-aligned rect. */
-static bool device_rect(const sw_shape *s, sw_rect *out)
+/* The output rect of shape's rect when its transform is axis-aligned (not
+   necessarily finite), and the transform's y scale. */
+static bool axis_aligned_rect(const sw_shape *s, sw_rect *out, double *scale_y)
 {
     double sx, sy, tx, ty;
-    if (s->radius > 0.0 || !sw_homography_axis_aligned(&s->h, &sx, &sy, &tx, &ty)) return false;
+    if (!sw_homography_axis_aligned(&s->h, &sx, &sy, &tx, &ty)) return false;
     double ax = sx * s->rect.x0 + tx, bx = sx * s->rect.x1 + tx;
     double ay = sy * s->rect.y0 + ty, by = sy * s->rect.y1 + ty;
     out->x0 = fmin(ax, bx); out->x1 = fmax(ax, bx);
     out->y0 = fmin(ay, by); out->y1 = fmax(ay, by);
+    *scale_y = sy;
+    return true;
+}
+
+/* The shape's output rect when the transform keeps it an axis-aligned rect. */
+static bool device_rect(const sw_shape *s, sw_rect *out)
+{
+    double sy;
+    if (s->radius > 0.0 || !axis_aligned_rect(s, out, &sy)) return false;
     /* Non-finite here means the op is skipped: the pieces come out empty. */
     if (!isfinite(out->x0) || !isfinite(out->x1) || !isfinite(out->y0) || !isfinite(out->y1))
         out->x0 = out->x1 = out->y0 = out->y1 = 0.0;
@@ -278,7 +288,6 @@ static bool composite_pieces(lk_backend_instance *inst, const sw_paint *p,
     return true;
 }
 
-/* pixman's UN8x4_MUL_UN8 on one channel: x * a / 255, rounded. */
 /* floor(v) as an integer, for v within int32 (no libm call: the SSE2 build
    has no rounding instruction to inline) */
 static inline int32_t floor_i32(double v)
@@ -513,15 +522,11 @@ static bool draw_polygon(lk_backend_instance *inst, sw_paint *p, const sw_shape 
 #define SW_BANDS_MIN_PIXELS 8192.0
 
 /* The device rect of a shape under an axis-aligned transform, and its
-   corners' height in output rows. */
+   corners' height in output rows; false when not finite. */
 static bool axis_aligned_device(const sw_shape *s, sw_rect *out, double *corner_rows)
 {
-    double sx, sy, tx, ty;
-    if (!sw_homography_axis_aligned(&s->h, &sx, &sy, &tx, &ty)) return false;
-    double ax = sx * s->rect.x0 + tx, bx = sx * s->rect.x1 + tx;
-    double ay = sy * s->rect.y0 + ty, by = sy * s->rect.y1 + ty;
-    out->x0 = fmin(ax, bx); out->x1 = fmax(ax, bx);
-    out->y0 = fmin(ay, by); out->y1 = fmax(ay, by);
+    double sy;
+    if (!axis_aligned_rect(s, out, &sy)) return false;
     *corner_rows = s->radius * fabs(sy);
     return isfinite(out->x0) && isfinite(out->x1) && isfinite(out->y0) && isfinite(out->y1) &&
            isfinite(*corner_rows);
@@ -611,29 +616,26 @@ static bool draw_shape(lk_backend_instance *inst, sw_paint *p, const sw_shape *s
                        const sw_shape *hole, bool antialias, const sw_clip *clip)
 {
     sw_rect outer, inner;
-    bool rect = device_rect(shape, &outer) && (!hole || device_rect(hole, &inner));
-    if (rect) {
+    bool handled, ok;
+    if (device_rect(shape, &outer) && (!hole || device_rect(hole, &inner))) {
         sw_piece pieces[9], holes[9];
         int n = sw_rect_pieces(outer, antialias, clip->box, pieces);
         if (n == 0) return skip(inst);
         int nh = hole ? sw_rect_pieces(inner, antialias, pieces_bounds(pieces, n), holes) : 0;
         bool frame = nh == 1 && n == 1 && holes[0].coverage == 1.0 && pieces[0].coverage == 1.0;
-        if (nh == 0 || frame) return draw_pieces(inst, p, pieces, n, holes, nh, clip);
-    }
-    if (shape->radius > 0.0 || hole) {
-        bool handled;
-        bool ok = draw_in_bands(inst, p, shape, hole, antialias, clip, &handled);
-        if (handled) return ok;
-    }
-    if (rect) {
-        /* a border whose hole is not pixel-aligned, too small for bands */
-        sw_piece pieces[9], holes[9];
-        int n = sw_rect_pieces(outer, antialias, clip->box, pieces);
-        int nh = sw_rect_pieces(inner, antialias, pieces_bounds(pieces, n), holes);
+        if (nh > 0 && !frame) {
+            /* a border whose inside is not pixel-aligned: in bands when large */
+            ok = draw_in_bands(inst, p, shape, hole, antialias, clip, &handled);
+            if (handled) return ok;
+        }
         return draw_pieces(inst, p, pieces, n, holes, nh, clip);
     }
+    if (shape->radius > 0.0 || hole) {
+        ok = draw_in_bands(inst, p, shape, hole, antialias, clip, &handled);
+        if (handled) return ok;
+    }
     bool drawn;
-    bool ok = draw_polygon(inst, p, shape, hole, antialias, clip->box, clip, &drawn);
+    ok = draw_polygon(inst, p, shape, hole, antialias, clip->box, clip, &drawn);
     return drawn ? ok : skip(inst);
 }
 
@@ -771,39 +773,34 @@ bool sw_paint_image(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip
     return ok;
 }
 
-/* The op's device bounding box within the output, or an empty box. */
+/* The op's device bounding box within the output (its h affine), or an
+   empty box. */
 static sw_box output_box(const lk_backend_instance *inst, const sw_shape *shape)
 {
-    const sw_rect r = shape->rect;
-    const double (*m)[3] = shape->h.m;
-    double cx[4] = { r.x0, r.x1, r.x1, r.x0 }, cy[4] = { r.y0, r.y0, r.y1, r.y1 };
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-    for (int i = 0; i < 4; i++) {
-        double X = m[0][0] * cx[i] + m[0][1] * cy[i] + m[0][2], Y = m[1][0] * cx[i] + m[1][1] * cy[i] + m[1][2];
-        x0 = fmin(x0, X); x1 = fmax(x1, X);
-        y0 = fmin(y0, Y); y1 = fmax(y1, Y);
-    }
-    sw_box b = { 0, 0, 0, 0 };
-    if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1)) return b;
-    b.x0 = clamp_int(floor(x0), inst->width);
-    b.y0 = clamp_int(floor(y0), inst->height);
-    b.x1 = clamp_int(ceil(x1), inst->width);
-    b.y1 = clamp_int(ceil(y1), inst->height);
-    return b;
+    double b[4];
+    sw_box box = { 0, 0, 0, 0 };
+    if (!sw_device_bounds(shape, b)) return box;
+    box.x0 = clamp_int(floor(b[0]), inst->width);
+    box.y0 = clamp_int(floor(b[1]), inst->height);
+    box.x1 = clamp_int(ceil(b[2]), inst->width);
+    box.y1 = clamp_int(ceil(b[3]), inst->height);
+    return box;
 }
 
 /* Draws op with p from the gradient cache (software_gradient_cache.c): its
    source (p's image, placed by p's placement) evaluated over the op's box
    of the output once, then drawn from there. *used is false, nothing
-   drawn, when the op is not for the cache: not affine, a clip reaching
-   beyond the output, no room. */
+   drawn, when the op is not for the cache: not affine (or behind the eye),
+   a clip reaching beyond the output, no room. */
 static bool paint_from_cache(lk_backend_instance *inst, const lk_dl_op *op, const sw_paint *p,
                              const sw_shape *shape, const sw_clip *clip, bool *used)
 {
     *used = false;
     const sw_box c = clip->box;
-    if (!sw_homography_is_affine(&p->placement) || c.x0 < 0 || c.y0 < 0 || c.x1 > (int32_t)inst->width ||
-        c.y1 > (int32_t)inst->height)
+    /* (the placement is the op's transform after an affine map: affine with
+       it; w <= 0 is behind the eye, nothing to draw) */
+    if (!sw_homography_is_affine(&shape->h) || !(shape->h.m[2][2] > 0.0) || c.x0 < 0 || c.y0 < 0 ||
+        c.x1 > (int32_t)inst->width || c.y1 > (int32_t)inst->height)
         return true;
     sw_box box = output_box(inst, shape);
     if (sw_box_empty(box)) return true;

@@ -102,6 +102,9 @@ bool sw_homography_axis_aligned(const sw_homography *h, double *sx, double *sy,
                                 double *tx, double *ty);
 /* true when h has no perspective part */
 bool sw_homography_is_affine(const sw_homography *h);
+/* The device bounding box (x0, y0, x1, y1) of shape's rect under its
+   affine h (w divided out); false when it is not finite. */
+bool sw_device_bounds(const sw_shape *shape, double b[4]);
 /* pixman's 16.16 matrix for h, used for source points in [0, width] x
    [0, height]; false when it cannot be represented */
 bool sw_homography_to_pixman(const sw_homography *h, double width, double height,

@@ -58,6 +58,23 @@ bool sw_homography_from_transform(const double t[16], sw_homography *out)
     return true;
 }
 
+bool sw_device_bounds(const sw_shape *shape, double b[4])
+{
+    const double (*h)[3] = shape->h.m;
+    double w = h[2][2];
+    double m[6] = { h[0][0] / w, h[0][1] / w, h[0][2] / w, h[1][0] / w, h[1][1] / w, h[1][2] / w };
+    const sw_rect *r = &shape->rect;
+    double cx[4] = { r->x0, r->x1, r->x1, r->x0 }, cy[4] = { r->y0, r->y0, r->y1, r->y1 };
+    b[0] = b[1] = HUGE_VAL;
+    b[2] = b[3] = -HUGE_VAL;
+    for (int i = 0; i < 4; i++) {
+        double X = m[0] * cx[i] + m[1] * cy[i] + m[2], Y = m[3] * cx[i] + m[4] * cy[i] + m[5];
+        b[0] = fmin(b[0], X); b[2] = fmax(b[2], X);
+        b[1] = fmin(b[1], Y); b[3] = fmax(b[3], Y);
+    }
+    return isfinite(b[0]) && isfinite(b[1]) && isfinite(b[2]) && isfinite(b[3]);
+}
+
 sw_homography sw_homography_multiply(const sw_homography *a, const sw_homography *b)
 {
     sw_homography r;

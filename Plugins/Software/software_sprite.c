@@ -1298,25 +1298,6 @@ void sw_sprite_draw_band(const sw_sprite *sprites, const uint32_t *index, uint32
 /* v limited to just beyond the largest output, so that it converts to int */
 static double clamp_coord(double v) { return fmin(fmax(v, -2.0), SW_MAX_SIZE + 2.0); }
 
-/* The device bounding box of shape's rect (affine h); false when it is not
-   finite. */
-static bool device_bounds(const sw_shape *shape, double b[4])
-{
-    const double (*h)[3] = shape->h.m;
-    double w = h[2][2];
-    double m[6] = { h[0][0] / w, h[0][1] / w, h[0][2] / w, h[1][0] / w, h[1][1] / w, h[1][2] / w };
-    const sw_rect *r = &shape->rect;
-    double cx[4] = { r->x0, r->x1, r->x1, r->x0 }, cy[4] = { r->y0, r->y0, r->y1, r->y1 };
-    b[0] = b[1] = HUGE_VAL;
-    b[2] = b[3] = -HUGE_VAL;
-    for (int i = 0; i < 4; i++) {
-        double X = m[0] * cx[i] + m[1] * cy[i] + m[2], Y = m[3] * cx[i] + m[4] * cy[i] + m[5];
-        b[0] = fmin(b[0], X); b[2] = fmax(b[2], X);
-        b[1] = fmin(b[1], Y); b[3] = fmax(b[3], Y);
-    }
-    return isfinite(b[0]) && isfinite(b[1]) && isfinite(b[2]) && isfinite(b[3]);
-}
-
 /* The pixels a sprite with bounds b may touch: its bounds, the clip, the
    target, the clip mask. */
 static sw_box unclipped_box(const double b[4])
@@ -1387,7 +1368,7 @@ sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_
     if (!target_is_32bit(inst)) return SW_SPRITE_DECLINE;
 
     double bounds[4];
-    bool finite = device_bounds(shape, bounds);
+    bool finite = sw_device_bounds(shape, bounds);
     double bx0 = bounds[0], by0 = bounds[1], bx1 = bounds[2], by1 = bounds[3];
     /* (NaN fails these too) */
     if (!finite || !(bx1 - bx0 <= SW_SPRITE_MAX_SIDE) || !(by1 - by0 <= SW_SPRITE_MAX_SIDE))
@@ -1475,7 +1456,7 @@ sw_sprite_result sw_fill_prepare(const lk_backend_instance *inst, const lk_dl_op
         !target_is_32bit(inst))
         return SW_SPRITE_DECLINE;
     double bounds[4];
-    if (!device_bounds(&shape, bounds) || !(bounds[2] - bounds[0] <= SW_FILL_MAX_SIDE) ||
+    if (!sw_device_bounds(&shape, bounds) || !(bounds[2] - bounds[0] <= SW_FILL_MAX_SIDE) ||
         !(bounds[3] - bounds[1] <= SW_FILL_MAX_SIDE))
         return SW_SPRITE_DECLINE;
     bool antialias = (op->flags & LK_DL_FLAG_ANTIALIAS) != 0;
@@ -1538,7 +1519,7 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
     t.tx = inst->target_x;
     t.ty = inst->target_y;
     t.scalar = inst->sprites == SW_SPRITES_SCALAR;
-    t.avx2 = inst->sprites == SW_SPRITES_ON && sw_fill_avx2_supported();
+    t.avx2 = sw_avx2_builds(inst);
     if (clip->mask) {
         t.mask = (const uint8_t *)pixman_image_get_data(clip->mask);
         t.mstride = (size_t)pixman_image_get_stride(clip->mask);

@@ -90,6 +90,14 @@ void sw_fill_rotated_avx2(const sw_sprite *s, const sw_sprite_target *t, sw_box 
 /* Whether this CPU runs the AVX2 build. */
 bool sw_fill_avx2_supported(void);
 
+/* Whether the AVX2 builds (rotated fills, image sprites, the shadow blur)
+   draw for inst: the CPU has AVX2 and LAYERKIT_SOFTWARE_SPRITES leaves
+   them on (not sse2 or scalar). */
+static inline bool sw_avx2_builds(const lk_backend_instance *inst)
+{
+    return inst->sprites == SW_SPRITES_ON && sw_fill_avx2_supported();
+}
+
 /* A band's sprites sprites[index[from..end)] within band
    (software_sprite.c); its AVX2 build (software_sprite_avx2.c: image
    sprites' whole pixels eight a step), which a run calls when t->avx2. */
