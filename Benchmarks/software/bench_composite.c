@@ -157,6 +157,31 @@ static void identity(double m[16])
     m[0] = m[5] = m[10] = m[15] = 1.0;
 }
 
+/* A scene of count ops without images, zeroed, for the caller to fill. */
+static void scene_of_ops(scene *s, const char *name, const char *note, int count)
+{
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->note = note;
+    s->count = count;
+    s->ops = calloc((size_t)count, sizeof *s->ops);
+}
+
+/* An op of kind over the rect (x, y, w, h): anti-aliased, untransformed,
+   opaque; the caller sets the rest. */
+static void op_begin(lk_dl_op *op, uint32_t kind, double x, double y, double w, double h)
+{
+    memset(op, 0, sizeof *op);
+    op->kind = kind;
+    op->flags = LK_DL_FLAG_ANTIALIAS;
+    identity(op->transform);
+    op->rect.x = x;
+    op->rect.y = y;
+    op->rect.width = w;
+    op->rect.height = h;
+    op->opacity = 1.0f;
+}
+
 /* Allocates count images of w x h, filled by fill(i, x, y). */
 static void make_images(scene *s, int count, int w, int h, uint32_t (*fill)(int, int, int))
 {
@@ -465,12 +490,10 @@ int main(int argc, char **argv)
     /* Offscreen groups: cards with shadows, then cards faded as groups. */
     for (int variant = 0; variant < 2; variant++) {
         scene g;
-        memset(&g, 0, sizeof g);
-        g.name = variant == 0 ? "(f) 20 200x120 cards with shadows, sigma 8"
-                              : "(g) 20 cards of 2 fills at 50% group opacity";
-        g.note = "offscreen groups; no one-call pixman equivalent";
-        g.count = 20 * 4;
-        g.ops = calloc((size_t)g.count, sizeof *g.ops);
+        scene_of_ops(&g,
+                     variant == 0 ? "(f) 20 200x120 cards with shadows, sigma 8"
+                                  : "(g) 20 cards of 2 fills at 50% group opacity",
+                     "offscreen groups; no one-call pixman equivalent", 20 * 4);
         for (int i = 0; i < 20; i++) {
             double x = 40 + (i % 5) * 370, y = 40 + (i / 5) * 260;
             lk_dl_op *push = &g.ops[i * 4], *a = push + 1, *c = push + 2, *pop = push + 3;
@@ -515,18 +538,10 @@ int main(int argc, char **argv)
     };
     for (int variant = 0; variant < 2; variant++) {
         scene gr;
-        memset(&gr, 0, sizeof gr);
-        gr.name = variant == 0 ? "(h) full-screen gradient, unchanged" : "(i) full-screen gradient, changing";
-        gr.note = variant == 0 ? "drawn from the gradient cache" : "evaluated every frame";
-        gr.count = 1;
-        gr.ops = calloc(1, sizeof *gr.ops);
+        scene_of_ops(&gr, variant == 0 ? "(h) full-screen gradient, unchanged" : "(i) full-screen gradient, changing",
+                     variant == 0 ? "drawn from the gradient cache" : "evaluated every frame", 1);
         lk_dl_op *op = &gr.ops[0];
-        op->kind = LK_DL_OP_GRADIENT;
-        op->flags = LK_DL_FLAG_ANTIALIAS;
-        identity(op->transform);
-        op->rect.width = W;
-        op->rect.height = H;
-        op->opacity = 1.0f;
+        op_begin(op, LK_DL_OP_GRADIENT, 0, 0, W, H);
         op->gradient_kind = LK_DL_GRADIENT_AXIAL;
         op->gradient_stops = stops;
         op->gradient_stop_count = 3;
@@ -539,24 +554,15 @@ int main(int argc, char **argv)
 
     /* Borders with rounded corners: two rows of pixels drawn per side. */
     scene bd;
-    memset(&bd, 0, sizeof bd);
-    bd.name = "(j) 100 256x256 borders, 2 px, radius 24";
-    bd.note = "corner rows masked, sides as rects";
-    bd.count = 100;
-    bd.ops = calloc(100, sizeof *bd.ops);
+    scene_of_ops(&bd, "(j) 100 256x256 borders, 2 px, radius 24", "corner rows masked, sides as rects", 100);
     for (int i = 0; i < 100; i++) {
+        double x = (double)(next_random() % (W - 256)) + 0.25 * (i % 4);
+        double y = (double)(next_random() % (H - 256)) + 0.5 * (i % 2);
         lk_dl_op *op = &bd.ops[i];
-        op->kind = LK_DL_OP_BORDER;
-        op->flags = LK_DL_FLAG_ANTIALIAS;
-        identity(op->transform);
-        op->rect.x = (double)(next_random() % (W - 256)) + 0.25 * (i % 4);
-        op->rect.y = (double)(next_random() % (H - 256)) + 0.5 * (i % 2);
-        op->rect.width = 256;
-        op->rect.height = 256;
+        op_begin(op, LK_DL_OP_BORDER, x, y, 256, 256);
         op->corner_radius = 24;
         op->border_width = 2;
         op->color.r = 0.2f; op->color.g = 0.4f; op->color.b = 0.6f; op->color.a = 1.0f;
-        op->opacity = 1.0f;
     }
     ok &= run_scene(b, inst, &bd, frames, warmup, readback);
     free(bd.ops);
@@ -570,13 +576,7 @@ int main(int argc, char **argv)
     pe.has_raw = 0;
     {
         lk_dl_op *op = &pe.ops[0];
-        op->kind = LK_DL_OP_IMAGE;
-        op->flags = LK_DL_FLAG_ANTIALIAS;
-        op->rect.x = -300;
-        op->rect.y = -300;
-        op->rect.width = 600;
-        op->rect.height = 600;
-        op->opacity = 1.0f;
+        op_begin(op, LK_DL_OP_IMAGE, -300, -300, 600, 600);
         op->image = &pe.images[0];
         op->source.width = 600;
         op->source.height = 600;
