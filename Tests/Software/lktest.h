@@ -335,6 +335,28 @@ static inline uint32_t lkt_pixel(const lkt_frame *f, int x, int y)
     return f->pixels[(size_t)y * f->width + (size_t)x];
 }
 
+/* Whether got has want's pixels, exactly, inside box (x, y, width,
+   height); on the first that differs records the failure, `what` saying
+   how got was drawn. */
+static inline int lkt_same_pixels(const lkt_frame *got, const lkt_frame *want, lk_dl_box box, const char *what)
+{
+    for (int y = box.y; y < box.y + box.height; y++)
+        for (int x = box.x; x < box.x + box.width; x++)
+            if (lkt_pixel(got, x, y) != lkt_pixel(want, x, y)) {
+                lkt_fail("pixel (%d, %d) is %08x %s, %08x expected", x, y, (unsigned)lkt_pixel(got, x, y), what,
+                         (unsigned)lkt_pixel(want, x, y));
+                return 0;
+            }
+    return 1;
+}
+
+/* The same over the whole frame. */
+static inline int lkt_same_frame(const lkt_frame *got, const lkt_frame *want, const char *what)
+{
+    lk_dl_box all = { 0, 0, (int32_t)want->width, (int32_t)want->height };
+    return lkt_same_pixels(got, want, all, what);
+}
+
 /* Expected premultiplied channels, 0..255 as doubles. */
 typedef struct lkt_rgba { double a, r, g, b; } lkt_rgba;
 

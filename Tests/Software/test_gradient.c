@@ -317,17 +317,6 @@ static int three_gradients(lk_dl_op *ops, lk_dl_gradient_stop *stops)
     return 3;
 }
 
-static int same_frames(const lkt_frame *a, const lkt_frame *c, const char *what)
-{
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++)
-            if (lkt_pixel(a, x, y) != lkt_pixel(c, x, y)) {
-                lkt_fail("%s: pixel (%d, %d) is %08x, %08x expected", what, x, y, (unsigned)lkt_pixel(a, x, y),
-                         (unsigned)lkt_pixel(c, x, y));
-                return 0;
-            }
-    return 1;
-}
 
 /* The software backend keeps a gradient's source for the frames after
    (software_gradient_cache.c). Whatever a backend keeps: a gradient drawn
@@ -356,7 +345,7 @@ static void test_drawn_again(void)
     lkt_begin("gradient_drawn_again_unchanged_is_the_same");
     if (lkt_render(b, again, &list, &first))
         for (int k = 0; k < 3 && lkt_render(b, again, &list, &frame); k++)
-            if (!same_frames(&frame, &first, "drawn again")) break;
+            if (!lkt_same_frame(&frame, &first, "drawn again")) break;
     lkt_end();
 
     lkt_begin("gradient_changed_is_drawn_as_a_fresh_instance_draws_it");
@@ -366,20 +355,20 @@ static void test_drawn_again(void)
         for (int i = 0; i < n; i++) changed[i].gradient_stops = changed_stops;
         const char *what = "";
         switch (c) {
-        case 0: changed_stops[1].color.g = 0.9f; what = "a stop's colour"; break;
-        case 1: changed_stops[1].location = 0.3; what = "a stop's location"; break;
-        case 2: changed[0].gradient_end_x += 7; what = "the end point"; break;
-        case 3: changed[1].transform[12] += 3; what = "the transform"; break;
-        default: changed[2].gradient_kind = LK_DL_GRADIENT_AXIAL; what = "the kind"; break;
+        case 0: changed_stops[1].color.g = 0.9f; what = "with a stop's colour changed"; break;
+        case 1: changed_stops[1].location = 0.3; what = "with a stop's location changed"; break;
+        case 2: changed[0].gradient_end_x += 7; what = "with the end point changed"; break;
+        case 3: changed[1].transform[12] += 3; what = "with the transform changed"; break;
+        default: changed[2].gradient_kind = LK_DL_GRADIENT_AXIAL; what = "with the kind changed"; break;
         }
         lk_display_list other = lkt_list(changed, (uint32_t)n, W, H, grey);
         lk_backend_instance *clean = lkt_open(b, NULL, W, H);
         if (!clean) break;
         int ok = lkt_render(b, again, &other, &frame) && lkt_render(b, clean, &other, &fresh);
         b->close(clean);
-        if (!ok || !same_frames(&frame, &fresh, what)) break;
+        if (!ok || !lkt_same_frame(&frame, &fresh, what)) break;
         /* and back: the first frame again */
-        if (!lkt_render(b, again, &list, &frame) || !same_frames(&frame, &first, "changed back")) break;
+        if (!lkt_render(b, again, &list, &frame) || !lkt_same_frame(&frame, &first, "changed back")) break;
     }
     lkt_end();
 
@@ -392,18 +381,10 @@ static void test_drawn_again(void)
             lk_display_list part = list;
             part.damage = boxes[i];
             if (!lkt_render(b, again, &blank, &frame) || !lkt_render(b, again, &part, &frame)) break;
-            const lk_dl_box *d = &boxes[i];
-            int failed = 0;
-            for (int y = d->y; y < d->y + d->height && !failed; y++)
-                for (int x = d->x; x < d->x + d->width; x++)
-                    if (lkt_pixel(&frame, x, y) != lkt_pixel(&first, x, y)) {
-                        lkt_fail("pixel (%d, %d) is %08x redrawn under damage (%d,%d %dx%d), %08x in the whole frame",
-                                 x, y, (unsigned)lkt_pixel(&frame, x, y), d->x, d->y, d->width, d->height,
-                                 (unsigned)lkt_pixel(&first, x, y));
-                        failed = 1;
-                        break;
-                    }
-            if (failed) break;
+            char what[96];
+            snprintf(what, sizeof what, "redrawn under damage (%d,%d %dx%d), as in the whole frame", boxes[i].x,
+                     boxes[i].y, boxes[i].width, boxes[i].height);
+            if (!lkt_same_pixels(&frame, &first, boxes[i], what)) break;
         }
     }
     lkt_end();
@@ -458,7 +439,7 @@ static void test_more_than_the_cache(void)
         if (!clean) break;
         int ok = lkt_render(b, kept, &list, &frame) && lkt_render(b, clean, &list, &fresh);
         b->close(clean);
-        if (!ok || !same_frames(&frame, &fresh, "a frame of many gradients")) break;
+        if (!ok || !lkt_same_frame(&frame, &fresh, "in a frame of many gradients")) break;
     }
     if (kept) b->close(kept);
     free(fresh.pixels);
