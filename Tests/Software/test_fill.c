@@ -151,8 +151,8 @@ static void test_rounded_fill(void)
     lkt_end();
 }
 
-/* Large axis-aligned shapes that the software backend draws in bands of
-   rows (rounded fills, borders rounded or not): translucent, at
+/* S6.1, S6.2: large axis-aligned shapes that the software backend draws in
+   bands of rows (rounded fills, borders rounded or not): translucent, at
    fractional places, scaled unevenly and flipped, some hanging off the
    output, a border thinner than a pixel. */
 typedef struct card {

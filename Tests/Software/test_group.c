@@ -469,9 +469,9 @@ static void test_malformed(void)
     lkt_end();
 }
 
-/* The software backend's blur has an SSE2 build and an AVX2 one, chosen at
-   open by the CPU and LAYERKIT_SOFTWARE_SPRITES: both must give the same
-   bytes. Shadows of 3 to 71 taps a side over rows of 13 to 160 outputs
+/* S6.1 shadows, S6.4: the software backend's blur has an SSE2 build and an
+   AVX2 one, chosen at open by the CPU and LAYERKIT_SOFTWARE_SPRITES: both
+   must give the same bytes. Shadows of 3 to 71 taps a side over rows of 13 to 160 outputs
    (whole blocks of 32 and tails), cut by the output's edges, translucent
    and rotated content. */
 static void test_shadow_builds_agree(void)

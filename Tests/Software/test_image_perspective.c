@@ -1,7 +1,7 @@
 /*
- * Software backend: an image under perspective (software_paint.c,
- * composite_projective) samples as pixman's bilinear and nearest filters
- * do, integer for integer (docs/rendering.md, "Images under perspective").
+ * Software backend, S6.3 (perspective by m34) and S6.4: an image under
+ * perspective (software_paint.c, composite_projective) samples as pixman's
+ * bilinear and nearest filters do, integer for integer (docs/rendering.md, "Images under perspective").
  * The reference here follows pixman's arithmetic: the pixel centre mapped
  * by the inverse homography and divided by w, rounded to 16.16 fixed
  * point, 7-bit weights (bilinear) or the texel holding the point

@@ -8,7 +8,9 @@
  * output, their far corners about 1,000 pixels from where the steps
  * start, with sharp texel edges that show a moved sample.
  *
- * The checks are test_sprite.c's (check_band_scene): against the
+ * S6.2 (turned images anti-aliased) and S6.4 (the same pixels whatever
+ * the band, thread or damage box that draws them). The checks are
+ * test_sprite.c's (check_band_scene): against the
  * independent reference (tolerance 4 of 255), against pixman's path
  * (LAYERKIT_SOFTWARE_SPRITES=0, tolerance 3), the portable loop, SSE2
  * alone, bands of 16 rows and three threads against the default (equal),
