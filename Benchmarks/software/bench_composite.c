@@ -14,7 +14,9 @@
  * each fading two overlapping fills as one group. (h) and (i) time a
  * full-screen axial gradient unchanged from frame to frame (the gradient
  * cache) and changing every frame; (j) 100 borders of 2 pixels with
- * rounded corners; (k) a 600x600 image turned 40 degrees in perspective.
+ * rounded corners; (k) a 600x600 image turned 40 degrees in perspective;
+ * (l) and (m) shadows wider than 48 pixels a side, whose blur groups pixels
+ * to a tap: 20 cards of sigma 40 and an 800x600 dialog of sigma 100.
  *
  * usage: bench_composite [--smoke] [--frames N] [--plugin PATH]
  * The plugin is --plugin, else $LKTEST_PLUGIN, else liblayerkit-software.so
@@ -487,14 +489,18 @@ int main(int argc, char **argv)
     ok &= run_scene(b, inst, &e, frames, warmup, readback);
     free(e.ops);
 
-    /* Offscreen groups: cards with shadows, then cards faded as groups. */
-    for (int variant = 0; variant < 2; variant++) {
+    /* Offscreen groups: cards with shadows, then cards faded as groups,
+       then wide shadows: cards and a dialog whose blur groups pixels. */
+    for (int variant = 0; variant < 4; variant++) {
+        static const char *const names[4] = {
+            "(f) 20 200x120 cards with shadows, sigma 8", "(g) 20 cards of 2 fills at 50% group opacity",
+            "(l) 20 200x120 cards with shadows, sigma 40", "(m) an 800x600 dialog with a shadow, sigma 100",
+        };
+        static const double sigmas[4] = { 8, 0, 40, 100 };
+        int cards = variant == 3 ? 1 : 20;
         scene g;
-        scene_of_ops(&g,
-                     variant == 0 ? "(f) 20 200x120 cards with shadows, sigma 8"
-                                  : "(g) 20 cards of 2 fills at 50% group opacity",
-                     "offscreen groups; no one-call pixman equivalent", 20 * 4);
-        for (int i = 0; i < 20; i++) {
+        scene_of_ops(&g, names[variant], "offscreen groups; no one-call pixman equivalent", (size_t)cards * 4);
+        for (int i = 0; i < cards; i++) {
             double x = 40 + (i % 5) * 370, y = 40 + (i / 5) * 260;
             lk_dl_op *push = &g.ops[i * 4], *a = push + 1, *c = push + 2, *pop = push + 3;
             for (lk_dl_op *op = push; op <= pop; op++) {
@@ -507,24 +513,30 @@ int main(int argc, char **argv)
             push->rect.y = y;
             push->rect.width = 240;
             push->rect.height = 140;
-            if (variant == 0) {
+            if (variant == 3) {
+                push->rect.x = 560;
+                push->rect.y = 240;
+                push->rect.width = 840;
+                push->rect.height = 620;
+            }
+            if (variant != 1) {
                 push->shadow_color.a = 0.5f;
                 push->shadow_offset_y = 6;
-                push->shadow_sigma = 8;
+                push->shadow_sigma = sigmas[variant];
             } else {
                 push->opacity = 0.5f;
             }
             a->kind = LK_DL_OP_FILL;
             a->rect = push->rect;
-            a->rect.width = 200;
-            a->rect.height = 120;
+            a->rect.width = push->rect.width - 40;
+            a->rect.height = push->rect.height - 20;
             a->corner_radius = 16;
             a->color.r = 0.9f; a->color.g = 0.9f; a->color.b = 0.95f; a->color.a = 1.0f;
             c->kind = LK_DL_OP_FILL;
-            c->rect.x = x + 40;
-            c->rect.y = y + 20;
-            c->rect.width = 200;
-            c->rect.height = 120;
+            c->rect.x = push->rect.x + 40;
+            c->rect.y = push->rect.y + 20;
+            c->rect.width = push->rect.width - 40;
+            c->rect.height = push->rect.height - 20;
             c->color.r = 0.2f; c->color.g = 0.5f; c->color.b = 0.9f; c->color.a = 1.0f;
             pop->kind = LK_DL_OP_POP_GROUP;
         }

@@ -159,7 +159,8 @@ static double phi(double x) { return 0.5 * erfc(-x / sqrt(2.0)); }
    renormalised after the cut at reach. Up to LKGL_MAX_TAPS taps a side a
    tap is one pixel and the kernel is the software backend's exactly; a
    wider one groups step pixels to a tap (those at k step - step / 2 ..
-   + step - 1), each weighing an equal share of the group's integral. */
+   + step - 1), each weighing an equal share of the group's integral, as
+   many whole groups as lie within reach (software_group.c's kernel). */
 static void integrated_kernel(double sigma, int32_t reach, double fraction, int *count, int *step,
                               float weights[2 * LKGL_MAX_TAPS + 1])
 {
@@ -171,7 +172,9 @@ static void integrated_kernel(double sigma, int32_t reach, double fraction, int 
     }
     int s = (reach + LKGL_MAX_TAPS - 1) / LKGL_MAX_TAPS;
     if (s > LKGL_MAX_STEP) s = LKGL_MAX_STEP;   /* not reached: sigma is capped */
-    int n = (reach + s - 1) / s, half = s / 2;
+    /* whole groups within the cut: no pixel read from beyond reach, the
+       shadow's box (and the core's damage, 3 sigma + 2) */
+    int half = s / 2, n = (reach - half) / s;
     double sum = 0.0, w[2 * LKGL_MAX_TAPS + 1];
     for (int k = -n; k <= n; k++) {
         double first = (double)k * s - half;   /* the tap's first pixel */
