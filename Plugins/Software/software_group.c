@@ -5,7 +5,8 @@
  * group's rect intersected with what can still reach the screen: the
  * parent's clip box (which lies inside the output and the damage) and, when
  * the group casts a shadow, the content that shadow needs (the clip box
- * moved back by the offset and grown by the blur's reach). A frame without
+ * moved back by the offset and grown by the blur's reach), never more than
+ * SW_GROUP_MARGIN pixels beyond the output's edges. A frame without
  * groups never comes here: ops then draw straight into the framebuffer.
  *
  * At POP_GROUP, in order:
@@ -45,6 +46,16 @@
 #define SW_MAX_SIGMA 1024.0
 /* Columns of the vertical blur pass at a time (see draw_shadow). */
 #define SW_BLUR_STRIP 64
+/* Group content is kept at most this far beyond the output's edges (for
+   the shadow it casts onto the output): a group's target is then at most
+   the output grown by this on every side, whatever its rect, shadow
+   offsets and nesting. Without it, content far off the output under a
+   large offset, or groups nested in groups with wide shadows (each
+   growing its parent's box by its reach), asked for targets of up to
+   65536 pixels a side (17 GB; a random call sequence found it). 1024
+   keeps every shadow of sigma up to 341 without offset whole; the gles
+   backend keeps 256 (docs/gles.md). */
+#define SW_GROUP_MARGIN 1024
 /* Offsets beyond this put the shadow off any output; clamped so that box
    arithmetic stays in int32. */
 #define SW_MAX_OFFSET (4.0 * SW_MAX_SIZE)
@@ -184,7 +195,10 @@ bool sw_group_push(lk_backend_instance *inst, const lk_dl_op *op)
         int32_t ox = split_offset(op->shadow_offset_x, &fx), oy = split_offset(op->shadow_offset_y, &fy);
         need = bounding(need, grow(shift(parent->box, -ox, -oy), kernel_reach(shadow_sigma(op))));
     }
-    sw_box box = sw_box_intersect(rect_box(op->rect), need);
+    sw_box space = { -SW_GROUP_MARGIN, -SW_GROUP_MARGIN,
+                     pixman_image_get_width(inst->framebuffer) + SW_GROUP_MARGIN,
+                     pixman_image_get_height(inst->framebuffer) + SW_GROUP_MARGIN };
+    sw_box box = sw_box_intersect(sw_box_intersect(rect_box(op->rect), need), space);
 
     sw_group *g = &inst->groups[inst->group_count];
     memset(g, 0, sizeof *g);
