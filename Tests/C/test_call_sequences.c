@@ -18,7 +18,7 @@
  * cleared its model's mask's owner.
  *
  * After each sequence the process's peak resident memory must stay under
- * 1 GB (S8.1: a sequence that made the backend ask for a 17 GB target
+ * 4 GB (S8.1: a sequence that made the backend ask for a 17 GB target
  * passed every other check).
  *
  * LKTEST_SEQUENCES=N and LKTEST_SEQUENCE_STEPS=N run longer (default 12
@@ -684,10 +684,11 @@ static double peak_resident_mb(void)
 }
 
 /* No sequence may make the process hold more than this at its peak (a run
-   of hundreds holds about 130 MB): sequence 971,932 (after 970,000 on)
-   made the software backend ask for a 17 GB group target, which no check
-   of the tree would have seen. */
-#define PEAK_MB_LIMIT 1024.0
+   of hundreds holds about 130 MB; a snapshot of the largest size, 16384
+   pixels a side, holds two 1 GB images, the backend's and the result):
+   sequence 971,932 made the software backend ask for a 17 GB group
+   target, which no check of the tree would have seen. */
+#define PEAK_MB_LIMIT 4096.0
 
 /* Sequences that found a defect, run by default besides 0..11, each with
    the LAYERKIT_SOFTWARE_THREADS it was found with. */
@@ -698,10 +699,13 @@ static const struct { int seed; const char *threads; } regressions[] = {
 static void run_checked(int seed, int length)
 {
     char name[96];
+    double before = peak_resident_mb();
     run_sequence(seed, length);
     double peak = peak_resident_mb();
     snprintf(name, sizeof name, "S8.1 random call sequence %d: memory stays bounded", seed);
-    LKT_CHECK(peak < PEAK_MB_LIMIT, name, "the process's peak resident memory reached %.0f MB", peak);
+    /* (the peak is the process's: judged where a sequence raised it) */
+    LKT_CHECK(peak < PEAK_MB_LIMIT || peak <= before, name,
+              "the process's peak resident memory reached %.0f MB", peak);
 }
 
 int main(void)
