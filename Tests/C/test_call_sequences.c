@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define LAYERS 16
 #define ANIMATIONS 6
@@ -670,17 +671,11 @@ static void run_sequence(int seed, int steps)
     lk_release(path);
 }
 
-/* The process's peak resident memory in MB (VmHWM), 0 when unknown. */
+/* The process's peak resident memory in MB, 0 when unknown. */
 static double peak_resident_mb(void)
 {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    double kb = 0;
-    if (!f) return 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %lf", &kb) == 1) break;
-    fclose(f);
-    return kb / 1024.0;
+    struct rusage usage;
+    return getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss / 1024.0 : 0.0;   /* (kB on Linux) */
 }
 
 /* No sequence may make the process hold more than this at its peak (a run

@@ -10,6 +10,8 @@
 #define _POSIX_C_SOURCE 200809L   /* setenv */
 #include "lktest.h"
 
+#include <sys/resource.h>
+
 #define W 160
 #define H 120
 /* How far beyond the output group content is kept (software_group.c) */
@@ -467,18 +469,11 @@ static void test_wide_shadows(void)
     }
 }
 
-/* The peak resident memory of this process, in bytes (VmHWM), 0 when
-   unknown. */
+/* The peak resident memory of this process, in bytes, 0 when unknown. */
 static double peak_resident(void)
 {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    double kb = 0;
-    if (!f) return 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %lf", &kb) == 1) break;
-    fclose(f);
-    return kb * 1024.0;
+    struct rusage usage;
+    return getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss * 1024.0 : 0.0;   /* (kB on Linux) */
 }
 
 /* S8.1: a group's offscreen target reaches at most 1024 pixels beyond the
