@@ -90,8 +90,13 @@ import LayerKitCore
             throw LayerKitError(.invalidArgument,
                 "out->struct_size: \(out.pointee.struct_size) is less than \(firstSize), the size of the first lk_display_stats")
         }
-        if out.pointee.struct_size >= UInt32(MemoryLayout<lk_display_stats>.size) {
+        // and those built before frames_truncated the size up to it
+        let secondSize = MemoryLayout<lk_display_stats>.offset(of: \lk_display_stats.frames_truncated)!
+        if out.pointee.struct_size >= UInt32(secondSize) {
             out.pointee.content_rasterizations = target.contentRasterizations
+        }
+        if out.pointee.struct_size >= UInt32(MemoryLayout<lk_display_stats>.size) {
+            out.pointee.frames_truncated = target.framesTruncated
         }
         out.pointee.frames_presented = target.framesPresented
         out.pointee.frames_missed = target.framesMissed

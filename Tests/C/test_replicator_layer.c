@@ -3,12 +3,14 @@
    alike, against a cairo reference; the classic spinner (12 instances
    turned 2 pi / 12 apart, instanceDelay = duration / 12, one opacity
    animation on the one sublayer) with each instance's opacity checked at a
-   known time; instances are not hit; errors naming the argument.
+   known time; instances are not hit; errors naming the argument; nested
+   replicators past the display list's limits (S8.1).
    Tolerance: channels within 3, antialiased edges within 64 on at most 40
    pixels; spinner opacities within 3/255. */
 #include "support/lktest.h"
 #include "support/lkt_cairo.h"
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +169,130 @@ static void test_errors(void)
     lk_release(r);
 }
 
+/* The display's count of truncated frames (0 when stats fail). */
+static unsigned long long frames_truncated(void)
+{
+    lk_display_stats st;
+    memset(&st, 0, sizeof st);
+    st.struct_size = sizeof st;
+    return lk_display_get_stats(display, &st) == LK_OK ? (unsigned long long)st.frames_truncated : 0;
+}
+
+/* The red channel of pixel (x, y) of the last frame. */
+static int red_at(int x, int y)
+{
+    uint8_t *px = (uint8_t *)malloc(W * H * 4);
+    int red = -1;
+    if (px && lk_display_read_pixels(display, px, W * 4) == LK_OK) red = px[(y * W + x) * 4];
+    free(px);
+    return red;
+}
+
+/* S8.1: replicators nested in replicators multiply their instance counts,
+   and an emitter in a replicator lists its particles once per instance:
+   two replicators of 10,000 instances made 10^8 ops (35 GB; the failed
+   allocation aborted the program). A frame stops at the display list's
+   limits (500,000 drawing ops, 4,000,000 layers visited and particles
+   listed, 100,000 layers in one 3D space): it is drawn, in order, up to
+   there (the first instance shows), lk_display_stats counts it, and a
+   stats struct of the size before that field is still filled (its end
+   untouched). Each case draws one frame of at most 500,000 ops. */
+static void test_limits(void)
+{
+    double t = lk_media_time() + 2000;
+    unsigned long long before = frames_truncated();
+
+    /* 10,000 x 10,000 instances of a red 1x1 layer: columns of rows */
+    lk_layer *outer = lk_replicator_layer_create(), *inner = lk_replicator_layer_create();
+    lk_layer_set_frame(outer, lk_rect_make(0, 0, W, H));
+    lk_layer_set_frame(inner, lk_rect_make(0, 0, W, H));
+    lk_replicator_layer_set_instance_count(outer, 10000);
+    lk_replicator_layer_set_instance_count(inner, 10000);
+    lk_replicator_layer_set_instance_transform(outer, lk_transform3d_make_translation(1, 0, 0));
+    lk_replicator_layer_set_instance_transform(inner, lk_transform3d_make_translation(0, 1, 0));
+    lk_layer_add_sublayer(inner, lkt_layer_new(NULL, 0, 0, 1, 1, lk_color_make(1, 0, 0, 1)));
+    lk_layer_add_sublayer(outer, inner);
+    lk_layer_add_sublayer(root, outer);
+    lk_transaction_flush();
+    lk_status s = lk_display_render_frame_at(display, t);
+    LKT_CHECK_STATUS("S8.1 nested replicators of 10,000 instances each draw a frame", s, LK_OK);
+    LKT_CHECK(red_at(0, 0) > 200 && red_at(0, 50) > 200, "S8.1 the instances before the limit are drawn, in order",
+              "red %d at (0, 0), %d at (0, 50)", red_at(0, 0), red_at(0, 50));
+    LKT_CHECK(frames_truncated() == before + 1, "S8.1 lk_display_stats counts the frame past the limits",
+              "frames_truncated %llu, %llu before", frames_truncated(), before);
+    lk_display_stats old;
+    memset(&old, 0xab, sizeof old);
+    old.struct_size = (uint32_t)offsetof(lk_display_stats, frames_truncated);
+    s = lk_display_get_stats(display, &old);
+    LKT_CHECK(s == LK_OK && old.frames_presented > 0 && old.frames_truncated == 0xababababababababULL,
+              "S8.1 a stats struct from before frames_truncated is filled up to it",
+              "%s, frames_truncated %llx", lkt_status_name(s), (unsigned long long)old.frames_truncated);
+    lk_layer_remove_from_superlayer(outer);
+    lk_release(outer);
+    lk_release(inner);
+
+    /* the same keeping depth in a transform layer: one space of 10^8 layers */
+    lk_layer *space = lk_transform_layer_create();
+    outer = lk_replicator_layer_create();
+    inner = lk_replicator_layer_create();
+    lk_layer_set_frame(space, lk_rect_make(0, 0, W, H));
+    lk_layer_set_frame(outer, lk_rect_make(0, 0, W, H));
+    lk_layer_set_frame(inner, lk_rect_make(0, 0, W, H));
+    lk_replicator_layer_set_instance_count(outer, 10000);
+    lk_replicator_layer_set_instance_count(inner, 10000);
+    lk_replicator_layer_set_preserves_depth(outer, true);
+    lk_replicator_layer_set_preserves_depth(inner, true);
+    lk_replicator_layer_set_instance_transform(outer, lk_transform3d_make_translation(1, 0, -0.001));
+    lk_replicator_layer_set_instance_transform(inner, lk_transform3d_make_translation(0, 1, -0.001));
+    lk_layer_add_sublayer(inner, lkt_layer_new(NULL, 0, 0, 1, 1, lk_color_make(1, 0, 0, 1)));
+    lk_layer_add_sublayer(outer, inner);
+    lk_layer_add_sublayer(space, outer);
+    lk_layer_add_sublayer(root, space);
+    lk_transaction_flush();
+    s = lk_display_render_frame_at(display, t + 1);
+    LKT_CHECK_STATUS("S8.1 nested preservesDepth replicators in a transform layer draw a frame", s, LK_OK);
+    LKT_CHECK(red_at(0, 0) > 200, "S8.1 their first instance is drawn", "red %d at (0, 0)", red_at(0, 0));
+    LKT_CHECK(frames_truncated() == before + 2, "S8.1 the space past its limit counts as a truncated frame",
+              "frames_truncated %llu, %llu before", frames_truncated(), before);
+    lk_layer_remove_from_superlayer(space);
+    lk_release(space);
+    lk_release(outer);
+    lk_release(inner);
+
+    /* an emitter of 2,000 live particles in 10,000 instances */
+    uint8_t white[4 * 4 * 4];
+    memset(white, 255, sizeof white);
+    lk_image *dot = lk_image_create_from_pixels(4, 4, 16, LK_PIXEL_FORMAT_RGBA8, white);
+    lk_emitter_cell *cell = lk_emitter_cell_create();
+    lk_emitter_cell_set_birth_rate(cell, 2000);
+    lk_emitter_cell_set_lifetime(cell, 1);
+    lk_emitter_cell_set_contents(cell, dot);
+    lk_layer *emitter = lk_emitter_layer_create(), *copies = lk_replicator_layer_create();
+    lk_layer_set_frame(copies, lk_rect_make(0, 0, W, H));
+    lk_layer_set_frame(emitter, lk_rect_make(0, 0, W, H));
+    lk_emitter_layer_set_emitter_position(emitter, lk_point_make(W / 2.0, H / 2.0));
+    lk_emitter_layer_set_cells(emitter, &cell, 1);
+    lk_replicator_layer_set_instance_count(copies, 10000);
+    lk_layer_add_sublayer(copies, emitter);
+    lk_layer_add_sublayer(root, copies);
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, t + 2);
+    s = lk_display_render_frame_at(display, t + 4);
+    LKT_CHECK_STATUS("S8.1 an emitter in 10,000 replicator instances draws a frame", s, LK_OK);
+    LKT_CHECK(red_at(W / 2, H / 2) > 200, "S8.1 its particles show", "red %d at the emitter", red_at(W / 2, H / 2));
+    LKT_CHECK(frames_truncated() >= before + 3, "S8.1 its frames past the limits are counted",
+              "frames_truncated %llu, %llu before", frames_truncated(), before);
+    lk_layer_remove_from_superlayer(copies);
+    lk_release(copies);
+    lk_release(emitter);
+    lk_release(cell);
+    lk_release(dot);
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, t + 5);
+    LKT_CHECK(frames_truncated() >= before + 3 && red_at(W / 2, H / 2) == 0,
+              "S8.1 after them a frame is whole again", "red %d", red_at(W / 2, H / 2));
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a display");
@@ -178,6 +304,7 @@ int main(void)
     test_row_and_colours();
     test_spinner();
     test_errors();
+    test_limits();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

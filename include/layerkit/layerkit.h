@@ -775,6 +775,12 @@ typedef struct lk_display_stats {
     /* layers whose shape, text or gradient was rasterized (not reused from
        the cache) in this display's frames */
     uint64_t content_rasterizations;
+    /* frames whose layer tree went past the display list's limits (500,000
+       drawing ops, 4,000,000 layers visited and particles listed, 100,000
+       layers in one 3D space: replicators nested in replicators multiply
+       their instances) and were drawn without the rest of it; the first
+       such frame also writes a warning to stderr */
+    uint64_t frames_truncated;
 } lk_display_stats;
 lk_status lk_display_get_stats(const lk_display *display, lk_display_stats *out);
 

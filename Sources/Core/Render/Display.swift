@@ -37,6 +37,8 @@ public final class Display: Object, @unchecked Sendable {
     private var backendMutex = pthread_mutex_t()
     private var backend: Backend?
     private var builder = DisplayListBuilder()
+    /// The warning that a frame was truncated was written (once a display).
+    private var warnedTruncation = false
     private var damage = DamageTracker()
     /// LAYERKIT_FULL_DAMAGE=1 redraws whole frames (to measure what damage saves).
     private static let fullDamage = getenv("LAYERKIT_FULL_DAMAGE").map { String(cString: $0) == "1" } ?? false
@@ -85,6 +87,13 @@ public final class Display: Object, @unchecked Sendable {
         pthread_mutex_lock(&backendMutex)
         defer { pthread_mutex_unlock(&backendMutex) }
         return builder.rasterizations
+    }
+    /// Frames whose display list reached the builder's limits (part of the
+    /// tree left out: DisplayListBuilder.maximumDrawOps and the others).
+    public var framesTruncated: UInt64 {
+        pthread_mutex_lock(&backendMutex)
+        defer { pthread_mutex_unlock(&backendMutex) }
+        return builder.truncations
     }
     /// Pixels the last frame redrew (its damage box).
     public var lastDamagePixels: Int { statistics.withLock { $0.lastDamagePixels } }
@@ -292,6 +301,10 @@ public final class Display: Object, @unchecked Sendable {
                 builder.build(root: id.flatMap { RenderTree.shared.node($0) }, at: time, events: &events)
             }
             animating = builder.animating
+            if builder.truncated && !warnedTruncation {
+                warnedTruncation = true
+                writeToStandardError("layerkit: warning: a frame reached the display list's limits (\(DisplayListBuilder.maximumDrawOps) drawing ops, \(DisplayListBuilder.maximumWork) layers visited and particles listed, \(DisplayListBuilder.maximumSpaceItems) layers in one 3D space): the rest of the tree is left out of it (replicators in replicators multiply their instance counts; lk_display_stats counts such frames)\n")
+            }
             if drawingTiles && !builder.tileNeeds.isEmpty { return (builder.tileNeeds, builder.tileFrame) }
             var box = damage.damage(ops: builder.opsPointer, count: builder.count, images: builder.currentImages,
                                     width: Int(size.width), height: Int(size.height), runs: builder.variableRuns)

@@ -16,6 +16,26 @@ public struct DisplayListBuilder: ~Copyable {
     public internal(set) var animating = false
     /// Layers whose kind content was rasterized (not reused) since this builder began.
     public private(set) var rasterizations: UInt64 = 0
+    /// A list has at most this many drawing ops (fills, images, borders,
+    /// gradients), and a build does at most this much work (a layer
+    /// visited, a particle listed, an op added): replicators nested in
+    /// replicators multiply their instance counts (two of 10,000 made 10^8
+    /// ops, 35 GB, and the allocation's failure aborted the program), and
+    /// an emitter in a replicator is simulated once per instance. Past
+    /// either the rest of the tree is left out of the frame (`truncated`).
+    /// Far above real scenes: an emitter keeps at most 200,000 particles.
+    public static let maximumDrawOps = 500_000
+    public static let maximumWork = 4_000_000
+    /// A shared 3D space (a transform layer's, a preservesDepth
+    /// replicator's) gathers at most this many layers: its depth sort
+    /// partitions them all, up to 64 times.
+    public static let maximumSpaceItems = 100_000
+    private var drawOps = 0
+    private var work = 0
+    /// The last build reached a limit above and left part of the tree out.
+    public private(set) var truncated = false
+    /// Builds that reached a limit since this builder began.
+    public private(set) var truncations: UInt64 = 0
     /// Images named by the current list; kept alive until the next build.
     var images: [Image] = []
     /// Groups open while building (empty between builds).
@@ -94,10 +114,26 @@ public struct DisplayListBuilder: ~Copyable {
         variableRunDepth = 0
         tileNeeds.removeAll(keepingCapacity: true)
         tileFrame = TileStore.clock.wrappingAdd(1, ordering: .relaxed).newValue
+        drawOps = 0
+        work = 0
+        truncated = false
         guard let root else { return }
         visit(root, parent: Placement(world: .identity, sublayerTransform: nil, isRoot: true, clip: viewport),
               parentOpacity: 1, parentTime: time, events: events)
         for g in gradientOps { ops[g.op].gradient_stops = UnsafePointer(stops + g.first) }
+        if truncated { truncations &+= 1 }
+    }
+
+    /// A space gathered `count` layers: at its limit, some were left out.
+    mutating func noteSpaceLimit(_ count: Int) {
+        if count >= DisplayListBuilder.maximumSpaceItems { truncated = true }
+    }
+
+    /// Counts `units` of work; false, the build truncated, past the limit.
+    private mutating func spend(_ units: Int) -> Bool {
+        work += units
+        if work > DisplayListBuilder.maximumWork { truncated = true }
+        return !truncated
     }
 
     /// The images the current list names (alive until the next build).
@@ -171,6 +207,7 @@ public struct DisplayListBuilder: ~Copyable {
 
     mutating func visit(_ node: RenderNode, parent: Placement, parentOpacity: Double, parentTime: Double,
                                 events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
+        guard spend(1) else { return }
         let time = TimingModel.localTime(parentTime, node.state.timing)
         if node.animations.isEmpty {
             // Fields are read in place: copying the whole LayerState would
@@ -552,7 +589,7 @@ public struct DisplayListBuilder: ~Copyable {
     private mutating func appendGradient(_ g: GradientState, world: Transform3D, bounds: Rect, radius: Double,
                                          opacity: Double) {
         let n = g.colors.count
-        guard n > 0, bounds.size.width > 0, bounds.size.height > 0 else { return }
+        guard n > 0, bounds.size.width > 0, bounds.size.height > 0, mayDraw() else { return }
         if stopCount + n > stopCapacity {
             var bigger = stopCapacity * 2
             while bigger < stopCount + n { bigger *= 2 }
@@ -599,12 +636,13 @@ public struct DisplayListBuilder: ~Copyable {
     /// (its perspective included), back to front by depth there in the
     /// backToFront mode.
     private mutating func drawParticles(_ layer: LayerDraw, opacity: Double) {
-        guard let render = layer.node.emitter else { return }
+        guard let render = layer.node.emitter, !truncated else { return }
         let e = layer.state.pointee.emitter
         guard let simulation = render.simulation(for: e, at: layer.time) else { return }
         let config = e.configuration
         let depth = config.preservesDepth ? layer.depth : nil
         var particles = simulation.particles(at: layer.time)
+        guard spend(particles.count) else { return }
         if let depth {
             particles = DisplayListBuilder.inDepth(particles, depth.map, sorted: config.renderMode == .backToFront)
         }
@@ -622,7 +660,7 @@ public struct DisplayListBuilder: ~Copyable {
         var appended: Unmanaged<Image>?   // the last image added to `images`
         var lastCell: Int32 = -1
         var source = Rect.zero
-        for p in particles {
+        for p in particles where !truncated {
             if p.cell != lastCell {
                 guard let contents = simulation.contents(ofCell: p.cell) else { continue }
                 let cr = simulation.contentsRect(ofCell: p.cell)
@@ -669,7 +707,7 @@ public struct DisplayListBuilder: ~Copyable {
         let outerTint = instanceTint
         let sublayerTransform = s.pointee.sublayerTransformAboutAnchor
         var power = Transform3D.identity
-        for n in 0..<count {
+        for n in 0..<count where !truncated {
             let c = r.color(ofInstance: n)
             guard c.a > 0 else {
                 power = step.concatenating(power)
@@ -761,6 +799,16 @@ public struct DisplayListBuilder: ~Copyable {
         Homography(world).determinant < 0
     }
 
+    /// Counts one drawing op; false, the build truncated, past the limits.
+    private mutating func mayDraw() -> Bool {
+        guard !truncated, drawOps < DisplayListBuilder.maximumDrawOps, spend(1) else {
+            truncated = true
+            return false
+        }
+        drawOps += 1
+        return true
+    }
+
     // MARK: - Groups
 
     /// An open PUSH_GROUP: where it is, and the screen box of what its ops
@@ -807,6 +855,10 @@ public struct DisplayListBuilder: ~Copyable {
                                  image: Image? = nil, source: Rect = .zero,
                                  flags: UInt32 = LK_DL_FLAG_ANTIALIAS.rawValue, shadow: ShadowSpec? = nil,
                                  tint: Color? = nil) {
+        // Drawing ops count against the limits; the others open and close
+        // what the drawing ops are in, and so always go in (the list stays
+        // well nested however it was cut).
+        if kind.rawValue <= Kind.border.rawValue && !mayDraw() { return }
         if count == capacity {
             let bigger = UnsafeMutablePointer<lk_dl_op>.allocate(capacity: capacity * 2)
             bigger.moveInitialize(from: ops, count: count)

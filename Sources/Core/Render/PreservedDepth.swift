@@ -19,7 +19,7 @@ extension DisplayListBuilder {
         var items: [SpaceItem] = []
         var running = false
         var power = Transform3D.identity
-        for n in 0..<Int(r.instanceCount) {
+        for n in 0..<Int(r.instanceCount) where items.count < DisplayListBuilder.maximumSpaceItems {
             let c = r.color(ofInstance: n)
             if c.a > 0 {
                 DisplayListBuilder.gather(layer.node.children, sublayerTransform: sublayerTransform,
@@ -32,7 +32,9 @@ extension DisplayListBuilder {
             power = step.concatenating(power)
         }
         if running { animating = true }
+        let gathered = items.count
         drawSpace(&items, base: depth.base, clip: clip, events: layer.events)
+        noteSpaceLimit(gathered)   // (after: a truncated build visits nothing more)
     }
 
     /// S7.4 with preservesDepth: the particles that are in front of the

@@ -46,7 +46,9 @@ extension DisplayListBuilder {
                                   base: base, opacity: opacity, time: time, events: events, tint: instanceTint,
                                   into: &items, running: &running)
         if running { animating = true }
+        let gathered = items.count
         drawSpace(&items, base: base, clip: parent.clip, events: events)
+        noteSpaceLimit(gathered)   // (after: a truncated build visits nothing more)
     }
 
     /// Draws the layers of one space back to front (equal depths in the
@@ -156,6 +158,8 @@ extension DisplayListBuilder {
                        events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?, tint: Color?,
                        into items: inout [SpaceItem], running: inout Bool) {
         for child in children {
+            // (nested preservesDepth replicators multiply: cut at the limit)
+            guard items.count < DisplayListBuilder.maximumSpaceItems else { return }
             let local = TimingModel.localTime(time, child.state.timing)
             var presented = child.state
             let isSpace = child.state.layerKind == .transform
@@ -212,7 +216,7 @@ extension DisplayListBuilder {
                 let step = withUnsafeMutablePointer(to: &presented) { DisplayListBuilder.instanceStep($0) }
                 let sublayerTransform = presented.sublayerTransformAboutAnchor
                 var power = Transform3D.identity
-                for n in 0..<Int(r.instanceCount) {
+                for n in 0..<Int(r.instanceCount) where items.count < DisplayListBuilder.maximumSpaceItems {
                     let c = r.color(ofInstance: n)
                     if c.a > 0 {
                         gather(child.children, sublayerTransform: sublayerTransform,
