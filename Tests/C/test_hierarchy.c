@@ -1,8 +1,9 @@
 /*
  * S1.3 the layer tree: add, insert at an index, above and below a sibling,
  * replace, remove; moving a layer that already has a superlayer; refusing a
- * cycle (LK_ERROR_HIERARCHY, nothing changed); and the reference counting of
- * C-API.md (a superlayer retains its sublayers).
+ * cycle (LK_ERROR_HIERARCHY, nothing changed); the reference counting of
+ * C-API.md (a superlayer retains its sublayers); and the tree's depth limit
+ * (S8.1: 256 levels).
  */
 #include "lktest.h"
 
@@ -446,6 +447,83 @@ static void check_many(void)
     lk_release(p);
 }
 
+/* A chain of n nested layers under a new root; *leaf is the deepest. */
+static lk_layer *chain(int n, lk_layer **leaf)
+{
+    lk_layer *root = lk_layer_create(), *p = root;
+    int i;
+    for (i = 1; i < n; i++) {
+        lk_layer *c = lk_layer_create();
+        lk_layer_set_frame(c, lk_rect_make(0.25, 0, 8, 8));
+        lk_layer_set_background_color(c, lk_color_make(1, 0, 0, 0.02));
+        lk_layer_add_sublayer(p, c);
+        lk_release(c);
+        p = c;
+    }
+    *leaf = p;
+    return root;
+}
+
+/* S8.1: a tree is at most 256 layers deep. Drawing, committing, hit
+   testing and releasing a tree recurse once a level: a chain of 1,000
+   nested layers crashed drawing it (a stack overflow on an 8 MB stack).
+   The layer that would go deeper is refused (LK_ERROR_HIERARCHY naming the
+   argument, nothing changed), as a sublayer, a subtree or a mask; a tree
+   of the full depth is drawn and hit tested. */
+static void check_depth(void)
+{
+    lk_layer *leaf, *other_leaf, *extra = named("extra");
+    lk_layer *root = chain(256, &leaf);
+    lk_status s;
+    lkt_error_mark();
+    s = lk_layer_add_sublayer(leaf, extra);
+    LKT_CHECK_ERROR("S8.1 a 257th level is refused", s, LK_ERROR_HIERARCHY, "256 layers deep");
+    LKT_CHECK(lk_layer_get_superlayer(extra) == NULL && lk_layer_get_sublayer_count(leaf) == 0,
+              "S8.1 the refused add changes nothing", "extra's superlayer %p", (void *)lk_layer_get_superlayer(extra));
+    lkt_error_mark();
+    s = lk_layer_set_mask(leaf, extra);
+    LKT_CHECK_ERROR("S8.1 a mask one level too deep is refused", s, LK_ERROR_HIERARCHY, "mask");
+    LKT_CHECK(lk_layer_get_mask(leaf) == NULL, "S8.1 the refused mask changes nothing", "mask %p",
+              (void *)lk_layer_get_mask(leaf));
+    lk_layer *parent = lk_layer_get_superlayer(leaf);
+    lk_retain(leaf);
+    lk_layer_remove_from_superlayer(leaf);
+    s = lk_layer_add_sublayer(leaf, extra);
+    LKT_CHECK_STATUS("S8.1 a layer at level 255 takes a sublayer", s, LK_OK);
+    lkt_error_mark();
+    s = lk_layer_add_sublayer(parent, leaf);
+    LKT_CHECK_ERROR("S8.1 a subtree that would go too deep is refused, naming child", s, LK_ERROR_HIERARCHY, "child");
+    lk_layer_remove_from_superlayer(extra);
+    s = lk_layer_add_sublayer(parent, leaf);
+    LKT_CHECK_STATUS("S8.1 the same subtree without its sublayer fits", s, LK_OK);
+    lk_release(leaf);
+
+    lk_layer *other = chain(200, &other_leaf), *level100 = root;
+    int i;
+    for (i = 1; i < 100; i++) level100 = lk_layer_get_sublayer(level100, 0);
+    lkt_error_mark();
+    s = lk_layer_add_sublayer(level100, other);
+    LKT_CHECK_ERROR("S8.1 a chain of 200 under level 100 is refused (300 levels)", s, LK_ERROR_HIERARCHY, "child");
+    s = lk_layer_add_sublayer(lk_layer_get_sublayer(root, 0), other);
+    LKT_CHECK(s == LK_OK && lk_layer_get_superlayer(other) == lk_layer_get_sublayer(root, 0),
+              "S8.1 the same chain under level 2 fits (202 levels)", "%s", lkt_status_name(s));
+    lk_release(other);
+
+    lk_display *display = lkt_open_display(32, 24, "a display for the deep tree");
+    if (display) {
+        lk_layer_set_frame(root, lk_rect_make(0, 0, 32, 24));
+        lk_display_set_root_layer(display, root);
+        lk_transaction_flush();
+        s = lk_display_render_frame_at(display, lk_media_time());
+        LKT_CHECK_STATUS("S8.1 a tree 256 layers deep is drawn", s, LK_OK);
+        lk_layer *hit = lk_layer_hit_test(root, lk_point_make(1, 1));
+        LKT_CHECK(hit != NULL, "S8.1 and hit tested", "no layer hit");
+        lk_display_close(display);
+    }
+    lk_release(extra);
+    lk_release(root);
+}
+
 int main(void)
 {
     check_building();
@@ -457,5 +535,6 @@ int main(void)
     check_presentation_copy_keeps_mask();
     check_mask_set_again_in_callback();
     check_many();
+    check_depth();
     return lkt_finish();
 }

@@ -39,7 +39,7 @@ typedef enum lk_status {
     LK_ERROR_INVALID_ARGUMENT = 1, /* NULL, wrong kind of object, out of range, not finite */
     LK_ERROR_UNKNOWN_KEY_PATH = 2, /* no property of that name on this kind of layer */
     LK_ERROR_TYPE_MISMATCH = 3,    /* a value of the wrong type for a key path */
-    LK_ERROR_HIERARCHY = 4,        /* a cycle, or a layer that is not a sublayer */
+    LK_ERROR_HIERARCHY = 4,        /* a cycle, a layer that is not a sublayer, a tree too deep */
     LK_ERROR_NOT_FOUND = 5,        /* a plugin, file or key that does not exist */
     LK_ERROR_IO = 6,               /* reading or writing a file failed */
     LK_ERROR_BACKEND = 7,          /* the render backend failed (its reason is in the message) */
@@ -232,7 +232,8 @@ typedef enum lk_fill_mode {
 lk_layer *lk_layer_create(void);
 
 /* hierarchy (S1.3). Adding a layer that has a superlayer moves it; adding a
-   layer to itself or to a descendant is refused. */
+   layer to itself or to a descendant is refused, and so is one that would
+   make its tree more than 256 layers deep (sublayers and masks counted). */
 lk_status lk_layer_add_sublayer(lk_layer *parent, lk_layer *child);
 lk_status lk_layer_insert_sublayer(lk_layer *parent, lk_layer *child, size_t index);
 lk_status lk_layer_insert_sublayer_below(lk_layer *parent, lk_layer *child, lk_layer *sibling);

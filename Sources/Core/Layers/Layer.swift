@@ -157,6 +157,7 @@ public class Layer: Object, @unchecked Sendable {
             }
             if mask.maskOwner != nil { throw LayerKitError(.hierarchy, "mask: the layer is already the mask of another layer") }
             if isInside(mask) { throw LayerKitError(.hierarchy, "mask: the mask layer is an ancestor of the layer") }
+            try checkDepth(adopting: mask, argument: "mask")
         }
         // The owners change with the mask, before the action runs: its
         // search may call back into the program, which may set masks or
@@ -195,6 +196,47 @@ public class Layer: Object, @unchecked Sendable {
         if child.maskOwner != nil {
             throw LayerKitError(.hierarchy, "\(argument): the layer is another layer's mask and cannot have a superlayer")
         }
+        try checkDepth(adopting: child, argument: argument)
+    }
+
+    /// A tree is at most this many layers deep (from its root down through
+    /// sublayers and masks). Drawing, committing, hit testing and releasing
+    /// a tree recurse once a level: a chain of 1,000 nested layers
+    /// overflowed an 8 MB stack while drawing, a crash (S8.1); a program's
+    /// thread with a smaller stack crashed sooner. Far deeper than real
+    /// interfaces, whose trees are tens of levels deep.
+    public static let maximumDepth = 256
+
+    /// Adopting `layer` (as a sublayer or the mask) keeps the tree within
+    /// maximumDepth; otherwise an error naming `argument`.
+    private func checkDepth(adopting layer: Layer, argument: String) throws(LayerKitError) {
+        var above = 1   // this layer and its ancestors
+        var node = superlayer ?? maskOwner
+        while let current = node {
+            above += 1
+            node = current.superlayer ?? current.maskOwner
+        }
+        let room = Layer.maximumDepth - above
+        let below = layer.levels(upTo: room + 1)
+        if below > room {
+            throw LayerKitError(.hierarchy, "\(argument): the tree would be more than \(Layer.maximumDepth) layers deep (its new place is at level \(above + 1), and its own tree is more than \(room) levels deep)")
+        }
+    }
+
+    /// The levels of this layer's tree (itself, its sublayers and masks,
+    /// down to the deepest), counted up to `limit` (past which it stops:
+    /// the caller only needs to know it is too deep). Iterative: the tree
+    /// being measured may be the one too deep to recurse through.
+    private func levels(upTo limit: Int) -> Int {
+        var deepest = 0
+        var pending: [(Layer, Int)] = [(self, 1)]
+        while let (layer, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            if deepest >= limit { return deepest }
+            for child in layer.sublayers { pending.append((child, level + 1)) }
+            if let mask = layer.state.mask { pending.append((mask, level + 1)) }
+        }
+        return deepest
     }
 
     /// Inserts at `index` of the sublayers as they are once the child has
