@@ -1,10 +1,15 @@
 /* S5.2: the render side animates on its own thread. The seed's experiment:
    the program's thread sleeps for 2 s while a rotation runs on a display
    with a real clock; frames keep coming and the last one shows the angle of
-   its own time. Also: an idle display draws nothing (no busy frames). */
-#define _POSIX_C_SOURCE 200809L
+   its own time. Also: an idle display draws nothing (no busy frames); a
+   tree of the full depth (256 layers) is drawn by the render thread where
+   new threads get a 1 MB stack (S8.1). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* pthread_setattr_default_np */
+#endif
 #include "support/lktest.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,6 +36,54 @@ static int white_at(const uint8_t *rgba, int w, double x, double y)
 {
     const uint8_t *p = rgba + ((int)y * w + (int)x) * 4;
     return p[0] > 200 && p[1] > 200 && p[2] > 200;
+}
+
+/* S8.1: drawing recurses once a level of the tree, about 10 KB a level:
+   with new threads given 1 MB stacks (a small `ulimit -s`, or a program's
+   own default), the render thread crashed drawing a chain 256 layers deep.
+   It now has a stack of its own size. */
+static void check_deep_tree_on_small_default_stacks(void)
+{
+    pthread_attr_t small, saved;
+    if (pthread_getattr_default_np(&saved) != 0) return;
+    pthread_attr_init(&small);
+    pthread_attr_setstacksize(&small, 1 << 20);
+    pthread_setattr_default_np(&small);
+
+    lk_display_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.backend = "software";
+    o.width = 32;
+    o.height = 24;
+    lk_display *d = lk_display_open(&o);
+    LKT_CHECK(d != NULL, "S8.1 open a display with 1 MB default thread stacks", "%s", lk_last_error());
+    if (d) {
+        lk_layer *root = lkt_layer_new(NULL, 0, 0, 32, 24, lk_color_make(0, 0, 0, 1)), *p = root;
+        for (int i = 1; i < 256; i++) {
+            lk_layer *c = lkt_layer_new(p, 0.25, 0, 8, 8, lk_color_make(1, 0, 0, 0.02));
+            lk_release(c);
+            p = c;
+        }
+        lk_display_set_root_layer(d, root);
+        lk_display_stats before = stats_of(d);
+        lk_transaction_flush();
+        lk_layer_set_opacity(p, 0.5);   /* and an implicit animation at the bottom */
+        lk_transaction_flush();
+        lk_display_stats now = before;
+        for (int waited = 0; waited < 300 && now.frames_presented < before.frames_presented + 2; waited++) {
+            sleep_seconds(0.01);
+            now = stats_of(d);
+        }
+        LKT_CHECK(now.frames_presented >= before.frames_presented + 2,
+                  "S8.1 the render thread draws a tree 256 layers deep with 1 MB default stacks",
+                  "%llu frames", (unsigned long long)(now.frames_presented - before.frames_presented));
+        lk_display_close(d);
+        lk_release(root);
+    }
+    pthread_setattr_default_np(&saved);
+    pthread_attr_destroy(&small);
+    pthread_attr_destroy(&saved);
 }
 
 int main(void)
@@ -99,5 +152,6 @@ int main(void)
     lk_display_close(d);
     lk_release(root);
     lk_release(bar);
+    check_deep_tree_on_small_default_stacks();
     return lkt_finish();
 }

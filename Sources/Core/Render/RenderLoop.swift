@@ -54,13 +54,24 @@ final class RenderLoop: @unchecked Sendable {
         pthread_condattr_destroy(&attributes)
     }
 
+    /// The render thread's stack. Drawing recurses once a level of the
+    /// layer tree, about 10 KB a level (Layer.maximumDepth levels: 2.5 MB):
+    /// a size of its own, not whatever `ulimit -s` or the program gave new
+    /// threads (a 1 MB default crashed drawing a tree 256 layers deep).
+    /// Only the pages touched are committed.
+    static let stackSize = 16 << 20
+
     func start() {
         let context = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&thread, nil, { context in
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, RenderLoop.stackSize)
+        pthread_create(&thread, &attributes, { context in
             let loop = Unmanaged<RenderLoop>.fromOpaque(context!).takeRetainedValue()
             loop.run()
             return nil
         }, context)
+        pthread_attr_destroy(&attributes)
     }
 
     /// A commit or a new display link: there may be something to draw.
