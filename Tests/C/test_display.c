@@ -2,7 +2,8 @@
  * Displays on the software backend with a manual clock: size, backend name,
  * backend choice (options, then $LAYERKIT_BACKEND: S8.2 errors name the
  * backend), root layer ownership, rendering and reading the frame (S1.0:
- * cleared to opaque black), PNG output, statistics and bad calls.
+ * cleared to opaque black), PNG output, statistics and bad calls; a render
+ * thread that cannot start.
  */
 #if !defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200809L
 #undef _POSIX_C_SOURCE
@@ -15,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 static lk_display *open_with(const char *backend, uint32_t w, uint32_t h)
 {
@@ -332,6 +335,62 @@ static void check_null_display(void)
     }
 }
 
+/* S8.1: a display with a real clock whose render thread cannot start (the
+   address space limited to 1 MB beyond what the process holds: no room
+   for a thread's stack) is an error that says so, not a display that never
+   draws, whose close then joined a thread that was never made. Not under
+   valgrind, which needs room of its own. */
+static void check_render_thread_refused(void)
+{
+    const char *preload = getenv("LD_PRELOAD");
+    if (preload && strstr(preload, "vgpreload")) return;
+    lk_display *warm = open_with("software", 16, 16);   /* everything loaded before the limit */
+    if (warm) lk_display_close(warm);
+    struct rlimit saved, limit;
+    long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f || getrlimit(RLIMIT_AS, &saved) != 0) {
+        if (f) fclose(f);
+        return;
+    }
+    if (fscanf(f, "%ld", &pages) != 1) pages = 0;
+    fclose(f);
+    if (pages <= 0) return;
+    limit = saved;
+    limit.rlim_cur = (rlim_t)pages * 4096 + (1 << 20);
+    if (setrlimit(RLIMIT_AS, &limit) != 0) return;
+    lk_display_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.backend = "software";
+    o.width = 16;
+    o.height = 16;
+    lkt_error_mark();
+    lk_display *d = lk_display_open(&o);
+    setrlimit(RLIMIT_AS, &saved);
+    if (!d) {
+        LKT_CHECK_ERROR_MESSAGE("S8.1 a render thread that cannot start is an error naming it", "render thread");
+        return;
+    }
+    /* it opened: then its render thread runs, and draws what is committed */
+    lk_layer *root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, 16, 16));
+    lk_display_set_root_layer(d, root);
+    lk_transaction_flush();
+    lk_display_stats st;
+    memset(&st, 0, sizeof st);
+    st.struct_size = sizeof st;
+    for (int waited = 0; waited < 100 && st.frames_presented == 0; waited++) {
+        struct timespec ten_ms = { 0, 10000000 };
+        nanosleep(&ten_ms, NULL);
+        lk_display_get_stats(d, &st);
+    }
+    LKT_CHECK(st.frames_presented > 0, "S8.1 a display that opens under a tight limit draws",
+              "no frame in 1 s: it opened without a render thread");
+    lk_display_close(d);
+    lk_release(root);
+}
+
 int main(void)
 {
     check_open();
@@ -340,5 +399,6 @@ int main(void)
     check_root_survives_close();
     check_stats();
     check_null_display();
+    check_render_thread_refused();
     return lkt_finish();
 }

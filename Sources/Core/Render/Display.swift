@@ -152,7 +152,13 @@ public final class Display: Object, @unchecked Sendable {
         }
         backend.onOutputChanged = { [weak self] event, detail in self?.outputChanged(event, detail) }
         DisplayRegistry.shared.add(self)
-        if !manualClock { startRenderLoop() }
+        if !manualClock {
+            let error = startRenderLoop()
+            if error != 0 {
+                close()
+                throw LayerKitError(.backend, "display: the render thread could not start (pthread_create: \(String(cString: strerror(error))))")
+            }
+        }
     }
 
     deinit {
@@ -160,7 +166,8 @@ public final class Display: Object, @unchecked Sendable {
         list.deallocate()
     }
 
-    private func startRenderLoop() {
+    /// 0, or pthread_create's error when the loop's thread could not start.
+    private func startRenderLoop() -> Int32 {
         // The loop holds the display weakly: closing stops and joins it.
         let loop = RenderLoop(refreshRate: output.withLock { $0.refreshRate }, draw: { [weak self] time in
             guard let self else { return false }
@@ -171,7 +178,7 @@ public final class Display: Object, @unchecked Sendable {
         renderLoop = loop
         pacing.withLock { $0.loop = loop }
         commitObserver = RenderTree.shared.addObserver { [weak loop] in loop?.wake() }
-        loop.start()
+        return loop.start() ? 0 : loop.startError
     }
 
     // MARK: Output events

@@ -61,18 +61,33 @@ final class RenderLoop: @unchecked Sendable {
     /// Only the pages touched are committed.
     static let stackSize = 16 << 20
 
-    func start() {
+    /// Starts the thread; false (errno's code in `startError`) when no
+    /// thread could be made, even with the default stack.
+    func start() -> Bool {
+        let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+            let loop = Unmanaged<RenderLoop>.fromOpaque(context!).takeRetainedValue()
+            loop.run()
+            return nil
+        }
         let context = Unmanaged.passRetained(self).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         pthread_attr_setstacksize(&attributes, RenderLoop.stackSize)
-        pthread_create(&thread, &attributes, { context in
-            let loop = Unmanaged<RenderLoop>.fromOpaque(context!).takeRetainedValue()
-            loop.run()
-            return nil
-        }, context)
+        var result = pthread_create(&thread, &attributes, body, context)
         pthread_attr_destroy(&attributes)
+        if result != 0 { result = pthread_create(&thread, nil, body, context) }
+        guard result == 0 else {
+            Unmanaged<RenderLoop>.fromOpaque(context).release()
+            startError = result
+            return false
+        }
+        started = true
+        return true
     }
+
+    /// Whether the thread runs (stop joins it only then), and why not.
+    private var started = false
+    private(set) var startError: Int32 = 0
 
     /// A commit or a new display link: there may be something to draw.
     func wake() {
@@ -109,7 +124,8 @@ final class RenderLoop: @unchecked Sendable {
         closing = true
         pthread_cond_signal(&condition)
         pthread_mutex_unlock(&mutex)
-        pthread_join(thread, nil)
+        if started { pthread_join(thread, nil) }
+        started = false
     }
 
     /// The backend presented the frame drawn for `frameTime` at `presentation`.
