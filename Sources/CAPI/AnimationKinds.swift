@@ -213,6 +213,10 @@ private func getSpring(_ a: OpaquePointer?, _ field: (SpringParameters) -> Doubl
         for i in 0..<count {
             let child = try animation(children![i], "children[\(i)]")
             if child === target { throw LayerKitError(.invalidArgument, "children[\(i)]: a group cannot contain itself") }
+            if child.groupDepth >= Animation.maximumGroupDepth {
+                throw LayerKitError(.invalidArgument,
+                    "children[\(i)]: groups would nest more than \(Animation.maximumGroupDepth) deep")
+            }
             list.append(child.copy())
         }
         target.animations = list

@@ -607,6 +607,38 @@ static void groups(void)
     lk_release(bad);
     lk_release(empty);
     lk_release(l);
+
+    /* S8.1: groups nest at most 32 deep. Adding, copying and evaluating a
+       group recurse once a level and setting children copies them: 10,000
+       levels crashed adding the group (a stack overflow), 100,000 took
+       minutes to build. The 33rd level is refused naming the child, and
+       32 levels animate. */
+    lk_animation *deep = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(deep, lk_value_number(0));
+    lk_animation_set_to_value(deep, lk_value_number(1));
+    lk_animation_set_duration(deep, 4);
+    lk_status nested = LK_OK;
+    int levels = 0;
+    for (int level = 1; level <= 40 && nested == LK_OK; level++) {
+        lk_animation *g = lk_animation_group_create();
+        lk_animation_set_duration(g, 4);
+        lkt_error_mark();
+        nested = lk_animation_set_animations(g, &deep, 1);
+        if (nested == LK_OK) {
+            lk_release(deep);
+            deep = g;
+            levels = level;
+        } else {
+            LKT_CHECK_ERROR("S8.1 a 33rd level of groups is refused, naming the child", nested,
+                            LK_ERROR_INVALID_ARGUMENT, "children[0]");
+            lk_release(g);
+        }
+    }
+    LKT_CHECK(levels == 32, "S8.1 groups nest 32 deep", "%d levels", levels);
+    l = committed_layer();
+    b = add(l, deep, "deep");   /* (releases it) */
+    LKT_CHECK_NEAR("S8.1 a group 32 deep animates", number_at(l, "opacity", b + 2.0), 0.5, 1e-9);
+    lk_release(l);
     lk_release(move);
     lk_release(colour);
     lk_release(late);

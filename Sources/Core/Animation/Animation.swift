@@ -44,6 +44,27 @@ public final class Animation: Object, @unchecked Sendable {
         get { extras?.animations ?? [] }
         _modify { yield &extrasForWriting.animations }
     }
+
+    /// Groups nest at most this deep (a group holding a group is 2): adding,
+    /// copying and evaluating a group recurse once a level, and each set of
+    /// children copies them, so groups nested 10,000 deep crashed on a
+    /// stack overflow and 100,000 took minutes to build (S8.1).
+    public static let maximumGroupDepth = 32
+
+    /// The levels of groups in this animation: 0 for one that is not a
+    /// group, 1 for a group of plain animations. Iterative: it measures
+    /// trees too deep to recurse through.
+    public var groupDepth: Int {
+        var deepest = 0
+        var pending: [(Animation, Int)] = [(self, 1)]
+        while let (a, level) = pending.popLast() {
+            guard a.animationKind == .group else { continue }
+            deepest = max(deepest, level)
+            if deepest > Animation.maximumGroupDepth { return deepest }
+            for child in a.animations { pending.append((child, level + 1)) }
+        }
+        return deepest
+    }
     public var delegate: AnimationDelegate?
     public private(set) var userValues: [String: Value] {
         get { extras?.userValues ?? [:] }
