@@ -310,6 +310,85 @@ static void check_copy(void)
     lk_release(rocket);
 }
 
+/* Levels of a cell tree, down the first sub-cell of each. */
+static int levels_down(const lk_emitter_cell *cell)
+{
+    int n = 0;
+    for (; cell; cell = lk_emitter_cell_get_cell_count(cell) ? lk_emitter_cell_get_cell(cell, 0) : NULL) n++;
+    return n;
+}
+
+/* S8.1: a cell tree is at most 16 levels deep and holds at most 1,024
+   cells counted as a tree. Copying, committing and simulating recurse
+   once a level and visit every path: cells nested 10,000 deep crashed the
+   commit, and a cell used as both sub-cells of its parent, level after
+   level, made 2^n copies. Past the limits the setters refuse (naming the
+   argument, nothing changed); a tree that grows from below past them (a
+   deep sub-cell given sub-cells later) is copied and drawn cut to them. */
+static void check_limits(void)
+{
+    lk_emitter_cell *top = named_cell("c"), *deepest = top;
+    lk_status s = LK_OK;
+    int level;
+    for (level = 2; level <= 16; level++) {
+        lk_emitter_cell *c = named_cell("c");
+        lk_emitter_cell_set_cells(c, &top, 1);
+        lk_release(top);
+        top = c;
+    }
+    LKT_CHECK(levels_down(top) == 16, "S8.1 cells nest 16 deep", "%d levels", levels_down(top));
+    lk_emitter_cell *over = named_cell("c");
+    lkt_error_mark();
+    s = lk_emitter_cell_set_cells(over, &top, 1);
+    LKT_CHECK_ERROR("S8.1 a 17th level of cells is refused", s, LK_ERROR_INVALID_ARGUMENT, "16 levels");
+    LKT_CHECK(lk_emitter_cell_get_cell_count(over) == 0, "S8.1 the refused sub-cells change nothing", "count %zu",
+              lk_emitter_cell_get_cell_count(over));
+
+    lk_layer *layer = lk_emitter_layer_create();
+    s = lk_emitter_layer_set_cells(layer, &top, 1);
+    LKT_CHECK_STATUS("S8.1 a layer takes a tree 16 deep", s, LK_OK);
+    /* grown from below: the deepest cell gets a sub-cell (its own tree is 2 levels) */
+    for (lk_emitter_cell *c = top; lk_emitter_cell_get_cell_count(c); c = lk_emitter_cell_get_cell(c, 0)) deepest = lk_emitter_cell_get_cell(c, 0);
+    s = lk_emitter_cell_set_cells(deepest, &over, 1);
+    LKT_CHECK(s == LK_OK && levels_down(top) == 17, "S8.1 a deep cell's own sub-cells are checked on its own tree",
+              "%s, %d levels", lkt_status_name(s), levels_down(top));
+    lk_emitter_cell *copy = lk_emitter_cell_copy(top);
+    LKT_CHECK(copy && levels_down(copy) == 16, "S8.1 a tree grown past the limit is copied cut to 16 levels",
+              "%d levels", copy ? levels_down(copy) : -1);
+    lk_release(copy);
+    lk_display *display = lkt_open_display(32, 24, "a display for the deep cells");
+    if (display) {
+        lk_layer_set_frame(layer, lk_rect_make(0, 0, 32, 24));
+        lk_display_set_root_layer(display, layer);
+        lk_transaction_flush();
+        s = lk_display_render_frame_at(display, lk_media_time());
+        LKT_CHECK_STATUS("S8.1 and drawn", s, LK_OK);
+        lk_display_close(display);
+    }
+    lk_release(layer);
+
+    /* shared: each level's cell holds the level below twice */
+    lk_emitter_cell *shared = named_cell("s");
+    int built = 1;
+    for (level = 2; level <= 12; level++) {
+        lk_emitter_cell *c = named_cell("s"), *two[2] = { shared, shared };
+        lkt_error_mark();
+        s = lk_emitter_cell_set_cells(c, two, 2);
+        if (s != LK_OK) {
+            LKT_CHECK_ERROR("S8.1 a tree of more than 1,024 cells is refused", s, LK_ERROR_INVALID_ARGUMENT, "1024 cells");
+            lk_release(c);
+            break;
+        }
+        lk_release(shared);
+        shared = c;
+        built = level;
+    }
+    LKT_CHECK(built == 10, "S8.1 a cell shared in both sub-cells builds 10 levels (1,023 cells)", "%d levels", built);
+    lk_release(shared);
+    lk_release(over);
+    lk_release(top);
+}
+
 int main(void)
 {
     check_defaults();
@@ -317,5 +396,6 @@ int main(void)
     check_nested_key_paths();
     check_bad_input();
     check_copy();
+    check_limits();
     return lkt_finish();
 }

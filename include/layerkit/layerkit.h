@@ -382,7 +382,8 @@ lk_status lk_emitter_cell_get_value(const lk_emitter_cell *cell, const char *key
 lk_value_type lk_emitter_cell_get_value_type(const lk_emitter_cell *cell, const char *key_path);
 
 /* sub-cells: each particle of the cell emits them. The cell retains them
-   (shared, not copied); a cell cannot contain itself. */
+   (shared, not copied); a cell cannot contain itself, and a cell tree has
+   at most 16 levels and 1,024 cells (a cell reached twice counts twice). */
 lk_status lk_emitter_cell_set_cells(lk_emitter_cell *cell, lk_emitter_cell *const *cells, size_t count);
 size_t    lk_emitter_cell_get_cell_count(const lk_emitter_cell *cell);
 lk_emitter_cell *lk_emitter_cell_get_cell(const lk_emitter_cell *cell, size_t index); /* +0 */

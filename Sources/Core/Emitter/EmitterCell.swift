@@ -56,28 +56,85 @@ public final class EmitterCell: Object, @unchecked Sendable {
         super.init(kind: .emitterCell)
     }
 
+    /// A cell tree (an emitter layer's cells and theirs) is at most this
+    /// many levels deep, and holds at most this many cells counted as a
+    /// tree (a cell reached twice counts twice: each commit copies it
+    /// twice). Copying, committing and simulating a tree recurse once a
+    /// level and visit every path: cells nested 10,000 deep crashed the
+    /// commit (a stack overflow), and a cell shared by both sub-cells of
+    /// its parent, 30 levels down, made 2^30 copies (S8.1). Real scenes
+    /// (the fireworks: rocket, burst, spark) are a few levels and cells.
+    public static let maximumDepth = 16
+    public static let maximumTreeCells = 1024
+
     /// A deep copy: sub-cells are copied too, the contents image is shared
-    /// (images are immutable).
-    public func copy() -> EmitterCell {
-        let c = EmitterCell()
-        c.attributes = attributes
-        c.name = name
-        c.contents = contents
-        c.emitterCells = emitterCells.map { $0.copy() }
-        return c
+    /// (images are immutable). Within the limits above: deeper levels and
+    /// cells past the count are left out (the setters refuse such trees;
+    /// one can still grow from below, a sub-cell given sub-cells later).
+    public func copy() -> EmitterCell { EmitterCell.copies(of: [self])[0] }
+
+    /// Deep copies of `cells`, one tree within the limits.
+    public static func copies(of cells: [EmitterCell]) -> [EmitterCell] {
+        var budget = maximumTreeCells
+        return copies(of: cells, level: 1, budget: &budget, keepFirst: true)
     }
 
-    /// Replaces the sub-cells. A cell cannot contain itself at any depth.
+    private static func copies(of cells: [EmitterCell], level: Int, budget: inout Int, keepFirst: Bool = false)
+        -> [EmitterCell] {
+        guard level <= maximumDepth else { return [] }
+        var out: [EmitterCell] = []
+        for cell in cells {
+            guard budget > 0 || (keepFirst && out.isEmpty) else { break }
+            budget -= 1
+            let c = EmitterCell()
+            c.attributes = cell.attributes
+            c.name = cell.name
+            c.contents = cell.contents
+            c.emitterCells = copies(of: cell.emitterCells, level: level + 1, budget: &budget)
+            out.append(c)
+        }
+        return out
+    }
+
+    /// Replaces the sub-cells. A cell cannot contain itself at any depth,
+    /// and its tree stays within the limits above.
     public func setEmitterCells(_ cells: [EmitterCell], argument: String = "cells") throws(LayerKitError) {
         for (i, cell) in cells.enumerated() where cell === self || cell.contains(self) {
             throw LayerKitError(.hierarchy, "\(argument)[\(i)]: the cell would contain itself (a cycle of emitterCells)")
         }
+        try EmitterCell.checkTree(cells, levelsAbove: 1, argument: argument)
         emitterCells = cells
     }
 
-    /// True if `cell` is among this cell's sub-cells at any depth.
+    /// Refuses `cells` as a tree under `levelsAbove` levels (the cell they
+    /// go into, or 0 for a layer's) past the limits above.
+    static func checkTree(_ cells: [EmitterCell], levelsAbove: Int, argument: String) throws(LayerKitError) {
+        var levels = 0, count = levelsAbove
+        var pending: [(EmitterCell, Int)] = cells.map { ($0, levelsAbove + 1) }
+        while let (cell, level) = pending.popLast() {
+            count += 1
+            levels = max(levels, level)
+            if levels > maximumDepth {
+                throw .invalid("\(argument): the cell tree would be more than \(maximumDepth) levels deep")
+            }
+            if count > maximumTreeCells {
+                throw .invalid("\(argument): the cell tree would hold more than \(maximumTreeCells) cells (a cell reached twice counts twice)")
+            }
+            for child in cell.emitterCells { pending.append((child, level + 1)) }
+        }
+    }
+
+    /// True if `cell` is among this cell's sub-cells at any depth. Each
+    /// cell looked at once (shared sub-cells would make paths exponential).
     public func contains(_ cell: EmitterCell) -> Bool {
-        emitterCells.contains { $0 === cell || $0.contains(cell) }
+        var seen = Set<ObjectIdentifier>()
+        var pending = emitterCells
+        while let next = pending.popLast() {
+            if next === cell { return true }
+            guard seen.insert(ObjectIdentifier(next)).inserted else { continue }
+            pending.append(contentsOf: next.emitterCells)
+        }
+        return false
     }
 
     /// The first sub-cell with this name.
@@ -86,9 +143,26 @@ public final class EmitterCell: Object, @unchecked Sendable {
     }
 
     /// What the render side keeps.
-    public var snapshot: EmitterCellSnapshot {
-        EmitterCellSnapshot(attributes: attributes, name: name, contents: contents,
-                            emitterCells: emitterCells.map(\.snapshot))
+    public var snapshot: EmitterCellSnapshot { EmitterCell.snapshots(of: [self])[0] }
+
+    /// The render side's copies of `cells`, one tree within the limits.
+    public static func snapshots(of cells: [EmitterCell]) -> [EmitterCellSnapshot] {
+        var budget = maximumTreeCells
+        return snapshots(of: cells, level: 1, budget: &budget, keepFirst: true)
+    }
+
+    private static func snapshots(of cells: [EmitterCell], level: Int, budget: inout Int, keepFirst: Bool = false)
+        -> [EmitterCellSnapshot] {
+        guard level <= maximumDepth else { return [] }
+        var out: [EmitterCellSnapshot] = []
+        for cell in cells {
+            guard budget > 0 || (keepFirst && out.isEmpty) else { break }
+            budget -= 1
+            out.append(EmitterCellSnapshot(attributes: cell.attributes, name: cell.name, contents: cell.contents,
+                                           emitterCells: snapshots(of: cell.emitterCells, level: level + 1,
+                                                                   budget: &budget)))
+        }
+        return out
     }
 }
 

@@ -20,10 +20,10 @@ final class EmitterRender {
     /// Takes the committed cells (model lock held); a commit that leaves
     /// them as they were changes nothing.
     func commit(cells model: [EmitterCell], at localTime: Double) {
-        let snapshots = model.map(\.snapshot)
+        let snapshots = EmitterCell.snapshots(of: model)
         if simulation != nil, snapshots.count == committed.count,
            zip(snapshots, committed).allSatisfy({ $0.isSame(as: $1) }) { return }
-        cells = model.map { $0.copy() }
+        cells = EmitterCell.copies(of: model)
         committed = snapshots
         pendingCommit = localTime
     }

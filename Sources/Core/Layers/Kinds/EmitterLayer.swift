@@ -188,15 +188,15 @@ enum EmitterCellPaths {
     /// The committed cells with the presented cell values applied: deep
     /// copies, so the model's cells are never touched (render side).
     static func presented(_ cells: [EmitterCell], _ values: [EmitterState.CellValue]) -> [EmitterCellSnapshot] {
-        guard !values.isEmpty else { return cells.map(\.snapshot) }
-        let copies = cells.map { $0.copy() }
+        guard !values.isEmpty else { return EmitterCell.snapshots(of: cells) }
+        let copies = EmitterCell.copies(of: cells)
         for v in values {
             guard let names = names(in: v.keyPath), let cell = EmitterState.cell(at: names, in: copies),
                   let last = v.keyPath.split(separator: ".").last,
                   let property = EmitterCellProperties.named(String(last)) else { continue }
             try? property.write(cell, v.value, v.keyPath)
         }
-        return copies.map(\.snapshot)
+        return EmitterCell.snapshots(of: copies)
     }
 }
 
@@ -205,6 +205,7 @@ extension Layer {
     public func setEmitterCells(_ cells: [EmitterCell]) throws(LayerKitError) {
         try checkWritable()
         try checkKind(.emitter, "emitterCells")
+        try EmitterCell.checkTree(cells, levelsAbove: 0, argument: "cells")
         var e = state.emitter
         e.cells = cells
         e.cellRevision &+= 1
