@@ -19,7 +19,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-static lk_display *open_with(const char *backend, uint32_t w, uint32_t h)
+/* A display of backend, w x h, with a manual clock or a real one. */
+static lk_display *open_clocked(const char *backend, uint32_t w, uint32_t h, bool manual)
 {
     lk_display_options o;
     memset(&o, 0, sizeof o);
@@ -27,8 +28,13 @@ static lk_display *open_with(const char *backend, uint32_t w, uint32_t h)
     o.backend = backend;
     o.width = w;
     o.height = h;
-    o.manual_clock = true;
+    o.manual_clock = manual;
     return lk_display_open(&o);
+}
+
+static lk_display *open_with(const char *backend, uint32_t w, uint32_t h)
+{
+    return open_clocked(backend, w, h, true);
 }
 
 /* every pixel equal to (r, g, b, 255), within 1 */
@@ -359,14 +365,8 @@ static void check_render_thread_refused(void)
     limit = saved;
     limit.rlim_cur = (rlim_t)pages * 4096 + (1 << 20);
     if (setrlimit(RLIMIT_AS, &limit) != 0) return;
-    lk_display_options o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = sizeof o;
-    o.backend = "software";
-    o.width = 16;
-    o.height = 16;
     lkt_error_mark();
-    lk_display *d = lk_display_open(&o);
+    lk_display *d = open_clocked("software", 16, 16, false);
     setrlimit(RLIMIT_AS, &saved);
     if (!d) {
         LKT_CHECK_ERROR_MESSAGE("S8.1 a render thread that cannot start is an error naming it", "render thread");

@@ -38,6 +38,19 @@ static int white_at(const uint8_t *rgba, int w, double x, double y)
     return p[0] > 200 && p[1] > 200 && p[2] > 200;
 }
 
+/* A software display of w x h with a real clock. */
+static lk_display *open_real_clock(uint32_t w, uint32_t h)
+{
+    lk_display_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.backend = "software";
+    o.width = w;
+    o.height = h;
+    o.manual_clock = false;
+    return lk_display_open(&o);
+}
+
 /* S8.1: drawing recurses once a level of the tree, about 10 KB a level:
    with new threads given 1 MB stacks (a small `ulimit -s`, or a program's
    own default), the render thread crashed drawing a chain 256 layers deep.
@@ -50,13 +63,7 @@ static void check_deep_tree_on_small_default_stacks(void)
     pthread_attr_setstacksize(&small, 1 << 20);
     pthread_setattr_default_np(&small);
 
-    lk_display_options o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = sizeof o;
-    o.backend = "software";
-    o.width = 32;
-    o.height = 24;
-    lk_display *d = lk_display_open(&o);
+    lk_display *d = open_real_clock(32, 24);
     LKT_CHECK(d != NULL, "S8.1 open a display with 1 MB default thread stacks", "%s", lk_last_error());
     if (d) {
         lk_layer *root = lkt_layer_new(NULL, 0, 0, 32, 24, lk_color_make(0, 0, 0, 1)), *p = root;
@@ -88,14 +95,7 @@ static void check_deep_tree_on_small_default_stacks(void)
 
 int main(void)
 {
-    lk_display_options o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = sizeof o;
-    o.backend = "software";
-    o.width = 200;
-    o.height = 200;
-    o.manual_clock = false;
-    lk_display *d = lk_display_open(&o);
+    lk_display *d = open_real_clock(200, 200);
     LKT_CHECK(d != NULL, "S5.2 open a display with a real clock", "%s", lk_last_error());
     if (!d) return lkt_finish();
     LKT_CHECK_NEAR("S5.2 the software backend paces at 60 Hz", lk_display_get_refresh_rate(d), 60.0, 1e-9);

@@ -76,22 +76,27 @@ public final class EmitterCell: Object, @unchecked Sendable {
     /// Deep copies of `cells`, one tree within the limits.
     public static func copies(of cells: [EmitterCell]) -> [EmitterCell] {
         var budget = maximumTreeCells
-        return copies(of: cells, level: 1, budget: &budget, keepFirst: true)
-    }
-
-    private static func copies(of cells: [EmitterCell], level: Int, budget: inout Int, keepFirst: Bool = false)
-        -> [EmitterCell] {
-        guard level <= maximumDepth else { return [] }
-        var out: [EmitterCell] = []
-        for cell in cells {
-            guard budget > 0 || (keepFirst && out.isEmpty) else { break }
-            budget -= 1
+        return within(cells, level: 1, budget: &budget) { cell, subcells in
             let c = EmitterCell()
             c.attributes = cell.attributes
             c.name = cell.name
             c.contents = cell.contents
-            c.emitterCells = copies(of: cell.emitterCells, level: level + 1, budget: &budget)
-            out.append(c)
+            c.emitterCells = subcells
+            return c
+        }
+    }
+
+    /// `make` of each cell of the tree under `cells` (given its sub-cells'
+    /// results), depth first, the tree cut to the limits above.
+    private static func within<T>(_ cells: [EmitterCell], level: Int, budget: inout Int,
+                                  _ make: (EmitterCell, [T]) -> T) -> [T] {
+        guard level <= maximumDepth else { return [] }
+        var out: [T] = []
+        for cell in cells {
+            guard budget > 0 else { break }
+            budget -= 1
+            let subcells = within(cell.emitterCells, level: level + 1, budget: &budget, make)
+            out.append(make(cell, subcells))
         }
         return out
     }
@@ -148,21 +153,10 @@ public final class EmitterCell: Object, @unchecked Sendable {
     /// The render side's copies of `cells`, one tree within the limits.
     public static func snapshots(of cells: [EmitterCell]) -> [EmitterCellSnapshot] {
         var budget = maximumTreeCells
-        return snapshots(of: cells, level: 1, budget: &budget, keepFirst: true)
-    }
-
-    private static func snapshots(of cells: [EmitterCell], level: Int, budget: inout Int, keepFirst: Bool = false)
-        -> [EmitterCellSnapshot] {
-        guard level <= maximumDepth else { return [] }
-        var out: [EmitterCellSnapshot] = []
-        for cell in cells {
-            guard budget > 0 || (keepFirst && out.isEmpty) else { break }
-            budget -= 1
-            out.append(EmitterCellSnapshot(attributes: cell.attributes, name: cell.name, contents: cell.contents,
-                                           emitterCells: snapshots(of: cell.emitterCells, level: level + 1,
-                                                                   budget: &budget)))
+        return within(cells, level: 1, budget: &budget) { cell, subcells in
+            EmitterCellSnapshot(attributes: cell.attributes, name: cell.name, contents: cell.contents,
+                                emitterCells: subcells)
         }
-        return out
     }
 }
 
