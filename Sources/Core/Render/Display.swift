@@ -178,7 +178,7 @@ public final class Display: Object, @unchecked Sendable {
         renderLoop = loop
         pacing.withLock { $0.loop = loop }
         commitObserver = RenderTree.shared.addObserver { [weak loop] in loop?.wake() }
-        return loop.start() ? 0 : loop.startError
+        return loop.start()
     }
 
     // MARK: Output events

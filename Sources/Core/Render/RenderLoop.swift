@@ -61,9 +61,9 @@ final class RenderLoop: @unchecked Sendable {
     /// Only the pages touched are committed.
     static let stackSize = 16 << 20
 
-    /// Starts the thread; false (errno's code in `startError`) when no
-    /// thread could be made, even with the default stack.
-    func start() -> Bool {
+    /// Starts the thread: 0, or pthread_create's error when no thread
+    /// could be made, even with the default stack.
+    func start() -> Int32 {
         let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
             let loop = Unmanaged<RenderLoop>.fromOpaque(context!).takeRetainedValue()
             loop.run()
@@ -78,16 +78,14 @@ final class RenderLoop: @unchecked Sendable {
         if result != 0 { result = pthread_create(&thread, nil, body, context) }
         guard result == 0 else {
             Unmanaged<RenderLoop>.fromOpaque(context).release()
-            startError = result
-            return false
+            return result
         }
         started = true
-        return true
+        return 0
     }
 
-    /// Whether the thread runs (stop joins it only then), and why not.
+    /// Whether the thread runs (stop joins it only then).
     private var started = false
-    private(set) var startError: Int32 = 0
 
     /// A commit or a new display link: there may be something to draw.
     func wake() {
