@@ -377,13 +377,11 @@ static void check_render_thread_refused(void)
     lk_layer_set_frame(root, lk_rect_make(0, 0, 16, 16));
     lk_display_set_root_layer(d, root);
     lk_transaction_flush();
-    lk_display_stats st;
-    memset(&st, 0, sizeof st);
-    st.struct_size = sizeof st;
+    lk_display_stats st = lkt_stats(d);
     for (int waited = 0; waited < 100 && st.frames_presented == 0; waited++) {
         struct timespec ten_ms = { 0, 10000000 };
         nanosleep(&ten_ms, NULL);
-        lk_display_get_stats(d, &st);
+        st = lkt_stats(d);
     }
     LKT_CHECK(st.frames_presented > 0, "S8.1 a display that opens under a tight limit draws",
               "no frame in 1 s: it opened without a render thread");

@@ -22,15 +22,6 @@ static void sleep_seconds(double s)
     while (nanosleep(&t, &t) != 0) {}
 }
 
-static lk_display_stats stats_of(lk_display *d)
-{
-    lk_display_stats st;
-    memset(&st, 0, sizeof st);
-    st.struct_size = sizeof st;
-    lk_display_get_stats(d, &st);
-    return st;
-}
-
 /* is the pixel at (x, y) the bar's white? */
 static int white_at(const uint8_t *rgba, int w, double x, double y)
 {
@@ -73,14 +64,14 @@ static void check_deep_tree_on_small_default_stacks(void)
             p = c;
         }
         lk_display_set_root_layer(d, root);
-        lk_display_stats before = stats_of(d);
+        lk_display_stats before = lkt_stats(d);
         lk_transaction_flush();
         lk_layer_set_opacity(p, 0.5);   /* and an implicit animation at the bottom */
         lk_transaction_flush();
         lk_display_stats now = before;
         for (int waited = 0; waited < 300 && now.frames_presented < before.frames_presented + 2; waited++) {
             sleep_seconds(0.01);
-            now = stats_of(d);
+            now = lkt_stats(d);
         }
         LKT_CHECK(now.frames_presented >= before.frames_presented + 2,
                   "S8.1 the render thread draws a tree 256 layers deep with 1 MB default stacks",
@@ -107,9 +98,9 @@ int main(void)
     sleep_seconds(0.2);
 
     /* idle: nothing animates, nothing committed: no frames */
-    lk_display_stats before = stats_of(d);
+    lk_display_stats before = lkt_stats(d);
     sleep_seconds(0.3);
-    lk_display_stats idle = stats_of(d);
+    lk_display_stats idle = lkt_stats(d);
     LKT_CHECK(idle.frames_presented == before.frames_presented, "S5.2 an idle display draws no frames",
               "%llu frames while idle", (unsigned long long)(idle.frames_presented - before.frames_presented));
     LKT_CHECK(idle.frames_presented >= 1, "S2.2 the commit was drawn", "%llu frames", (unsigned long long)idle.frames_presented);
@@ -123,9 +114,9 @@ int main(void)
     lk_transaction_flush();
     double begin = lk_animation_get_begin_time(lk_layer_get_animation(bar, "spin"));
 
-    lk_display_stats start = stats_of(d);
+    lk_display_stats start = lkt_stats(d);
     sleep_seconds(2.0); /* the program's thread is busy */
-    lk_display_stats after = stats_of(d);
+    lk_display_stats after = lkt_stats(d);
     unsigned long long frames = (unsigned long long)(after.frames_presented - start.frames_presented);
     LKT_CHECK(frames >= 90, "S5.2 frames keep coming while the program's thread sleeps (60 Hz: about 120)",
               "%llu frames in 2 s", frames);
@@ -138,9 +129,9 @@ int main(void)
     int matched = 0;
     double angle = 0;
     for (int attempt = 0; attempt < 5 && !matched; attempt++) {
-        lk_display_stats s1 = stats_of(d);
+        lk_display_stats s1 = lkt_stats(d);
         lk_display_read_pixels(d, rgba, 200 * 4);
-        lk_display_stats s2 = stats_of(d);
+        lk_display_stats s2 = lkt_stats(d);
         if (s1.frames_presented != s2.frames_presented) continue;
         angle = 2 * LKT_PI * (s2.last_frame_time - begin) / 2.0;
         matched = white_at(rgba, 200, 100 + 60 * cos(angle), 100 + 60 * sin(angle)) &&

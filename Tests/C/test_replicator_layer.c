@@ -172,10 +172,7 @@ static void test_errors(void)
 /* The display's count of truncated frames (0 when stats fail). */
 static unsigned long long frames_truncated(void)
 {
-    lk_display_stats st;
-    memset(&st, 0, sizeof st);
-    st.struct_size = sizeof st;
-    return lk_display_get_stats(display, &st) == LK_OK ? (unsigned long long)st.frames_truncated : 0;
+    return (unsigned long long)lkt_stats(display).frames_truncated;
 }
 
 /* The red channel of pixel (x, y) of the last frame. */

@@ -264,11 +264,7 @@ static void test_empty_path(void)
 
 static uint64_t rasterizations(void)
 {
-    lk_display_stats st;
-    memset(&st, 0, sizeof st);
-    st.struct_size = sizeof st;
-    lk_display_get_stats(display, &st);
-    return st.content_rasterizations;
+    return lkt_stats(display).content_rasterizations;
 }
 
 static void test_cache(void)

@@ -382,21 +382,18 @@ static void test_cache(void)
     lk_shape_layer_set_path(s, p);
     lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
     render();
-    memset(&st0, 0, sizeof st0);
-    st0.struct_size = sizeof st0;
-    st1 = st2 = st0;
-    lk_display_get_stats(display, &st0);
+    st0 = lkt_stats(display);
     lk_transaction_set_disable_actions(true);
     lk_layer_set_position(s, lk_point_make(120, 110)); /* moves: no new rasterization */
     render();
     render();
-    lk_display_get_stats(display, &st1);
+    st1 = lkt_stats(display);
     LKT_CHECK(st1.content_rasterizations == st0.content_rasterizations,
               "S7.1 moving a shape layer and redrawing rasterizes nothing",
               "%llu rasterizations", (unsigned long long)(st1.content_rasterizations - st0.content_rasterizations));
     lk_shape_layer_set_line_width(s, 3);
     render();
-    lk_display_get_stats(display, &st2);
+    st2 = lkt_stats(display);
     LKT_CHECK(st2.content_rasterizations == st1.content_rasterizations + 1,
               "S7.1 changing the line width rasterizes the layer once",
               "%llu rasterizations", (unsigned long long)(st2.content_rasterizations - st1.content_rasterizations));

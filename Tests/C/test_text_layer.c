@@ -232,13 +232,10 @@ static void test_animation_and_cache(void)
                     lk_color_make(0.5, 0.5, 0.5, 1), 1e-9);
     lk_release(p);
     lk_display_render_frame_at(display, b + 2);
-    memset(&s0, 0, sizeof s0);
-    s0.struct_size = sizeof s0;
-    s1 = s0;
-    lk_display_get_stats(display, &s0);
+    s0 = lkt_stats(display);
     lk_display_render_frame_at(display, b + 3);
     lk_display_render_frame_at(display, b + 4);
-    lk_display_get_stats(display, &s1);
+    s1 = lkt_stats(display);
     LKT_CHECK(s1.content_rasterizations == s0.content_rasterizations,
               "S7.2 frames with unchanged text rasterize nothing", "%llu rasterizations",
               (unsigned long long)(s1.content_rasterizations - s0.content_rasterizations));

@@ -496,6 +496,15 @@ const char *lkt_backend(void)
     return name && *name ? name : "software";
 }
 
+lk_display_stats lkt_stats(const lk_display *display)
+{
+    lk_display_stats st;
+    memset(&st, 0, sizeof st);
+    st.struct_size = sizeof st;
+    lk_display_get_stats(display, &st);
+    return st;
+}
+
 lk_display *lkt_open_display(uint32_t w, uint32_t h, const char *why)
 {
     lk_display_options o;

@@ -158,6 +158,8 @@ const char *lkt_backend(void);
 /* A display of w x h on lkt_backend() with a manual clock, or NULL (and a
    FAIL line naming `why`). */
 lk_display *lkt_open_display(uint32_t w, uint32_t h, const char *why);
+/* The display's statistics (zeros but struct_size when the call fails). */
+lk_display_stats lkt_stats(const lk_display *display);
 /* Renders a frame well after every change made so far (so that anything
    time-dependent has settled) and reads it into a new RGBA8 buffer of
    w * h * 4 bytes (free with free()). NULL (and a FAIL line) on failure. */
