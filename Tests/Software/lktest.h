@@ -357,6 +357,22 @@ static inline int lkt_same_frame(const lkt_frame *got, const lkt_frame *want, co
     return lkt_same_pixels(got, want, all, what);
 }
 
+/* S6.4: list drawn again under damage box (after a blank frame, so that
+   nothing of an earlier frame stays) gives whole's pixels inside it: the
+   same pixel whatever damage box draws it. 0, the failure recorded, when
+   it does not or a render fails. */
+static inline int lkt_redrawn_as_whole(const lk_backend *b, lk_backend_instance *inst, lk_display_list list,
+                                       lk_dl_box box, const lkt_frame *whole, lkt_frame *frame)
+{
+    lk_display_list blank = lkt_list(list.ops, 0, whole->width, whole->height, lkt_color(0, 0, 0, 1));
+    list.damage = box;
+    if (!lkt_render(b, inst, &blank, frame) || !lkt_render(b, inst, &list, frame)) return 0;
+    char what[96];
+    snprintf(what, sizeof what, "redrawn under damage (%d,%d %dx%d), as in the whole frame", box.x, box.y,
+             box.width, box.height);
+    return lkt_same_pixels(frame, whole, box, what);
+}
+
 /* Expected premultiplied channels, 0..255 as doubles. */
 typedef struct lkt_rgba { double a, r, g, b; } lkt_rgba;
 

@@ -281,16 +281,9 @@ done:
     };
     if (draw(ops, (uint32_t)n, grey)) {
         memcpy(whole.pixels, frame.pixels, (size_t)W * H * 4);
-        for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
-            lk_display_list other = lkt_list(ops, 0, W, H, lkt_color(0, 0, 0, 1));
-            lk_display_list list = lkt_list(ops, (uint32_t)n, W, H, grey);
-            list.damage = boxes[i];
-            if (!lkt_render(b, inst, &other, &frame) || !lkt_render(b, inst, &list, &frame)) break;
-            char what[96];
-            snprintf(what, sizeof what, "redrawn under damage (%d,%d %dx%d), as in the whole frame", boxes[i].x,
-                     boxes[i].y, boxes[i].width, boxes[i].height);
-            if (!lkt_same_pixels(&frame, &whole, boxes[i], what)) break;
-        }
+        for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++)
+            if (!lkt_redrawn_as_whole(b, inst, lkt_list(ops, (uint32_t)n, W, H, grey), boxes[i], &whole, &frame))
+                break;
     }
     free(whole.pixels);
     lkt_end();
