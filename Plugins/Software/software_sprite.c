@@ -1529,9 +1529,12 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
     bool fill = inst->pending.active && inst->target == inst->framebuffer;
     if (!fill) sw_pending_flush(inst);
 
-    /* The rows to go through: every sprite's, and the pending fill's. */
+    /* The rows to go through: every sprite's, and the pending fill's
+       (a sprite with an empty box is an op that shows nothing, left in
+       its place: it goes in no band). */
     int32_t y0 = INT32_MAX, y1 = INT32_MIN;
     for (size_t i = 0; i < count; i++) {
+        if (sw_box_empty(sprites[i].box)) continue;
         if (sprites[i].box.y0 < y0) y0 = sprites[i].box.y0;
         if (sprites[i].box.y1 > y1) y1 = sprites[i].box.y1;
     }
@@ -1554,6 +1557,7 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
     size_t entries = 0;
     int64_t box_pixels = 0;
     for (size_t i = 0; i < count; i++) {
+        if (sw_box_empty(sprites[i].box)) continue;
         entries += (size_t)((sprites[i].box.y1 - 1 - y0) / rows - (sprites[i].box.y0 - y0) / rows + 1);
         box_pixels += (int64_t)(sprites[i].box.x1 - sprites[i].box.x0) * (sprites[i].box.y1 - sprites[i].box.y0);
     }
@@ -1565,26 +1569,33 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
     }
     uint32_t *start = inst->band_start, *index = inst->band_index;
     memset(start, 0, (bands + 1) * sizeof *start);
-    for (size_t i = 0; i < count; i++)
+    size_t shown = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (sw_box_empty(sprites[i].box)) continue;
+        shown++;
         for (int32_t b = (sprites[i].box.y0 - y0) / rows; b <= (sprites[i].box.y1 - 1 - y0) / rows; b++)
             start[b + 1]++;
+    }
     for (size_t b = 0; b < bands; b++) start[b + 1] += start[b];
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
+        if (sw_box_empty(sprites[i].box)) continue;
         for (int32_t b = (sprites[i].box.y0 - y0) / rows; b <= (sprites[i].box.y1 - 1 - y0) / rows; b++)
             index[start[b]++] = (uint32_t)i;
+    }
     /* start[b] is now the end of band b, the start of band b + 1 */
 
     /* The bands, on the band workers too when the run is worth sharing
        (software_workers.c): each band is drawn whole by one thread, in list
        order, so the pixels are the same. */
     bool worth_sharing = inst->threads_set ||
-                         (int64_t)count * SW_SPRITE_COST_NS + box_pixels * SW_PIXEL_COST_NS >= SW_SHARED_MIN_NS;
+                         (int64_t)shown * SW_SPRITE_COST_NS + box_pixels * SW_PIXEL_COST_NS >= SW_SHARED_MIN_NS;
     sw_band_job job = { .sprites = sprites, .index = index, .band_end = start, .bands = bands,
                         .y0 = y0, .y1 = y1, .rows = rows, .t = &t, .inst = inst, .fill = fill,
                         .shared = inst->threads > 1 && worth_sharing };
     sw_draw_bands(inst, &job);
     if (fill) inst->pending.active = false;
     for (size_t i = 0; i < count; i++) {
+        if (sw_box_empty(sprites[i].box)) continue;
         if (sprites[i].flags & SW_SPRITE_SOLID) inst->stats.fill_run_ops++;
         else inst->stats.sprite_ops++;
     }

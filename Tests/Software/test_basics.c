@@ -274,6 +274,31 @@ int main(void)
     }
     lkt_end();
 
+    lkt_begin("unaligned_op_stride_is_read_the_same");
+    {
+        /* Ops are read in place when the array keeps lk_dl_op's alignment;
+           a stride (or array) that does not is copied op by op, and draws
+           the same: a background, a turned translucent fill (the sprite
+           path's preparation reads it) and a plain fill. */
+        lk_dl_op ops[3] = { lkt_fill(0, 0, W, H, lkt_color(0, 0, 1, 1)),
+                            lkt_fill(-10, -10, 20, 20, lkt_color(1, 0.5, 0, 0.6)),
+                            lkt_fill(4, 4, 8, 8, lkt_color(0, 1, 0, 0.5)) };
+        lkt_set_transform(&ops[1], lkt_mat_mul(lkt_rotate_z(0.4), lkt_translate(W / 2.0, H / 2.0, 0)));
+        lk_display_list list = lkt_list(ops, 3, W, H, lkt_color(0, 0, 0, 1));
+        lkt_frame want = lkt_frame_new(W, H);
+        if (lkt_render(b, inst, &list, &want)) {
+            size_t stride = sizeof(lk_dl_op) + 4;
+            char *raw = (char *)calloc(3 * stride + 8, 1);
+            for (int i = 0; i < 3; i++) memcpy(raw + 4 + (size_t)i * stride, &ops[i], sizeof ops[i]);
+            list.ops = (const lk_dl_op *)(const void *)(raw + 4);
+            list.op_size = (uint32_t)stride;
+            if (lkt_render(b, inst, &list, &frame)) lkt_same_frame(&frame, &want, "from ops 4 bytes off alignment");
+            free(raw);
+        }
+        free(want.pixels);
+    }
+    lkt_end();
+
     lkt_begin("damage_limits_clear_and_drawing");
     {
         lk_dl_op red = lkt_fill(0, 0, W, H, lkt_color(1, 0, 0, 1));
