@@ -169,13 +169,19 @@ typedef struct sw_sprite {
     double          nx[4], ny[4], inv_nx[4], base[4], reach[2];
     /* per pair of edges, for their coverage (software_sprite.c, edge_coverage) */
     double          linear[2], b[2], inv_a[2], inv_2ab[2];
-    /* rotated images: lines of output space outside which every sample is
-       transparent (the image's transparent margins and corners), pixel
-       (x, y) kept while cut[i][0] x + cut[i][1] y + cut[i][2] >= 0
-       (software_sprite.c, "Transparent cuts") */
+    /* rotated images: how many lines its sw_sprite_cut_lines holds */
     uint32_t        cut_count;
-    double          cut[SW_SPRITE_CUTS][3];
 } sw_sprite;
+
+/* A rotated image sprite's lines of output space outside which every
+   sample is transparent (the image's transparent margins and corners):
+   pixel (x, y) kept while line[i][0] x + line[i][1] y + line[i][2] >= 0
+   (software_sprite.c, "Transparent cuts"). Kept beside the sprites, at
+   the same index, not in them: most sprites have none, and the band loop
+   then reads two thirds of the bytes (384 a sprite, not 576). */
+typedef struct sw_sprite_cut_lines {
+    double          line[SW_SPRITE_CUTS][3];
+} sw_sprite_cut_lines;
 
 /* What an image's non-transparent texels allow of the sample positions,
    per source texel box: cached per image (software_sprite.c). */
@@ -226,6 +232,7 @@ typedef struct sw_task {
 typedef struct sw_band_job {
     sw_task task;
     const struct sw_sprite *sprites;
+    const struct sw_sprite_cut_lines *cut_lines;   /* at the sprites' indices */
     const uint32_t *index, *band_end;
     size_t bands;
     int32_t y0, y1, rows;
@@ -246,6 +253,7 @@ typedef struct sw_prepare_job {
     const struct sw_clip *clip;
     uint32_t first, end;
     struct sw_sprite *sprites;
+    struct sw_sprite_cut_lines *cut_lines;
     uint8_t *results;
     atomic_uint worker_ops;   /* prepared by the workers (stats) */
 } sw_prepare_job;
@@ -451,6 +459,7 @@ struct lk_backend_instance {
     struct { bool active; uint32_t argb; sw_box box; } pending;
     /* a run of sprites and their binning into bands, grown on demand */
     sw_sprite         *sprites_run;
+    sw_sprite_cut_lines *cut_lines_run;  /* at the same indices, sprites_capacity of them */
     size_t             sprites_capacity;
     uint8_t           *prepare_results;   /* sw_sprite_result per op prepared, sprites_capacity of them */
     uint32_t          *band_index, *band_start;
@@ -562,19 +571,20 @@ typedef enum sw_sprite_result { SW_SPRITE_DECLINE, SW_SPRITE_SKIP, SW_SPRITE_REA
 /* Whether op (geometry from sw_image_geometry) takes the sprite path under
    clip: READY (out filled), SKIP (nothing of it is visible) or DECLINE
    (pixman draws it). cuts: the calling thread's cache of image cuts
-   (sw_thread_cuts); nothing else is written but out. */
+   (sw_thread_cuts); nothing else is written but out (and out_lines, when
+   it has cuts: out->cut_count). */
 sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
                                    const sw_clip *clip, const sw_shape *shape,
                                    const sw_homography *image_to_output, sw_box texels,
-                                   sw_image_cuts *cuts, sw_sprite *out);
+                                   sw_image_cuts *cuts, sw_sprite *out, sw_sprite_cut_lines *out_lines);
 /* The same for a FILL op: a constant colour instead of an image. */
 sw_sprite_result sw_fill_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
                                  const sw_clip *clip, sw_sprite *out);
 /* Draws prepared sprites, in order, into the current target under clip,
    band by band (writing the pending fill into each band first when the
    target is the framebuffer); false only when memory runs out. */
-bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, size_t count,
-                          const sw_clip *clip);
+bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites,
+                          const sw_sprite_cut_lines *cut_lines, size_t count, const sw_clip *clip);
 sw_sprite_mode sw_sprite_mode_from_env(void);
 /* false when LAYERKIT_SOFTWARE_FILL_RUNS=0: FILL ops stay with pixman. */
 bool sw_fill_runs_from_env(void);

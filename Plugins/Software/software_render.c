@@ -286,7 +286,8 @@ static bool replaces_pending(const lk_backend_instance *inst, const lk_dl_op *op
    what sw_fill_prepare or sw_sprite_prepare says; SKIP for an image that
    shows nothing. Reads the instance and the list, writes *s (and cuts). */
 static sw_sprite_result prepare_op(const lk_backend_instance *inst, const lk_display_list *list, uint32_t i,
-                                   const sw_clip *clip, sw_image_cuts *cuts, sw_sprite *s)
+                                   const sw_clip *clip, sw_image_cuts *cuts, sw_sprite *s,
+                                   sw_sprite_cut_lines *lines)
 {
     lk_dl_op scratch;
     const lk_dl_op *op = op_at(list, i, &scratch);
@@ -296,7 +297,7 @@ static sw_sprite_result prepare_op(const lk_backend_instance *inst, const lk_dis
     sw_homography image_to_output;
     if (sw_box_empty(clip->box) || !sw_image_geometry(op, &shape, &texels, &image_to_output))
         return SW_SPRITE_SKIP;
-    return sw_sprite_prepare(inst, op, clip, &shape, &image_to_output, texels, cuts, s);
+    return sw_sprite_prepare(inst, op, clip, &shape, &image_to_output, texels, cuts, s, lines);
 }
 
 /* Thread k's part of a prepare job (sw_prepare_job): blocks of
@@ -312,7 +313,7 @@ static void prepare_blocks(sw_task *task, size_t k)
         uint32_t to = n - from < SW_PREPARE_BLOCK ? n : from + SW_PREPARE_BLOCK;
         for (uint32_t i = from; i < to; i++)
             job->results[i] = (uint8_t)prepare_op(job->inst, job->list, job->first + i, job->clip, cuts,
-                                                  &job->sprites[i]);
+                                                  &job->sprites[i], &job->cut_lines[i]);
         if (k > 0) atomic_fetch_add_explicit(&job->worker_ops, to - from, memory_order_relaxed);
     }
 }
@@ -321,10 +322,11 @@ static void prepare_blocks(sw_task *task, size_t k)
    workers too when there are enough of them to pay for the wake-up (with
    LAYERKIT_SOFTWARE_THREADS, two). */
 static void prepare_ops(lk_backend_instance *inst, const lk_display_list *list, const sw_clip *clip,
-                        uint32_t first, uint32_t end, sw_sprite *sprites, uint8_t *results)
+                        uint32_t first, uint32_t end, sw_sprite *sprites, sw_sprite_cut_lines *cut_lines,
+                        uint8_t *results)
 {
     sw_prepare_job job = { .inst = inst, .list = list, .clip = clip, .first = first, .end = end,
-                           .sprites = sprites, .results = results };
+                           .sprites = sprites, .cut_lines = cut_lines, .results = results };
     job.task.run = prepare_blocks;
     atomic_init(&job.worker_ops, 0);
     inst->stats.prepared += end - first;
@@ -342,6 +344,9 @@ static bool reserve_sprites(lk_backend_instance *inst, size_t count)
     sw_sprite *grown = realloc(inst->sprites_run, capacity * sizeof *grown);
     if (!grown) return false;
     inst->sprites_run = grown;
+    sw_sprite_cut_lines *lines = realloc(inst->cut_lines_run, capacity * sizeof *lines);
+    if (!lines) return false;
+    inst->cut_lines_run = lines;
     uint8_t *results = realloc(inst->prepare_results, capacity);
     if (!results) return false;
     inst->prepare_results = results;
@@ -400,7 +405,8 @@ static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *lis
            with an empty box, which the batch passes over (moving every
            later sprite down instead copied most of a frame's sprites, 576
            bytes each, when its first particles were off screen) */
-        prepare_ops(inst, list, clip, next, end, &inst->sprites_run[count], inst->prepare_results);
+        prepare_ops(inst, list, clip, next, end, &inst->sprites_run[count], &inst->cut_lines_run[count],
+                    inst->prepare_results);
         for (uint32_t i = 0; i < end - next; i++) {
             sw_sprite_result r = (sw_sprite_result)inst->prepare_results[i];
             if (r == SW_SPRITE_DECLINE) {
@@ -426,7 +432,7 @@ static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *lis
     }
     inst->stats.skipped_ops += skipped;
     inst->stats.ops += consumed - 1;
-    *ok = sw_sprite_draw_batch(inst, inst->sprites_run, count, clip);
+    *ok = sw_sprite_draw_batch(inst, inst->sprites_run, inst->cut_lines_run, count, clip);
     return consumed;
 }
 

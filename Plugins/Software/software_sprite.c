@@ -517,7 +517,8 @@ static const sw_image_cuts *image_cuts(sw_image_cuts *cache, const lk_dl_image *
    their samples within that times the position's gradient of the rect's
    samples: how far an edge texel is read. Cuts that keep every touched
    pixel are left out. */
-static void sprite_cuts(sw_sprite *s, const sw_image_cuts *c, const double corner_u[4], const double corner_v[4])
+static void sprite_cuts(sw_sprite *s, sw_sprite_cut_lines *lines, const sw_image_cuts *c, const double corner_u[4],
+                        const double corner_v[4])
 {
     double lu = HUGE_VAL, hu = -HUGE_VAL, lv = HUGE_VAL, hv = -HUGE_VAL;
     for (int i = 0; i < 4; i++) {
@@ -535,7 +536,7 @@ static void sprite_cuts(sw_sprite *s, const sw_image_cuts *c, const double corne
         double eu = au > 0 ? au * min_d(s->x_min - 1.0, lu) : au * max_d(s->x_max + 1.0, hu);
         double ev = av > 0 ? av * min_d(s->y_min - 1.0, lv) : av * max_d(s->y_max + 1.0, hv);
         double least = min_d(min_d(c->least[k][0], c->least[k][1] + eu), min_d(c->least[k][2] + ev, c->least[k][3] + eu + ev));
-        double *cut = s->cut[s->cut_count];
+        double *cut = lines->line[s->cut_count];
         if (!(least < HUGE_VAL)) {
             /* no texel shows: a cut that keeps nothing */
             cut[0] = 0.0; cut[1] = 0.0; cut[2] = -1.0;
@@ -565,12 +566,12 @@ typedef struct sw_cut_rows {
     int32_t y0;
 } sw_cut_rows;
 
-static void cut_rows_setup(const sw_sprite *s, int32_t y0, sw_cut_rows *r)
+static void cut_rows_setup(const sw_sprite *s, const sw_sprite_cut_lines *lines, int32_t y0, sw_cut_rows *r)
 {
     r->nlo = r->nhi = r->nflat = 0;
     r->y0 = y0;
     for (int i = 0; i < (int)s->cut_count; i++) {
-        const double *c = s->cut[i];
+        const double *c = lines->line[i];
         if (c[0] > 1e-12 || c[0] < -1e-12) {
             double inv = 1.0 / c[0], at = -(c[1] * y0 + c[2]) * inv, step = -c[1] * inv;
             if (c[0] > 0.0) { r->lo_at[r->nlo] = at; r->lo_step[r->nlo++] = step; }
@@ -583,14 +584,14 @@ static void cut_rows_setup(const sw_sprite *s, int32_t y0, sw_cut_rows *r)
 
 /* The pixels [*c0, *c1) within [t0, t1) of row y that the cuts keep
    (rounded outwards: the cuts' margin is far above the rounding). */
-static inline void cut_range(const sw_sprite *s, const sw_cut_rows *r, int32_t y, int32_t t0, int32_t t1,
+static inline void cut_range(const sw_sprite_cut_lines *lines, const sw_cut_rows *r, int32_t y, int32_t t0, int32_t t1,
                              int32_t *c0, int32_t *c1)
 {
     double dy = (double)(y - r->y0), lo = -HUGE_VAL, hi = HUGE_VAL;
     for (int j = 0; j < r->nlo; j++) lo = max_d(lo, r->lo_at[j] + dy * r->lo_step[j]);
     for (int j = 0; j < r->nhi; j++) hi = min_d(hi, r->hi_at[j] + dy * r->hi_step[j]);
     for (int j = 0; j < r->nflat; j++) {
-        const double *c = s->cut[r->flat[j]];
+        const double *c = lines->line[r->flat[j]];
         if (c[0] * (c[0] > 0.0 ? t1 : t0) + c[1] * y + c[2] < 0.0) { *c0 = *c1 = t0; return; }
     }
     *c0 = floor_in(lo, t0, t1);
@@ -1187,21 +1188,21 @@ static void draw_rotated_image(const sw_sprite *s, const sw_sprite_target *t, sw
    the pixels the cuts keep, each run (edge, whole, edge) cut to them. (A
    loop of its own: the cut-free loop measured slower with the cut work
    merely skipped.) */
-static __attribute__((noinline)) void draw_rotated_image_cut(const sw_sprite *s, const sw_sprite_target *t,
-                                                          sw_box box)
+static __attribute__((noinline)) void draw_rotated_image_cut(const sw_sprite *s, const sw_sprite_cut_lines *lines,
+                                                             const sw_sprite_target *t, sw_box box)
 {
     sw_image_rows ir;
     image_rows_setup(s, t, &ir);
     int32_t du = ir.du, dv = ir.dv;
     sw_cut_rows cuts;
-    cut_rows_setup(s, s->oy, &cuts);
+    cut_rows_setup(s, lines, s->oy, &cuts);
     for (int32_t y = box.y0; y < box.y1; y++) {
         int32_t t0, t1, i0, i1, from0, from1;
         sw_texel_pos p;
         if (!image_row(s, &ir, box, y, &t0, &t1, &i0, &i1, &from0, &from1, &p)) continue;
         /* where a sample may show: [c0, c1) */
         int32_t c0, c1;
-        cut_range(s, &cuts, y, t0, t1, &c0, &c1);
+        cut_range(lines, &cuts, y, t0, t1, &c0, &c1);
         if (c1 <= c0) continue;
         float d[4];
         /* the runs [t0, i0), [i0, i1), [i1, t1), each within [c0, c1);
@@ -1229,14 +1230,16 @@ static __attribute__((noinline)) void draw_rotated_image_cut(const sw_sprite *s,
     }
 }
 
-/* Draws sprite s within limit (its opacity and tint are in its factors). */
-static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box limit)
+/* Draws sprite s (its cut lines `lines`) within limit (its opacity and
+   tint are in its factors). */
+static void draw_sprite(const sw_sprite *s, const sw_sprite_cut_lines *lines, const sw_sprite_target *t,
+                        sw_box limit)
 {
     sw_box box = sw_box_intersect(s->box, limit);
     if (sw_box_empty(box)) return;
     if (!(s->flags & SW_SPRITE_AXIS)) {
         if (s->flags & SW_SPRITE_SOLID) sw_fill_rotated(s, t, box);
-        else if (s->cut_count) draw_rotated_image_cut(s, t, box);
+        else if (s->cut_count) draw_rotated_image_cut(s, lines, t, box);
         else draw_rotated_image(s, t, box);
         return;
     }
@@ -1271,23 +1274,24 @@ static void draw_sprite(const sw_sprite *s, const sw_sprite_target *t, sw_box li
 /* A band's sprites index[from..end) (software_sprite_avx2.c has the same
    loop compiled for AVX2: sw_sprite_draw_band_avx2). */
 #if SW_SPRITE_AVX2_VARIANT
-void sw_sprite_draw_band_avx2(const sw_sprite *sprites, const uint32_t *index, uint32_t from, uint32_t end,
-                              const sw_sprite_target *t, sw_box band)
+void sw_sprite_draw_band_avx2(const sw_sprite *sprites, const sw_sprite_cut_lines *cut_lines,
+                              const uint32_t *index, uint32_t from, uint32_t end, const sw_sprite_target *t,
+                              sw_box band)
 #else
-void sw_sprite_draw_band(const sw_sprite *sprites, const uint32_t *index, uint32_t from, uint32_t end,
-                         const sw_sprite_target *t, sw_box band)
+void sw_sprite_draw_band(const sw_sprite *sprites, const sw_sprite_cut_lines *cut_lines, const uint32_t *index,
+                         uint32_t from, uint32_t end, const sw_sprite_target *t, sw_box band)
 #endif
 {
     for (uint32_t k = from; k < end; k++) {
 #if defined(__GNUC__)
         /* the run's sprites are visited in band order: fetch the next early */
         if (k + 2 < end) {
-            /* the whole sprite: a rotated fill reads its edges' constants and an image its cuts, lines beyond the first */
+            /* the whole sprite: a rotated fill reads its edges' constants, lines beyond the first */
             const char *next = (const char *)&sprites[index[k + 2]];
             for (size_t i = 0; i < sizeof(sw_sprite); i += 64) __builtin_prefetch(next + i);
         }
 #endif
-        draw_sprite(&sprites[index[k]], t, band);
+        draw_sprite(&sprites[index[k]], &cut_lines[index[k]], t, band);
     }
 }
 
@@ -1361,7 +1365,7 @@ static bool target_is_32bit(const lk_backend_instance *inst)
 sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_op *op,
                                    const sw_clip *clip, const sw_shape *shape,
                                    const sw_homography *image_to_output, sw_box texels,
-                                   sw_image_cuts *cuts_cache, sw_sprite *s)
+                                   sw_image_cuts *cuts_cache, sw_sprite *s, sw_sprite_cut_lines *lines)
 {
     if (inst->sprites == SW_SPRITES_OFF) return SW_SPRITE_DECLINE;
     if (!sw_homography_is_affine(&shape->h) || !(shape->h.m[2][2] > 0.0)) return SW_SPRITE_DECLINE;
@@ -1438,7 +1442,7 @@ sw_sprite_result sw_sprite_prepare(const lk_backend_instance *inst, const lk_dl_
             cu[i] = s->ux * X + s->uy * Y + s->u0 - 0.5;
             cv[i] = s->vx * X + s->vy * Y + s->v0 - 0.5;
         }
-        sprite_cuts(s, cuts, cu, cv);
+        sprite_cuts(s, lines, cuts, cu, cv);
     }
     return result;
 }
@@ -1509,8 +1513,8 @@ static bool reserve_u32(uint32_t **array, size_t *capacity, size_t count)
     return true;
 }
 
-bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, size_t count,
-                          const sw_clip *clip)
+bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites,
+                          const sw_sprite_cut_lines *cut_lines, size_t count, const sw_clip *clip)
 {
     sw_sprite_target t;
     memset(&t, 0, sizeof t);
@@ -1589,7 +1593,7 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites, s
        order, so the pixels are the same. */
     bool worth_sharing = inst->threads_set ||
                          (int64_t)shown * SW_SPRITE_COST_NS + box_pixels * SW_PIXEL_COST_NS >= SW_SHARED_MIN_NS;
-    sw_band_job job = { .sprites = sprites, .index = index, .band_end = start, .bands = bands,
+    sw_band_job job = { .sprites = sprites, .cut_lines = cut_lines, .index = index, .band_end = start, .bands = bands,
                         .y0 = y0, .y1 = y1, .rows = rows, .t = &t, .inst = inst, .fill = fill,
                         .shared = inst->threads > 1 && worth_sharing };
     sw_draw_bands(inst, &job);
@@ -1610,16 +1614,18 @@ void sw_sprite_draw_one_band(const sw_band_job *job, size_t b)
     uint32_t from = b ? job->band_end[b - 1] : 0;
 #if SW_FILL_HAS_AVX2
     if (job->t->avx2) {
-        sw_sprite_draw_band_avx2(job->sprites, job->index, from, job->band_end[b], job->t, band);
+        sw_sprite_draw_band_avx2(job->sprites, job->cut_lines, job->index, from, job->band_end[b], job->t, band);
         return;
     }
 #endif
-    sw_sprite_draw_band(job->sprites, job->index, from, job->band_end[b], job->t, band);
+    sw_sprite_draw_band(job->sprites, job->cut_lines, job->index, from, job->band_end[b], job->t, band);
 }
 
 void sw_sprite_scratch_free(lk_backend_instance *inst)
 {
     free(inst->sprites_run);
+    free(inst->cut_lines_run);
+    inst->cut_lines_run = NULL;
     free(inst->prepare_results);
     inst->prepare_results = NULL;
     free(inst->band_index);

@@ -101,9 +101,10 @@ static inline bool sw_avx2_builds(const lk_backend_instance *inst)
 /* A band's sprites sprites[index[from..end)] within band
    (software_sprite.c); its AVX2 build (software_sprite_avx2.c: image
    sprites' whole pixels eight a step), which a run calls when t->avx2. */
-void sw_sprite_draw_band(const sw_sprite *sprites, const uint32_t *index, uint32_t from, uint32_t end,
-                         const sw_sprite_target *t, sw_box band);
-void sw_sprite_draw_band_avx2(const sw_sprite *sprites, const uint32_t *index, uint32_t from, uint32_t end,
-                              const sw_sprite_target *t, sw_box band);
+void sw_sprite_draw_band(const sw_sprite *sprites, const sw_sprite_cut_lines *cut_lines, const uint32_t *index,
+                         uint32_t from, uint32_t end, const sw_sprite_target *t, sw_box band);
+void sw_sprite_draw_band_avx2(const sw_sprite *sprites, const sw_sprite_cut_lines *cut_lines,
+                              const uint32_t *index, uint32_t from, uint32_t end, const sw_sprite_target *t,
+                              sw_box band);
 
 #endif
