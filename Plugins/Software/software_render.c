@@ -284,7 +284,8 @@ static bool replaces_pending(const lk_backend_instance *inst, const lk_dl_op *op
 
 /* Op i of a sprite run prepared into *s with thread's cache of image cuts:
    what sw_fill_prepare or sw_sprite_prepare says; SKIP for an image that
-   shows nothing. Reads the instance and the list, writes *s (and cuts). */
+   shows nothing. Reads the instance and the list, writes *s and *lines
+   (and the thread's cache of image cuts). */
 static sw_sprite_result prepare_op(const lk_backend_instance *inst, const lk_display_list *list, uint32_t i,
                                    const sw_clip *clip, sw_image_cuts *cuts, sw_sprite *s,
                                    sw_sprite_cut_lines *lines)
