@@ -1,6 +1,6 @@
 /*
- * Solid FILL sprites of the sprite path (software_sprite.c has the rule
- * and the bands): the whole pixels of a fill's rows (sw_solid_span, also
+ * Solid FILL sprites of the sprite path (software_sprite_batch.c has the
+ * rule and the bands): the whole pixels of a fill's rows (sw_solid_span, also
  * the axis-aligned pieces') and rotated or skewed fills row by row
  * (sw_fill_rotated), pixel for pixel what pixman's mask path draws
  * (docs/rendering.md, "fill runs").

@@ -176,7 +176,7 @@ typedef struct sw_sprite {
 /* A rotated image sprite's lines of output space outside which every
    sample is transparent (the image's transparent margins and corners):
    pixel (x, y) kept while line[i][0] x + line[i][1] y + line[i][2] >= 0
-   (software_sprite.c, "Transparent cuts"). Kept beside the sprites, at
+   (software_sprite_batch.c, "Transparent cuts"). Kept beside the sprites, at
    the same index, not in them: most sprites have none, and the band loop
    then reads two thirds of the bytes (384 a sprite, not 576). */
 typedef struct sw_sprite_cut_lines {
@@ -386,7 +386,7 @@ typedef struct sw_group {
 typedef enum sw_sprite_mode { SW_SPRITES_ON, SW_SPRITES_SSE2, SW_SPRITES_SCALAR, SW_SPRITES_OFF } sw_sprite_mode;
 
 /* The sprite path's size limits, per side of the device bounding box (see
-   software_sprite.c for the rule): rotated or skewed images up to
+   software_sprite_batch.c for the rule): rotated or skewed images up to
    SW_SPRITE_MAX_SIDE; axis-aligned ones only when tinted, up to
    SW_SPRITE_AXIS_MAX_SIDE (beyond, and untinted, pixman's blits and scaled
    fast paths are faster: measured, docs/rendering.md). The rotated limit

@@ -1,6 +1,7 @@
 /*
- * What the sprite path's files share (software_sprite.c: the rule, runs and
- * bands, image sprites; software_fill_rotated.c: solid fills): where a run
+ * What the sprite path's files share (software_sprite_batch.c: the rule,
+ * runs and bands; software_sprite.c: image sprites' pixels;
+ * software_fill_rotated.c: solid fills): where a run
  * draws, and the pieces of coverage both compute.
  */
 #ifndef LAYERKIT_SOFTWARE_SPRITE_H
