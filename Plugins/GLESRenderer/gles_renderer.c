@@ -7,6 +7,7 @@
  * the previous frame intact.
  */
 #include "gles_private.h"
+#include "../display_list_ops.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -178,11 +179,6 @@ void lkgl_renderer_describe(const lkgl_renderer *r, char *text, size_t text_size
 /* ------------------------------------------------------------------------ */
 /* Validation                                                                */
 
-static void load_op(const lk_display_list *list, uint32_t index, lk_dl_op *op)
-{
-    memcpy(op, (const char *)list->ops + (size_t)index * list->op_size, sizeof *op);
-}
-
 static bool validate_image(const lkgl_renderer *r, const lk_dl_op *op, uint32_t index, char *error,
                            size_t error_size)
 {
@@ -258,21 +254,21 @@ static bool validate(lkgl_renderer *r, const lk_display_list *list, char *error,
     size_t depth = 0;
     bool ok = true;
     for (uint32_t i = 0; i < list->op_count && ok; i++) {
-        lk_dl_op op;
-        load_op(list, i, &op);
+        lk_dl_op scratch;
+        const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
         const char *what = NULL;
-        switch (op.kind) {
+        switch (op->kind) {
         case LK_DL_OP_FILL:
         case LK_DL_OP_BORDER:
             break;
         case LK_DL_OP_IMAGE:
-            ok = validate_image(r, &op, i, error, error_size);
+            ok = validate_image(r, op, i, error, error_size);
             break;
         case LK_DL_OP_GRADIENT:
-            ok = lkgl_gradient_validate(r, &op, i, error, error_size);
+            ok = lkgl_gradient_validate(r, op, i, error, error_size);
             break;
         case LK_DL_OP_PUSH_CLIP: stack[depth++] = 'c'; break;
-        case LK_DL_OP_PUSH_GROUP: stack[depth++] = (op.flags & LK_DL_FLAG_GROUP_MASK) ? 'm' : 'g'; break;
+        case LK_DL_OP_PUSH_GROUP: stack[depth++] = (op->flags & LK_DL_FLAG_GROUP_MASK) ? 'm' : 'g'; break;
         case LK_DL_OP_POP_CLIP:
             if (depth == 0 || stack[depth - 1] != 'c') what = "POP_CLIP without a matching PUSH_CLIP";
             else depth--;
@@ -291,7 +287,7 @@ static bool validate(lkgl_renderer *r, const lk_display_list *list, char *error,
             else depth--;
             break;
         default:
-            lkgl_set_error(error, error_size, "%s: op %u: unknown op kind %u", r->label, i, op.kind);
+            lkgl_set_error(error, error_size, "%s: op %u: unknown op kind %u", r->label, i, op->kind);
             ok = false;
         }
         if (what) {
@@ -559,10 +555,10 @@ static int32_t frame_margin(const lkgl_renderer *r, const lk_display_list *list)
 {
     int64_t need = 0;
     for (uint32_t i = 0; i < list->op_count; i++) {
-        lk_dl_op op;
-        load_op(list, i, &op);
+        lk_dl_op scratch;
+        const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
         lkgl_shadow s;
-        if (op.kind != LK_DL_OP_PUSH_GROUP || !lkgl_shadow_of(&op, &s)) continue;
+        if (op->kind != LK_DL_OP_PUSH_GROUP || !lkgl_shadow_of(op, &s)) continue;
         int64_t reach = (int64_t)s.reach + 1 + (llabs(s.ox) > llabs(s.oy) ? llabs(s.ox) : llabs(s.oy));
         if (reach > need) need = reach;
     }
@@ -630,17 +626,17 @@ bool lkgl_renderer_render(lkgl_renderer *r, const lk_display_list *list, uint32_
         lkgl_clip base = { damage, -1, false };
         push_level(r, base);
         for (uint32_t i = 0; i < list->op_count && ok; i++) {
-            lk_dl_op op;
-            load_op(list, i, &op);
+            lk_dl_op scratch;
+            const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
             r->frame.ops++;
-            switch (op.kind) {
+            switch (op->kind) {
             case LK_DL_OP_FILL:
             case LK_DL_OP_BORDER:
             case LK_DL_OP_IMAGE:
-            case LK_DL_OP_GRADIENT: ok = draw_op(r, &op, i, error, error_size); break;
-            case LK_DL_OP_PUSH_CLIP: ok = push_clip(r, &op, error, error_size); break;
+            case LK_DL_OP_GRADIENT: ok = draw_op(r, op, i, error, error_size); break;
+            case LK_DL_OP_PUSH_CLIP: ok = push_clip(r, op, error, error_size); break;
             case LK_DL_OP_POP_CLIP: pop_level(r); break;
-            case LK_DL_OP_PUSH_GROUP: ok = push_group(r, &op, error, error_size); break;
+            case LK_DL_OP_PUSH_GROUP: ok = push_group(r, op, error, error_size); break;
             case LK_DL_OP_GROUP_CONTENT: ok = group_content(r, error, error_size); break;
             case LK_DL_OP_POP_GROUP: ok = pop_group(r, error, error_size); break;
             default: break;   /* rejected by validate() */

@@ -7,26 +7,13 @@
  * list leaves the last presented frame intact for read_pixels.
  */
 #include "software_private.h"
+#include "../display_list_ops.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Op index where it lies when the array keeps lk_dl_op's alignment (the
-   core's does: op_size is its sizeof(lk_dl_op)), else copied into
-   *scratch: ops sit op_size bytes apart, which need not keep doubles
-   aligned. (Copying every op, 352 bytes, three times a frame was about 2%
-   of a 10,000-particle frame's CPU in a profile, most of it before the
-   band workers could start.) */
-static inline const lk_dl_op *op_at(const lk_display_list *list, uint32_t index, lk_dl_op *scratch)
-{
-    const char *at = (const char *)list->ops + (size_t)index * list->op_size;
-    if (((uintptr_t)at & (_Alignof(lk_dl_op) - 1)) == 0) return (const lk_dl_op *)(const void *)at;
-    memcpy(scratch, at, sizeof *scratch);
-    return scratch;
-}
 
 /* Op index's kind alone (a sprite run's look ahead). */
 static uint32_t load_kind(const lk_display_list *list, uint32_t index)
@@ -121,7 +108,7 @@ static bool validate(lk_backend_instance *inst, const lk_display_list *list, cha
     size_t depth = 0;
     for (uint32_t i = 0; i < list->op_count; i++) {
         lk_dl_op scratch;
-        const lk_dl_op *op = op_at(list, i, &scratch);
+        const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
         uint8_t top = depth ? inst->nesting[depth - 1] : 0;
         switch (op->kind) {
         case LK_DL_OP_FILL:
@@ -291,7 +278,7 @@ static sw_sprite_result prepare_op(const lk_backend_instance *inst, const lk_dis
                                    sw_sprite_cut_lines *lines)
 {
     lk_dl_op scratch;
-    const lk_dl_op *op = op_at(list, i, &scratch);
+    const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
     if (op->kind == LK_DL_OP_FILL) return sw_fill_prepare(inst, op, clip, s);
     sw_shape shape;
     sw_box texels;
@@ -392,7 +379,7 @@ static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *lis
             if (kind == LK_DL_OP_FILL && end > first) {
                 lk_dl_op scratch;
                 uint32_t unused;
-                if (replaces_pending(inst, op_at(list, end, &scratch), &unused)) { more = false; break; }
+                if (replaces_pending(inst, lk_dl_op_at(list, end, &scratch), &unused)) { more = false; break; }
             }
             end++;
         }
@@ -460,7 +447,7 @@ bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
     uint32_t no_run_until = 0;
     for (uint32_t i = 0; i < list->op_count; i++) {
         lk_dl_op scratch;
-        const lk_dl_op *op = op_at(list, i, &scratch);
+        const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
         const sw_clip *clip = &inst->clips[inst->clip_count - 1];
         bool ok = true;
         inst->stats.ops++;

@@ -213,6 +213,42 @@ static void test_counters(void)
     lkt_end();
 }
 
+/* Ops are read where they lie when the list keeps lk_dl_op's alignment; a
+   list whose ops are not aligned (an odd stride, from elsewhere than the
+   core) is read op by op through a copy, and draws the same: a group with
+   a shadow (the frame's margin reads it), a fill in it, a translucent fill
+   over both. */
+static void test_unaligned_ops(void)
+{
+    lkt_begin("ops_off_their_alignment_are_read_the_same");
+    lk_dl_op ops[4] = { lkt_op(LK_DL_OP_PUSH_GROUP, 4, 4, 40, 30), lkt_fill(8, 8, 20, 12, lkt_color(1, 0, 0, 1)),
+                        lkt_op(LK_DL_OP_POP_GROUP, 0, 0, 0, 0), lkt_fill(20, 14, 30, 20, lkt_color(0, 0.4f, 0, 0.5f)) };
+    ops[0].shadow_color = lkt_color(0, 0, 0.5f, 0.5f);
+    ops[0].shadow_offset_x = 3;
+    ops[0].shadow_sigma = 2.0;
+    static uint8_t want[W * H * 4], got[W * H * 4];
+    if (render(ops, 4)) {
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, want);
+        size_t stride = sizeof(lk_dl_op) + 4;
+        char *raw = (char *)calloc(4 * stride + 8, 1);
+        for (int i = 0; i < 4; i++) memcpy(raw + 4 + (size_t)i * stride, &ops[i], sizeof ops[i]);
+        lk_display_list list = lkt_list((const lk_dl_op *)(const void *)(raw + 4), 4, W, H, lkt_color(0, 0, 0, 1));
+        list.op_size = (uint32_t)stride;
+        char error[512] = "";
+        if (!lkgl_renderer_render(r, &list, fbo, W, H, error, sizeof error)) {
+            lkt_fail("render of the unaligned list failed: %s", error);
+        } else {
+            glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+            glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, got);
+            if (memcmp(want, got, sizeof want) != 0) lkt_fail("the unaligned list drew other pixels");
+            if (want[(12 * W + 10) * 4] == 0) lkt_fail("the scene drew nothing where the red fill is");
+        }
+        free(raw);
+    }
+    lkt_end();
+}
+
 int main(void)
 {
     if (!make_context()) {
@@ -230,6 +266,7 @@ int main(void)
     test_into_own_fbo();
     test_texture_too_large();
     test_counters();
+    test_unaligned_ops();
     lkgl_renderer_destroy(r);
     return lkt_exit_code();
 }
