@@ -17,7 +17,7 @@
    keep doubles aligned. (Copying every op, 352 bytes, into a local at each
    pass over the list was about 2% of a 10,000-particle frame's CPU on the
    software backend, in a profile.) */
-static inline const lk_dl_op *lk_dl_op_at(const lk_display_list *list, uint32_t index, lk_dl_op *scratch)
+static inline const lk_dl_op *dl_op_at(const lk_display_list *list, uint32_t index, lk_dl_op *scratch)
 {
     const char *at = (const char *)list->ops + (size_t)index * list->op_size;
     if (((uintptr_t)at & (_Alignof(lk_dl_op) - 1)) == 0) return (const lk_dl_op *)(const void *)at;

@@ -255,7 +255,7 @@ static bool validate(lkgl_renderer *r, const lk_display_list *list, char *error,
     bool ok = true;
     for (uint32_t i = 0; i < list->op_count && ok; i++) {
         lk_dl_op scratch;
-        const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
+        const lk_dl_op *op = dl_op_at(list, i, &scratch);
         const char *what = NULL;
         switch (op->kind) {
         case LK_DL_OP_FILL:
@@ -556,7 +556,7 @@ static int32_t frame_margin(const lkgl_renderer *r, const lk_display_list *list)
     int64_t need = 0;
     for (uint32_t i = 0; i < list->op_count; i++) {
         lk_dl_op scratch;
-        const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
+        const lk_dl_op *op = dl_op_at(list, i, &scratch);
         lkgl_shadow s;
         if (op->kind != LK_DL_OP_PUSH_GROUP || !lkgl_shadow_of(op, &s)) continue;
         int64_t reach = (int64_t)s.reach + 1 + (llabs(s.ox) > llabs(s.oy) ? llabs(s.ox) : llabs(s.oy));
@@ -627,7 +627,7 @@ bool lkgl_renderer_render(lkgl_renderer *r, const lk_display_list *list, uint32_
         push_level(r, base);
         for (uint32_t i = 0; i < list->op_count && ok; i++) {
             lk_dl_op scratch;
-            const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
+            const lk_dl_op *op = dl_op_at(list, i, &scratch);
             r->frame.ops++;
             switch (op->kind) {
             case LK_DL_OP_FILL:

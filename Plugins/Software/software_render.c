@@ -108,7 +108,7 @@ static bool validate(lk_backend_instance *inst, const lk_display_list *list, cha
     size_t depth = 0;
     for (uint32_t i = 0; i < list->op_count; i++) {
         lk_dl_op scratch;
-        const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
+        const lk_dl_op *op = dl_op_at(list, i, &scratch);
         uint8_t top = depth ? inst->nesting[depth - 1] : 0;
         switch (op->kind) {
         case LK_DL_OP_FILL:
@@ -278,7 +278,7 @@ static sw_sprite_result prepare_op(const lk_backend_instance *inst, const lk_dis
                                    sw_sprite_cut_lines *lines)
 {
     lk_dl_op scratch;
-    const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
+    const lk_dl_op *op = dl_op_at(list, i, &scratch);
     if (op->kind == LK_DL_OP_FILL) return sw_fill_prepare(inst, op, clip, s);
     sw_shape shape;
     sw_box texels;
@@ -379,7 +379,7 @@ static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *lis
             if (kind == LK_DL_OP_FILL && end > first) {
                 lk_dl_op scratch;
                 uint32_t unused;
-                if (replaces_pending(inst, lk_dl_op_at(list, end, &scratch), &unused)) { more = false; break; }
+                if (replaces_pending(inst, dl_op_at(list, end, &scratch), &unused)) { more = false; break; }
             }
             end++;
         }
@@ -447,7 +447,7 @@ bool sw_render(lk_backend_instance *inst, const lk_display_list *list,
     uint32_t no_run_until = 0;
     for (uint32_t i = 0; i < list->op_count; i++) {
         lk_dl_op scratch;
-        const lk_dl_op *op = lk_dl_op_at(list, i, &scratch);
+        const lk_dl_op *op = dl_op_at(list, i, &scratch);
         const sw_clip *clip = &inst->clips[inst->clip_count - 1];
         bool ok = true;
         inst->stats.ops++;
