@@ -426,10 +426,12 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites,
         rows = fit < SW_SPRITE_BAND_MIN ? SW_SPRITE_BAND_MIN : fit > SW_SPRITE_BAND_MAX ? SW_SPRITE_BAND_MAX : (int32_t)fit;
     }
     size_t bands = (size_t)((int64_t)y1 - y0 + rows - 1) / (size_t)rows;
-    size_t entries = 0;
+    size_t entries = 0, shown = 0, solid = 0;
     int64_t box_pixels = 0;
     for (size_t i = 0; i < count; i++) {
         if (sw_box_empty(sprites[i].box)) continue;
+        shown++;
+        if (sprites[i].flags & SW_SPRITE_SOLID) solid++;
         entries += (size_t)((sprites[i].box.y1 - 1 - y0) / rows - (sprites[i].box.y0 - y0) / rows + 1);
         box_pixels += (int64_t)(sprites[i].box.x1 - sprites[i].box.x0) * (sprites[i].box.y1 - sprites[i].box.y0);
     }
@@ -441,10 +443,8 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites,
     }
     uint32_t *start = inst->band_start, *index = inst->band_index;
     memset(start, 0, (bands + 1) * sizeof *start);
-    size_t shown = 0;
     for (size_t i = 0; i < count; i++) {
         if (sw_box_empty(sprites[i].box)) continue;
-        shown++;
         for (int32_t b = (sprites[i].box.y0 - y0) / rows; b <= (sprites[i].box.y1 - 1 - y0) / rows; b++)
             start[b + 1]++;
     }
@@ -466,11 +466,8 @@ bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites,
                         .shared = inst->threads > 1 && worth_sharing };
     sw_draw_bands(inst, &job);
     if (fill) inst->pending.active = false;
-    for (size_t i = 0; i < count; i++) {
-        if (sw_box_empty(sprites[i].box)) continue;
-        if (sprites[i].flags & SW_SPRITE_SOLID) inst->stats.fill_run_ops++;
-        else inst->stats.sprite_ops++;
-    }
+    inst->stats.fill_run_ops += solid;
+    inst->stats.sprite_ops += shown - solid;
     return true;
 }
 
