@@ -8,6 +8,11 @@ import Glibc
 /// as one picture: group opacity, a mask's alpha, a shadow derived from the
 /// layer's alpha. Hidden and fully transparent subtrees and culled back
 /// faces produce nothing. The op buffer is reused frame to frame.
+///
+/// Here: the op buffer, the walk of the tree, groups and the limits. A
+/// layer's own ops are in LayerDrawing.swift; special layers' in
+/// ParticleDrawing, ReplicatorDrawing, PreservedDepth, TiledLayerDrawing
+/// and TransformLayerSpace; transitions' in TransitionDrawing.
 public struct DisplayListBuilder: ~Copyable {
     private var ops: UnsafeMutablePointer<lk_dl_op>
     private var capacity: Int
@@ -15,7 +20,7 @@ public struct DisplayListBuilder: ~Copyable {
     /// Whether an animation in the last list may still change what is drawn.
     public internal(set) var animating = false
     /// Layers whose kind content was rasterized (not reused) since this builder began.
-    public private(set) var rasterizations: UInt64 = 0
+    public internal(set) var rasterizations: UInt64 = 0
     /// A list has at most this many drawing ops (fills, images, borders,
     /// gradients), and a build does at most this much work (a layer
     /// visited, a particle listed, an op added): replicators nested in
@@ -130,7 +135,7 @@ public struct DisplayListBuilder: ~Copyable {
     }
 
     /// Counts `units` of work; false, the build truncated, past the limit.
-    private mutating func spend(_ units: Int) -> Bool {
+    mutating func spend(_ units: Int) -> Bool {
         work += units
         if work > DisplayListBuilder.maximumWork { truncated = true }
         return !truncated
@@ -206,7 +211,7 @@ public struct DisplayListBuilder: ~Copyable {
     }
 
     mutating func visit(_ node: RenderNode, parent: Placement, parentOpacity: Double, parentTime: Double,
-                                events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
+                        events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         guard spend(1) else { return }
         let time = TimingModel.localTime(parentTime, node.state.timing)
         if node.animations.isEmpty {
@@ -273,46 +278,6 @@ public struct DisplayListBuilder: ~Copyable {
         return running
     }
 
-    /// The transition's progress at the layer's local time, nil when it
-    /// shows nothing (not begun and not filling backwards, or over).
-    private static func transitionProgress(_ record: AnimationRecord, layerTime: Double) -> Double? {
-        let animation = record.animation
-        let evaluation = TimingModel.evaluate(animation.timing,
-                                              localTime: TimingModel.localTime(layerTime, animation.timing))
-        if record.stopped && animation.removedOnCompletion && evaluation.phase == .after { return nil }
-        guard let progress = evaluation.progress else { return nil }
-        return animation.transition.progress(at: animation.timingFunction?.evaluate(progress) ?? progress)
-    }
-
-    /// S4.13: the frozen "before" and the live layer, moved and faded by the
-    /// transition. A fade is an exact dissolve, old x (1 - p) + new x p: both
-    /// are added into one group, which then goes over what lies below.
-    private mutating func drawTransition(_ t: TransitionParameters, progress p: Double, before: RenderNode,
-                                         node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, parent: Placement,
-                                         parentOpacity: Double, parentTime: Double, time: Double,
-                                         events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
-        let place = t.placement(at: p, size: s.pointee.bounds.size)
-        let fade = t.type == .fade
-        if fade { beginGroup(opacity: 1) }
-        for old in t.oldOnTop ? [false, true] : [true, false] {
-            let part = old ? place.old : place.new
-            if fade {
-                guard part.opacity > 0 else { continue }
-                beginGroup(opacity: part.opacity, flags: LK_DL_FLAG_BLEND_ADD.rawValue)
-            }
-            if old {
-                let beforeTime = TimingModel.localTime(parentTime, before.state.timing)
-                visit(before, before.statePointer, parent: parent, parentOpacity: parentOpacity, time: beforeTime,
-                      events: nil, shift: (part.dx, part.dy))
-            } else {
-                visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events,
-                      shift: (part.dx, part.dy))
-            }
-            if fade { endGroup() }
-        }
-        if fade { endGroup() }
-    }
-
     private static func world(of s: UnsafeMutablePointer<LayerState>, in parent: Placement) -> Transform3D {
         if parent.hasFixedWorld { return parent.fixedWorld! }
         if parent.isRoot { return s.pointee.transformToSuperlayer(through: nil) }
@@ -341,10 +306,10 @@ public struct DisplayListBuilder: ~Copyable {
         return s.pointee.transformToSuperlayer(through: parent.sublayerTransform).concatenating(parent.world)
     }
 
-    private mutating func visit(_ node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, parent: Placement,
-                                parentOpacity: Double, time: Double,
-                                events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?,
-                                shift: (dx: Double, dy: Double) = (0, 0)) {
+    mutating func visit(_ node: RenderNode, _ s: UnsafeMutablePointer<LayerState>, parent: Placement,
+                        parentOpacity: Double, time: Double,
+                        events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?,
+                        shift: (dx: Double, dy: Double) = (0, 0)) {
         let opacity = parentOpacity * s.pointee.opacity
         guard !s.pointee.hidden, opacity > 0 else { return noteUndrawn(under: node, time: time, events: events) }
         if s.pointee.layerKind == .transform {
@@ -394,19 +359,6 @@ public struct DisplayListBuilder: ~Copyable {
         if mask != nil { endGroup() }
     }
 
-    /// One layer being drawn, with what its sublayers need.
-    struct LayerDraw {
-        let node: RenderNode
-        let state: UnsafeMutablePointer<LayerState>
-        let world: Transform3D
-        let time: Double
-        let events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?
-        /// The output box its ancestors leave visible.
-        let clip: ScreenBox
-        /// Where it lies in 3D, for a layer that keeps depth (preservesDepth).
-        var depth: DepthSpace? = nil
-    }
-
     /// Opens a span of ops whose number may change (see `variableRuns`);
     /// returns where it begins, for `endVariableRun`.
     mutating func beginVariableRun() -> Int {
@@ -419,175 +371,12 @@ public struct DisplayListBuilder: ~Copyable {
         if variableRunDepth == 0 { variableRuns.append(first..<count) }
     }
 
-    /// The layer at `opacity`: as one group when it fades as a whole
-    /// (allowsGroupOpacity) and has parts that overlap (sublayers, or two
-    /// of background, contents and border); otherwise the opacity multiplies
-    /// each op, and a plain layer stays on the backends' fast paths.
-    private mutating func drawFaded(_ layer: LayerDraw, opacity: Double) {
-        let s = layer.state
-        if opacity < 1 && s.pointee.opacity < 1 && s.pointee.allowsGroupOpacity && DisplayListBuilder.hasOverlappingParts(layer) {
-            beginGroup(opacity: opacity)
-            drawLayer(layer, opacity: 1)
-            endGroup()
-        } else {
-            drawLayer(layer, opacity: opacity)
-        }
-    }
-
-    private static func hasOverlappingParts(_ layer: LayerDraw) -> Bool {
-        if !layer.node.children.isEmpty { return true }
-        let s = layer.state
-        var parts = 0
-        if let c = s.pointee.backgroundColor, c.a > 0 { parts += 1 }
-        if s.pointee.contents != nil { parts += 1 }
-        if s.pointee.kindStorage != nil { parts += 1 }
-        if s.pointee.borderWidth > 0 && s.pointee.borderColor.a > 0 { parts += 1 }
-        return parts > 1
-    }
-
-    /// S6.1's shadow goes first. With a shadowPath it is that path's: a
-    /// rect, rounded rect or ellipse as one FILL, any other path as its
-    /// rasterized coverage (one IMAGE under the layer's map, so the shadow
-    /// turns and scales with the layer); an empty path casts none. Without
-    /// one it is the layer's own composited alpha (background, contents,
-    /// sublayers, border), so the layer draws as one group casting it.
-    /// masksToBounds clips the layer's shadow too, as in Core Animation.
-    /// With allowsGroupOpacity off the shadow is still cast by the whole
-    /// layer (its colour times the opacity), but the layer itself is drawn
-    /// with the opacity on each op, not as one faded group.
-    private mutating func drawWithShadow(_ layer: LayerDraw, _ shadow: ShadowSpec, opacity: Double) {
-        let s = layer.state
-        let bounds = s.pointee.bounds, radius = s.pointee.cornerRadius
-        let masks = s.pointee.masksToBounds
-        if let path = s.pointee.shadowPath {
-            if let shape = ShadowShape(path.data) {
-                if masks { append(.pushClip, layer.world, bounds, radius: radius) }
-                beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
-                append(.fill, shape.local.concatenating(layer.world), shape.rect, radius: shape.radius,
-                       color: Color(r: 1, g: 1, b: 1, a: 1))
-                endGroup()
-                if masks { append(.popClip, layer.world, bounds) }
-            } else if let coverage = ShadowCoverage.coverage(
-                of: path.data, bounds: bounds, scale: DisplayListBuilder.rasterScale(s, world: layer.world, path: path.data),
-                cache: &layer.node.shadowCoverage, rasterizations: &rasterizations) {
-                images.append(coverage.image)
-                if masks { append(.pushClip, layer.world, bounds, radius: radius) }
-                beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
-                append(.image, layer.world, coverage.rect, image: coverage.image,
-                       source: Rect(x: 0, y: 0, width: Double(coverage.image.width), height: Double(coverage.image.height)))
-                endGroup()
-                if masks { append(.popClip, layer.world, bounds) }
-            }
-            drawFaded(layer, opacity: opacity)
-        } else if !masks && (s.pointee.allowsGroupOpacity || opacity >= 1) {
-            beginGroup(opacity: opacity, shadow: shadow)
-            drawLayer(layer, opacity: 1)
-            endGroup()
-        } else {
-            if masks { append(.pushClip, layer.world, bounds, radius: radius) }
-            beginGroup(opacity: 1, flags: LK_DL_FLAG_SHADOW_ONLY.rawValue, shadow: shadow)
-            drawLayer(layer, opacity: 1)
-            endGroup()
-            if masks { append(.popClip, layer.world, bounds) }
-            drawFaded(layer, opacity: opacity)
-        }
-    }
-
-    /// The scale a shadowPath is rasterized at: the layer's contentsScale,
-    /// or more where the world map enlarges the layer, so the coverage has
-    /// at least one pixel per output pixel. The enlargement (the map's
-    /// longest stretch of a unit vector) is rounded up to a power of two, so
-    /// a scale animation re-rasterizes a few times, not every frame; a path
-    /// that would then exceed the largest content image keeps contentsScale.
-    static func rasterScale(_ s: UnsafeMutablePointer<LayerState>, world w: Transform3D, path: PathData) -> Double {
-        let base = s.pointee.contentsScale
-        let w44 = abs(w.m44) > 1e-9 ? abs(w.m44) : 1
-        let stretch = max((w.m11 * w.m11 + w.m12 * w.m12).squareRoot(), (w.m21 * w.m21 + w.m22 * w.m22).squareRoot()) / w44
-        guard stretch.isFinite, stretch > base else { return base }
-        var scale = 1.0
-        while scale < stretch && scale < 64 { scale *= 2 }
-        let box = path.bounds
-        let side = max(box.size.width, box.size.height) + 2
-        return side * scale <= ContentRasterizer.maximumSide ? max(scale, base) : base
-    }
-
-    /// Background, contents, sublayers (clipped when masksToBounds), border.
-    private mutating func drawLayer(_ layer: LayerDraw, opacity: Double) {
-        let s = layer.state, world = layer.world
-        let bounds = s.pointee.bounds
-        let radius = s.pointee.cornerRadius
-        let masks = s.pointee.masksToBounds
-
-        if let color = s.pointee.backgroundColor, color.a > 0 {
-            append(.fill, world, bounds, radius: radius, color: color, opacity: opacity)
-        }
-        if masks {
-            append(.pushClip, world, bounds, radius: radius)
-        }
-        if let image = s.pointee.contents {
-            appendContents(image, of: s, world: world, opacity: opacity)
-        }
-        let kind = s.pointee.layerKind
-        if kind == .gradient && s.pointee.gradient.type != .conic {
-            // Drawn by the backend from its stops: nothing to rasterize or
-            // upload when the colours or the size change (S7.3). A conic
-            // gradient is rasterized instead (below): its seam, where
-            // location 1 meets 0, is anti-aliased there, and the ABI's conic
-            // op draws it hard.
-            appendGradient(s.pointee.gradient, world: world, bounds: bounds, radius: radius, opacity: opacity)
-        } else if kind == .emitter {
-            drawParticles(layer, opacity: opacity)
-        } else if kind == .tiled {
-            appendTiles(of: s, world: world, clip: layer.clip, opacity: opacity)
-        } else if kind.rasterizes,
-           let content = ContentCache.content(for: s, cache: &layer.node.content, rasterizations: &rasterizations) {
-            // A special layer's drawing (S7.1-S7.3) over its contents.
-            images.append(content.image)
-            append(.image, world, content.rect, opacity: opacity, image: content.image,
-                   source: Rect(x: 0, y: 0, width: Double(content.image.width), height: Double(content.image.height)))
-        }
-        let children = layer.node === contentOnly ? [] : layer.node.children
-        if !children.isEmpty {
-            let clip = masks ? layer.clip.intersection(ScreenBox(world, bounds)) : layer.clip
-            if kind == .replicator {
-                drawInstances(layer, opacity: opacity, clip: clip)
-            } else {
-                let placement = Placement(world: world, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, isRoot: false,
-                                          clip: clip)
-                let order = DisplayListBuilder.drawingOrder(children, parentTime: layer.time)
-                for k in order.indices {
-                    // Siblings ahead are asked for while this one is drawn,
-                    // each step reading what the step before brought in: the
-                    // node three ahead, its state and tracks two ahead, the
-                    // objects its tracks point to (whole transforms) next.
-                    if k + 3 < order.count {
-                        layerkit_support_prefetch(Unmanaged.passUnretained(order[k + 3]).toOpaque(), 192)
-                    }
-                    if k + 2 < order.count { order[k + 2].prefetch() }
-                    if k + 1 < order.count { order[k + 1].prefetchTrackObjects() }
-                    visit(order[k], parent: placement, parentOpacity: opacity, parentTime: layer.time,
-                          events: layer.events)
-                }
-            }
-        }
-        if masks {
-            append(.popClip, world, bounds)
-        }
-        let borderWidth = s.pointee.borderWidth
-        if borderWidth > 0 {
-            let color = s.pointee.borderColor
-            if color.a > 0 {
-                append(.border, world, bounds, radius: radius, borderWidth: borderWidth, color: color, opacity: opacity)
-            }
-        }
-    }
-
     /// A GRADIENT op over the layer's bounds, rounded as its background is.
     /// No colours draws nothing; locations that do not match the colours in
     /// number spread the colours evenly. Colours go as they are (straight),
     /// clamped to 0...1 (an overshooting animation may leave them).
-    private mutating func appendGradient(_ g: GradientState, world: Transform3D, bounds: Rect, radius: Double,
-                                         opacity: Double) {
+    mutating func appendGradient(_ g: GradientState, world: Transform3D, bounds: Rect, radius: Double,
+                                 opacity: Double) {
         let n = g.colors.count
         guard n > 0, bounds.size.width > 0, bounds.size.height > 0, mayDraw() else { return }
         if stopCount + n > stopCapacity {
@@ -627,152 +416,6 @@ public struct DisplayListBuilder: ~Copyable {
         ops[count - 1].gradient_end_y = b.minY + g.endPoint.y * b.size.height
     }
 
-    /// S7.4: the live particles, above the layer's background and contents
-    /// and below its sublayers, in the render mode's order. Each is its
-    /// cell's contents (contentsRect) centred on the particle, scaled and
-    /// turned about its centre, multiplied by its colour (a TINT); additive
-    /// mode adds. Without preservesDepth particles lie in the layer's plane;
-    /// with it each keeps its z and is placed in the superlayer's 3D space
-    /// (its perspective included), back to front by depth there in the
-    /// backToFront mode.
-    private mutating func drawParticles(_ layer: LayerDraw, opacity: Double) {
-        guard let render = layer.node.emitter, !truncated else { return }
-        let e = layer.state.pointee.emitter
-        guard let simulation = render.simulation(for: e, at: layer.time) else { return }
-        let config = e.configuration
-        let depth = config.preservesDepth ? layer.depth : nil
-        var particles = simulation.particles(at: layer.time)
-        guard spend(particles.count) else { return }
-        if let depth {
-            particles = DisplayListBuilder.inDepth(particles, depth.map, sorted: config.renderMode == .backToFront)
-        }
-        if !particles.isEmpty || (config.birthRate > 0 && e.cells.contains { $0.attributes.enabled }) { animating = true }
-        var flags = LK_DL_FLAG_ANTIALIAS.rawValue
-        if config.renderMode == .additive { flags |= LK_DL_FLAG_BLEND_ADD.rawValue }
-        let first = beginVariableRun()
-        defer { endVariableRun(from: first) }
-        // The cell's image is looked up when the cell changes, and held
-        // unretained per particle: the simulation holds it, and `images`
-        // (the list's) from its first op on. A retain and release per
-        // particle went to the image's side table (it has weak
-        // references): about 270 instructions a particle.
-        var image: Unmanaged<Image>?   // the cell's contents
-        var appended: Unmanaged<Image>?   // the last image added to `images`
-        var lastCell: Int32 = -1
-        var source = Rect.zero
-        for p in particles where !truncated {
-            if p.cell != lastCell {
-                guard let contents = simulation.contents(ofCell: p.cell) else { continue }
-                let cr = simulation.contentsRect(ofCell: p.cell)
-                let w = Double(contents.width), h = Double(contents.height)
-                source = Rect(x: cr.origin.x * w, y: cr.origin.y * h, width: cr.size.width * w, height: cr.size.height * h)
-                if appended?.toOpaque() != Unmanaged.passUnretained(contents).toOpaque() {
-                    images.append(contents)
-                    appended = Unmanaged.passUnretained(contents)
-                }
-                image = Unmanaged.passUnretained(contents)
-                lastCell = p.cell
-            }
-            guard let image else { continue }
-            let w = abs(source.size.width) * p.scale, h = abs(source.size.height) * p.scale
-            guard w > 0, h > 0, p.color.a > 0 else { continue }
-            let c = cos(p.rotation), sn = sin(p.rotation)
-            var m = Transform3D.identity
-            m.m11 = c; m.m12 = sn; m.m21 = -sn; m.m22 = c
-            m.m41 = p.x; m.m42 = p.y
-            if depth != nil { m.m43 = p.z }
-            let white = p.color.r == 1 && p.color.g == 1 && p.color.b == 1 && p.color.a == 1
-            let world = depth.map { $0.world(m) } ?? m.concatenating(layer.world)
-            image._withUnsafeGuaranteedRef { contents in
-                append(.image, world, Rect(x: -w / 2, y: -h / 2, width: w, height: h),
-                       opacity: opacity, image: contents, source: source, flags: flags, tint: white ? nil : p.color)
-            }
-        }
-    }
-
-    /// S7.5: the sublayers drawn instanceCount times, instance n through
-    /// instanceTransform^n about the layer's anchor, multiplied by its
-    /// colour, its sublayers' time n x instanceDelay behind. No layer is
-    /// copied: the same nodes are visited again.
-    private mutating func drawInstances(_ layer: LayerDraw, opacity: Double, clip: ScreenBox) {
-        let s = layer.state
-        let r = s.pointee.replicator
-        let count = Int(r.instanceCount)
-        guard count > 0 else { return }
-        if r.preservesDepth, let depth = layer.depth {
-            drawInstancesInDepth(layer, depth, opacity: opacity, clip: clip)
-            return
-        }
-        let step = DisplayListBuilder.instanceStep(s)
-        let outerTint = instanceTint
-        let sublayerTransform = s.pointee.sublayerTransformAboutAnchor
-        var power = Transform3D.identity
-        for n in 0..<count where !truncated {
-            let c = r.color(ofInstance: n)
-            guard c.a > 0 else {
-                power = step.concatenating(power)
-                continue
-            }
-            instanceTint = DisplayListBuilder.multiply(outerTint, c)
-            let placement = Placement(world: n == 0 ? layer.world : power.concatenating(layer.world),
-                                      sublayerTransform: sublayerTransform, isRoot: false, clip: clip)
-            let time = layer.time - Double(n) * r.instanceDelay
-            for child in DisplayListBuilder.drawingOrder(layer.node.children, parentTime: time) {
-                visit(child, parent: placement, parentOpacity: opacity, parentTime: time,
-                      events: n == 0 ? layer.events : nil)
-            }
-            power = step.concatenating(power)
-        }
-        instanceTint = outerTint
-    }
-
-    /// instanceTransform about the replicator's anchor: one instance to the next.
-    static func instanceStep(_ s: UnsafeMutablePointer<LayerState>) -> Transform3D {
-        let t = s.pointee.replicator.instanceTransform
-        guard !t.isIdentity else { return .identity }
-        let a = s.pointee.anchorInBounds
-        return Transform3D.translation(-a.x, -a.y, 0).concatenating(t).thenTranslating(a.x, a.y, 0)
-    }
-
-    /// Two multiplying colours; nil (white) when there is nothing to multiply.
-    static func multiply(_ a: Color?, _ b: Color?) -> Color? {
-        guard let b, !(b.r == 1 && b.g == 1 && b.b == 1 && b.a == 1) else { return a }
-        guard let a else { return b }
-        return Color(r: a.r * b.r, g: a.g * b.g, b: a.b * b.b, a: a.a * b.a)
-    }
-
-    private mutating func appendContents(_ image: Image, of s: UnsafeMutablePointer<LayerState>, world: Transform3D,
-                                         opacity: Double) {
-        guard let placement = ContentsPlacement.place(imageWidth: image.width, imageHeight: image.height,
-                                                      in: s.pointee.bounds, contentsRect: s.pointee.contentsRect,
-                                                      gravity: s.pointee.contentsGravity,
-                                                      scale: s.pointee.contentsScale) else { return }
-        images.append(image)
-        guard let slices = NineSlice.slices(destination: placement.destination, source: placement.source,
-                                            center: s.pointee.contentsCenter, scale: s.pointee.contentsScale) else {
-            append(.image, world, placement.destination, opacity: opacity, image: image, source: placement.source)
-            return
-        }
-        // Slices meet edge to edge: drawn without anti-aliasing (pixel-centre
-        // sampling) they neither overlap nor leave seams. Unless the outline
-        // lands on whole pixels, an anti-aliased clip gives it smooth edges.
-        let d = placement.destination
-        let clip = !DisplayListBuilder.landsOnPixels(world, d)
-        if clip { append(.pushClip, world, d) }
-        for slice in slices {
-            append(.image, world, slice.destination, opacity: opacity, image: image, source: slice.source, flags: 0)
-        }
-        if clip { append(.popClip, world, d) }
-    }
-
-    /// Whether `rect` under `t` is an axis-aligned rect with whole-pixel edges.
-    private static func landsOnPixels(_ t: Transform3D, _ rect: Rect) -> Bool {
-        guard t.m12 == 0, t.m21 == 0, t.m14 == 0, t.m24 == 0, t.m44 == 1 else { return false }
-        func whole(_ v: Double) -> Bool { abs(v - v.rounded()) < 1e-9 }
-        return whole(rect.minX * t.m11 + t.m41) && whole(rect.maxX * t.m11 + t.m41)
-            && whole(rect.minY * t.m22 + t.m42) && whole(rect.maxY * t.m22 + t.m42)
-    }
-
     /// Sublayers by zPosition (S1.3), the animated value where an animation
     /// changes it; equal values keep the sublayers' order.
     static func drawingOrder(_ children: [RenderNode], parentTime: Double) -> [RenderNode] {
@@ -800,7 +443,7 @@ public struct DisplayListBuilder: ~Copyable {
     }
 
     /// Counts one drawing op; false, the build truncated, past the limits.
-    private mutating func mayDraw() -> Bool {
+    mutating func mayDraw() -> Bool {
         guard !truncated, drawOps < DisplayListBuilder.maximumDrawOps, spend(1) else {
             truncated = true
             return false
@@ -821,19 +464,19 @@ public struct DisplayListBuilder: ~Copyable {
         var shadow: ShadowSpec?
     }
 
-    private mutating func beginGroup(opacity: Double, flags: UInt32 = 0, shadow: ShadowSpec? = nil) {
+    mutating func beginGroup(opacity: Double, flags: UInt32 = 0, shadow: ShadowSpec? = nil) {
         openGroups.append(OpenGroup(index: count, shadow: shadow))
         append(.pushGroup, .identity, .zero, opacity: opacity, flags: flags, shadow: shadow)
     }
 
-    private mutating func groupContent() {
+    mutating func groupContent() {
         let i = openGroups.count - 1
         openGroups[i].maskBox = openGroups[i].box
         openGroups[i].box = .empty
         append(.groupContent, .identity, .zero)
     }
 
-    private mutating func endGroup() {
+    mutating func endGroup() {
         let group = openGroups.removeLast()
         var box = group.box
         if let mask = group.maskBox { box = box.intersection(mask) }
@@ -851,10 +494,10 @@ public struct DisplayListBuilder: ~Copyable {
     }
 
     mutating func append(_ kind: Kind, _ world: Transform3D, _ rect: Rect, radius: Double = 0,
-                                 borderWidth: Double = 0, color: Color = .clear, opacity: Double = 1,
-                                 image: Image? = nil, source: Rect = .zero,
-                                 flags: UInt32 = LK_DL_FLAG_ANTIALIAS.rawValue, shadow: ShadowSpec? = nil,
-                                 tint: Color? = nil) {
+                         borderWidth: Double = 0, color: Color = .clear, opacity: Double = 1,
+                         image: Image? = nil, source: Rect = .zero,
+                         flags: UInt32 = LK_DL_FLAG_ANTIALIAS.rawValue, shadow: ShadowSpec? = nil,
+                         tint: Color? = nil) {
         // Drawing ops count against the limits; the others open and close
         // what the drawing ops are in, and so always go in (the list stays
         // well nested however it was cut).

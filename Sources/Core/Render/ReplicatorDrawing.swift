@@ -1,0 +1,54 @@
+/// S7.5: a replicator layer's sublayers drawn once per instance, without
+/// copying a layer (PreservedDepth.swift: the same with preservesDepth).
+extension DisplayListBuilder {
+    /// S7.5: the sublayers drawn instanceCount times, instance n through
+    /// instanceTransform^n about the layer's anchor, multiplied by its
+    /// colour, its sublayers' time n x instanceDelay behind. No layer is
+    /// copied: the same nodes are visited again.
+    mutating func drawInstances(_ layer: LayerDraw, opacity: Double, clip: ScreenBox) {
+        let s = layer.state
+        let r = s.pointee.replicator
+        let count = Int(r.instanceCount)
+        guard count > 0 else { return }
+        if r.preservesDepth, let depth = layer.depth {
+            drawInstancesInDepth(layer, depth, opacity: opacity, clip: clip)
+            return
+        }
+        let step = DisplayListBuilder.instanceStep(s)
+        let outerTint = instanceTint
+        let sublayerTransform = s.pointee.sublayerTransformAboutAnchor
+        var power = Transform3D.identity
+        for n in 0..<count where !truncated {
+            let c = r.color(ofInstance: n)
+            guard c.a > 0 else {
+                power = step.concatenating(power)
+                continue
+            }
+            instanceTint = DisplayListBuilder.multiply(outerTint, c)
+            let placement = Placement(world: n == 0 ? layer.world : power.concatenating(layer.world),
+                                      sublayerTransform: sublayerTransform, isRoot: false, clip: clip)
+            let time = layer.time - Double(n) * r.instanceDelay
+            for child in DisplayListBuilder.drawingOrder(layer.node.children, parentTime: time) {
+                visit(child, parent: placement, parentOpacity: opacity, parentTime: time,
+                      events: n == 0 ? layer.events : nil)
+            }
+            power = step.concatenating(power)
+        }
+        instanceTint = outerTint
+    }
+
+    /// instanceTransform about the replicator's anchor: one instance to the next.
+    static func instanceStep(_ s: UnsafeMutablePointer<LayerState>) -> Transform3D {
+        let t = s.pointee.replicator.instanceTransform
+        guard !t.isIdentity else { return .identity }
+        let a = s.pointee.anchorInBounds
+        return Transform3D.translation(-a.x, -a.y, 0).concatenating(t).thenTranslating(a.x, a.y, 0)
+    }
+
+    /// Two multiplying colours; nil (white) when there is nothing to multiply.
+    static func multiply(_ a: Color?, _ b: Color?) -> Color? {
+        guard let b, !(b.r == 1 && b.g == 1 && b.b == 1 && b.a == 1) else { return a }
+        guard let a else { return b }
+        return Color(r: a.r * b.r, g: a.g * b.g, b: a.b * b.b, a: a.a * b.a)
+    }
+}
