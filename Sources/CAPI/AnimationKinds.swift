@@ -37,7 +37,7 @@ private func mutable(_ a: OpaquePointer?, _ kind: Animation.Kind, _ call: String
 }
 
 private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) throws -> [Double] {
-    guard count > 0 else { return [] }
+    guard try arrayCount(count, "count") > 0 else { return [] }
     guard let p else { throw LayerKitError(.invalidArgument, "\(name): NULL with count \(count)") }
     return Array(UnsafeBufferPointer(start: p, count: count))
 }
@@ -47,6 +47,7 @@ private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) 
 @c @implementation public func lk_animation_set_values(_ a: OpaquePointer?, _ values: UnsafePointer<lk_value>?, _ count: Int) -> lk_status {
     run {
         let target = try mutable(a, .keyframe, "lk_animation_set_values")
+        let count = try arrayCount(count, "count")
         guard count == 0 || values != nil else { throw LayerKitError(.invalidArgument, "values: NULL with count \(count)") }
         var converted: [Value] = []
         for i in 0..<count {
@@ -106,6 +107,7 @@ private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) 
 @c @implementation public func lk_animation_set_timing_functions(_ a: OpaquePointer?, _ fns: UnsafePointer<OpaquePointer?>?, _ count: Int) -> lk_status {
     run {
         let target = try mutable(a, .keyframe, "lk_animation_set_timing_functions")
+        let count = try arrayCount(count, "count")
         guard count == 0 || fns != nil else { throw LayerKitError(.invalidArgument, "fns: NULL with count \(count)") }
         var list: [TimingFunction] = []
         for i in 0..<count {
@@ -198,6 +200,9 @@ private func getSpring(_ a: OpaquePointer?, _ field: (SpringParameters) -> Doubl
         guard target.animationKind == .spring else {
             throw LayerKitError(.invalidArgument, "a: lk_animation_get_settling_duration applies to spring animations, not \(target.animationKind)")
         }
+        guard target.spring.isComputable else {
+            throw LayerKitError(.invalidArgument, "a: its mass, stiffness and damping put the spring out of range (sqrt(stiffness / mass) overflows or is 0); it has no settling duration")
+        }
         return target.spring.settlingDuration
     }
 }
@@ -208,6 +213,7 @@ private func getSpring(_ a: OpaquePointer?, _ field: (SpringParameters) -> Doubl
                                                            _ count: Int) -> lk_status {
     run {
         let target = try mutable(group, .group, "lk_animation_set_animations")
+        let count = try arrayCount(count, "count")
         guard count == 0 || children != nil else { throw LayerKitError(.invalidArgument, "children: NULL with count \(count)") }
         var list: [Animation] = []
         for i in 0..<count {

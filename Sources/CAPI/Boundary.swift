@@ -126,6 +126,17 @@ func string(_ pointer: UnsafePointer<CChar>?, _ argument: String) throws(LayerKi
     return String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
 }
 
+/// The length of an array the program passes with a size_t count. Swift
+/// sees size_t as Int, so a count past Int.max ((size_t)-1 from a bad
+/// subtraction, say) arrives negative: refused, as is one past `limit`,
+/// before anything is read (a negative count made a range that trapped).
+func arrayCount(_ count: Int, _ argument: String, limit: Int = 1 << 20) throws(LayerKitError) -> Int {
+    guard count >= 0, count <= limit else {
+        throw LayerKitError(.invalidArgument, "\(argument): \(UInt(bitPattern: count)) is more than the \(limit) it may be")
+    }
+    return count
+}
+
 func finite(_ value: Double, _ argument: String) throws(LayerKitError) -> Double {
     guard value.isFinite else { throw LayerKitError(.invalidArgument, "\(argument): \(value) is not finite") }
     return value

@@ -72,9 +72,9 @@ private func canvas(_ handle: OpaquePointer?) throws(LayerKitError) -> Canvas {
             s.lineCap = cap
             s.lineJoin = join
             s.dashPhase = st.dash_phase
-            if st.dash_count > 0 {
-                guard let d = st.dash_lengths, st.dash_count <= 1024 else {
-                    throw LayerKitError(.invalidArgument, "style->dash_lengths: NULL or more than 1024 with a count of \(st.dash_count)")
+            if try arrayCount(st.dash_count, "style->dash_count", limit: 1024) > 0 {
+                guard let d = st.dash_lengths else {
+                    throw LayerKitError(.invalidArgument, "style->dash_lengths: NULL with a count of \(st.dash_count)")
                 }
                 s.dashes = (0..<st.dash_count).map { d[$0] }
             }
@@ -108,7 +108,7 @@ private func canvas(_ handle: OpaquePointer?) throws(LayerKitError) -> Canvas {
         guard let t = GradientType(rawValue: Int32(truncatingIfNeeded: type.rawValue)), type.rawValue <= 2 else {
             throw LayerKitError(.invalidArgument, "type: \(type.rawValue) is not an lk_gradient_type")
         }
-        guard count <= 1 << 16 else { throw LayerKitError(.invalidArgument, "count: \(count) is absurd") }
+        let count = try arrayCount(count, "count", limit: 1 << 16)
         guard count == 0 || colors != nil else { throw LayerKitError(.invalidArgument, "colors: NULL with a count of \(count)") }
         var g = GradientState()
         g.type = t

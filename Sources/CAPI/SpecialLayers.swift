@@ -36,9 +36,8 @@ private func copyOut<T, C>(_ items: [T], _ out: UnsafeMutablePointer<C>?, _ capa
 }
 
 private func list<T, C>(_ pointer: UnsafePointer<C>?, _ count: Int, _ argument: String, _ convert: (C) -> T) throws(LayerKitError) -> [T] {
-    if count == 0 { return [] }
+    if try arrayCount(count, "count") == 0 { return [] }
     guard let pointer else { throw LayerKitError(.invalidArgument, "\(argument): NULL with a count of \(count)") }
-    guard count <= 1 << 20 else { throw LayerKitError(.invalidArgument, "\(argument): a count of \(count) is absurd") }
     return (0..<count).map { convert(pointer[$0]) }
 }
 

@@ -55,14 +55,14 @@ import LayerKitCore
 }
 
 @c @implementation public func lk_transaction_set_value(_ key: UnsafePointer<CChar>?, _ v: lk_value) -> lk_status {
-    run { Transaction.setValue(try value(from: v, "value"), forKey: try string(key, "key")) }
+    run { try Transaction.setValue(try value(from: v, "value"), forKey: try string(key, "key")) }
 }
 
 @c @implementation public func lk_transaction_get_value(_ key: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<lk_value>?) -> lk_status {
     run {
         let name = try string(key, "key")
         guard let out else { throw LayerKitError(.invalidArgument, "out: NULL") }
-        guard let stored = Transaction.value(forKey: name) else {
+        guard let stored = try Transaction.value(forKey: name) else {
             out.pointee = lk_value()
             throw LayerKitError(.notFound, "key: no value \"\(name)\" in the current transactions")
         }

@@ -349,6 +349,12 @@ static void rotation_turns(void)
     lk_release(l);
 }
 
+static lk_action *no_action(lk_layer *layer, const char *event, void *user_data)
+{
+    (void)layer; (void)event; (void)user_data;
+    return NULL;
+}
+
 static void keyframe_errors(void)
 {
     lk_layer *l = committed_layer();
@@ -412,6 +418,47 @@ static void keyframe_errors(void)
     lk_release(a);
     lk_release(p);
 
+    /* S1.6: a basic animation's values are checked against the key path
+       too (they were taken, and then animated nothing) */
+    a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_point(lk_point_make(1, 2)));
+    lk_animation_set_to_value(a, lk_value_number(1));
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S1.6 a basic animation's value of the wrong type is refused, naming it and the type",
+                    lk_layer_add_animation(l, a, "b"), LK_ERROR_TYPE_MISMATCH, "fromValue");
+    LKT_CHECK(strstr(lk_last_error(), "number") != NULL && strstr(lk_last_error(), "point") != NULL,
+              "S1.6 ... with the type the key path takes and the one given", "%s", lk_last_error());
+    LKT_CHECK(lk_layer_get_animation(l, "b") == NULL, "S8 ... and nothing is added", "%s", "it was added");
+    lk_release(a);
+    a = lk_basic_animation_create("position");
+    lk_animation_set_by_value(a, lk_value_number(5));
+    LKT_CHECK_ERROR("S1.6 a by value of the wrong type too", lk_layer_add_animation(l, a, "b"), LK_ERROR_TYPE_MISMATCH,
+                    "byValue");
+    lk_release(a);
+    lk_release(l);
+    /* the built-in action from no background colour (none) to a colour
+       passes the check: through the action search (a delegate that
+       answers nothing) it is added as an animation like any other */
+    l = committed_layer();
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_value no_colour = lk_value_none();
+    lk_layer_set_value(l, "backgroundColor", no_colour);
+    lk_transaction_commit();
+    lk_transaction_flush();
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.action_for_key = no_action;
+    lk_layer_set_delegate(l, &d, NULL, NULL);
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_layer_set_background_color(l, lk_color_make(1, 0, 0, 1));
+    lk_transaction_flush();
+    a = lk_layer_get_animation(l, "backgroundColor");
+    LKT_CHECK(a != NULL, "S1.6 S3.3 the built-in action from no colour to a colour is added through the search",
+              "none: %s", lk_last_error());
+    lk_layer_set_delegate(l, NULL, NULL, NULL);
+
     a = lk_basic_animation_create("opacity");
     lkt_error_mark();
     LKT_CHECK_ERROR("keyframe setters refuse other kinds", lk_animation_set_values(a, nums, 3), LK_ERROR_INVALID_ARGUMENT,
@@ -471,6 +518,38 @@ static void springs(void)
     LKT_CHECK_ERROR("S4.11 mass must be > 0", lk_animation_set_mass(s, 0), LK_ERROR_INVALID_ARGUMENT, "v");
     LKT_CHECK_ERROR("S4.11 damping must be >= 0", lk_animation_set_damping(s, -1), LK_ERROR_INVALID_ARGUMENT, "v");
     lk_release(s);
+
+    /* S8.1: parameters valid each alone, extreme together. Heavily damped
+       springs (damping ratio 5e149) settle as the slow root says, not never
+       (the roots were found with cancellation); ones whose frequency
+       sqrt(stiffness / mass) overflows are refused when added, not
+       animated as NaN. */
+    struct { double m, k, c, settle; } far[3] = { { 1, 1e300, 1e300, 6.9078 }, { 1e-300, 1, 1, 6.9078 },
+                                                 { 1, 1, 1e300, 6.9078e300 } };
+    for (int i = 0; i < 3; i++) {
+        s = lk_spring_animation_create("position.x");
+        lk_animation_set_mass(s, far[i].m);
+        lk_animation_set_stiffness(s, far[i].k);
+        lk_animation_set_damping(s, far[i].c);
+        double sd = lk_animation_get_settling_duration(s);
+        LKT_CHECK(fabs(sd / far[i].settle - 1) < 1e-3, "S4.11 an over-damped spring of damping ratio 5e149 settles as its slow root says",
+                  "mass %g, stiffness %g, damping %g: %g s, want %g", far[i].m, far[i].k, far[i].c, sd, far[i].settle);
+        lk_release(s);
+    }
+    lk_layer *extreme = committed_layer();
+    s = lk_spring_animation_create("position.x");
+    lk_animation_set_mass(s, 1e-300);
+    lk_animation_set_stiffness(s, 1e300);
+    lk_animation_set_from_value(s, lk_value_number(0));
+    lk_animation_set_to_value(s, lk_value_number(100));
+    LKT_CHECK_ERROR("S8.1 a spring whose frequency overflows is refused when added", lk_layer_add_animation(extreme, s, "far"),
+                    LK_ERROR_INVALID_ARGUMENT, "out of range");
+    LKT_CHECK(lk_layer_get_animation(extreme, "far") == NULL, "S8.1 ... and nothing is added", "%s", "it was added");
+    double none = lk_animation_get_settling_duration(s);
+    LKT_CHECK(none == 0 && strstr(lk_last_error(), "out of range") != NULL,
+              "S8.1 ... and has no settling duration (0 and an error, not NaN)", "%g: %s", none, lk_last_error());
+    lk_release(s);
+    lk_release(extreme);
 
     struct { double m, k, c, v; const char *name; } cases[4] = {
         { 1, 100, 10, 0, "S4.11 under-damped spring follows the analytic solution" },

@@ -264,6 +264,41 @@ static void check_absurd_sizes(void)
     lk_release(root);
 }
 
+/* S8.1: a count passed as size_t past what any array holds ((size_t)-1
+   from a bad subtraction) is refused, not read (a pointer with such a count
+   trapped the process) and not taken as no array */
+static void check_absurd_counts(void)
+{
+    lk_color colors[2] = { lk_color_make(1, 0, 0, 1), lk_color_make(0, 0, 1, 1) };
+    double numbers[2] = { 0, 1 };
+    lk_value values[2] = { lk_value_number(0), lk_value_number(1) };
+    lk_timing_function *fns[1] = { NULL };
+    lk_layer *gradient = lk_gradient_layer_create(), *shape = lk_shape_layer_create();
+    lk_animation *k = lk_keyframe_animation_create("opacity"), *group = lk_animation_group_create();
+    lk_animation *children[1] = { k };
+    const size_t huge = (size_t)-1;
+    LKT_CHECK_ERROR("S8.1 gradient colours with a count of (size_t)-1", lk_gradient_layer_set_colors(gradient, colors, huge),
+                    LK_ERROR_INVALID_ARGUMENT, "count");
+    LKT_CHECK_ERROR("S8.1 gradient locations with it", lk_gradient_layer_set_locations(gradient, numbers, huge),
+                    LK_ERROR_INVALID_ARGUMENT, "count");
+    LKT_CHECK_ERROR("S8.1 a dash pattern with it", lk_shape_layer_set_line_dash_pattern(shape, numbers, huge),
+                    LK_ERROR_INVALID_ARGUMENT, "count");
+    LKT_CHECK_ERROR("S8.1 keyframe values with it", lk_animation_set_values(k, values, huge), LK_ERROR_INVALID_ARGUMENT,
+                    "count");
+    LKT_CHECK_ERROR("S8.1 key times with it", lk_animation_set_key_times(k, numbers, huge), LK_ERROR_INVALID_ARGUMENT,
+                    "count");
+    LKT_CHECK_ERROR("S8.1 timing functions with it", lk_animation_set_timing_functions(k, fns, huge),
+                    LK_ERROR_INVALID_ARGUMENT, "count");
+    LKT_CHECK_ERROR("S8.1 a group's animations with it", lk_animation_set_animations(group, children, huge),
+                    LK_ERROR_INVALID_ARGUMENT, "count");
+    LKT_CHECK(lk_gradient_layer_get_colors(gradient, NULL, 0) == 0 && lk_animation_get_key_times(k, NULL, 0) == 0,
+              "S8.1 the refused calls changed nothing", "%s", "they did");
+    lk_release(gradient);
+    lk_release(shape);
+    lk_release(k);
+    lk_release(group);
+}
+
 static void *other_thread(void *arg)
 {
     char *out = (char *)arg;
@@ -291,6 +326,7 @@ int main(void)
     check_null_layer();
     check_bad_values();
     check_absurd_sizes();
+    check_absurd_counts();
     check_thread_local();
     return lkt_finish();
 }

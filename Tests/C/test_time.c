@@ -117,10 +117,130 @@ static void implicit_animations(void)
     LKT_CHECK(lk_layer_get_animation(v, "opacity") != NULL, "S3.2 with disableActions off it animates", "no animation");
 }
 
+/* ---- S3.3, S4.14: the implicit animation's ends, over a running one ------- */
+
+static double z_at(lk_layer *l, double t)
+{
+    lk_layer *p = lk_layer_copy_presentation_at(l, t);
+    double v = p ? lk_layer_get_z_position(p) : NAN;
+    lk_release(p);
+    return v;
+}
+
+/* The red column of the frame's row y at time t: the first x whose pixel is red. */
+static int red_edge_at(double t, int y)
+{
+    static uint8_t rgba[200 * 100 * 4];
+    lk_display_render_frame_at(display, t);
+    if (lk_display_read_pixels(display, rgba, 200 * 4) != LK_OK) return -1;
+    for (int x = 0; x < 200; x++) {
+        const uint8_t *px = rgba + (y * 200 + x) * 4;
+        if (px[0] > 128 && px[2] < 128) return x;
+    }
+    return -1;
+}
+
+/* S3.3: the built-in action goes from the presentation value just before
+   the change to the new model value, both set on the animation; so it is
+   non-additive with both ends set, and replaces whatever animations of the
+   property run beneath it (S4.14) instead of heading for their output. */
+static void implicit_over_running_animations(void)
+{
+    lk_layer *l = committed_layer();
+    lk_animation *k = lk_basic_animation_create("zPosition");
+    lk_animation_set_duration(k, 1.0);
+    lk_animation_set_from_value(k, lk_value_number(0));
+    lk_animation_set_to_value(k, lk_value_number(1));
+    lk_layer_add_animation(l, k, "k");
+    lk_release(k);
+    lk_transaction_flush();
+    lk_transaction_begin();
+    lk_transaction_set_animation_duration(1.0);
+    lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_set_z_position(l, 10);
+    lk_transaction_commit();
+    lk_animation *a = lk_layer_get_animation(l, "zPosition");
+    LKT_CHECK(a != NULL, "S3.3 setting zPosition over a running animation adds an implicit one", "none");
+    if (!a) return;
+    lk_value from, to;
+    LKT_CHECK_STATUS("S3.3 the implicit animation's fromValue reads", lk_animation_get_from_value(a, &from), LK_OK);
+    LKT_CHECK_STATUS("S3.3 the implicit animation's toValue reads", lk_animation_get_to_value(a, &to), LK_OK);
+    LKT_CHECK(to.type == LK_VALUE_NUMBER && to.as.number == 10, "S3.3 its toValue is the new model value",
+              "type %s, %f", lkt_value_type_name(to.type), to.as.number);
+    LKT_CHECK(from.type == LK_VALUE_NUMBER && from.as.number >= 0 && from.as.number < 0.1,
+              "S3.3 its fromValue is the presentation value just before the change (the explicit one's, near its start)",
+              "type %s, %f", lkt_value_type_name(from.type), from.as.number);
+    double b = begin_of(l, "zPosition"), p0 = from.as.number;
+    LKT_CHECK_NEAR("S3.3 it starts at its fromValue", z_at(l, b), p0, 1e-9);
+    LKT_CHECK_NEAR("S4.14 half-way it is half-way to the model value, the explicit one beneath replaced",
+                   z_at(l, b + 0.5), p0 + (10 - p0) * 0.5, 1e-9);
+
+    /* an additive animation beneath is replaced too; it shows again once the implicit one ends */
+    lk_layer *m = committed_layer();
+    lk_animation *w = lk_basic_animation_create("zPosition");
+    lk_animation_set_duration(w, 10.0);
+    lk_animation_set_additive(w, true);
+    lk_animation_set_from_value(w, lk_value_number(0));
+    lk_animation_set_to_value(w, lk_value_number(100));
+    lk_animation_set_timing_function(w, lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_add_animation(m, w, "wobble");
+    lk_release(w);
+    lk_transaction_flush();
+    lk_transaction_begin();
+    lk_transaction_set_animation_duration(1.0);
+    lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_set_z_position(m, 10);
+    lk_transaction_commit();
+    a = lk_layer_get_animation(m, "zPosition");
+    if (!a || lk_animation_get_from_value(a, &from) != LK_OK) {
+        LKT_CHECK(0, "S3.3 the implicit animation over an additive one", "none, or no fromValue");
+        return;
+    }
+    b = begin_of(m, "zPosition");
+    double bw = begin_of(m, "wobble");
+    LKT_CHECK_NEAR("S4.14 over an additive animation: half-way to the model value", z_at(m, b + 0.5),
+                   from.as.number + (10 - from.as.number) * 0.5, 1e-9);
+    LKT_CHECK_NEAR("S4.14 once it ends, the additive one adds to the model value again", z_at(m, b + 2),
+                   10 + 10 * (b + 2 - bw), 1e-6);
+
+    /* the same on the render side's own path, in pixels: an explicit move of
+       position.x 20 -> 40 beneath an implicit move to 180 */
+    lk_layer *n = lkt_layer_new(root, 10, 60, 20, 20, lk_color_make(1, 0, 0, 1));
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_animation *slide = lk_basic_animation_create("position.x");
+    lk_animation_set_duration(slide, 2.0);
+    lk_animation_set_from_value(slide, lk_value_number(20));
+    lk_animation_set_to_value(slide, lk_value_number(40));
+    lk_animation_set_timing_function(slide, lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_add_animation(n, slide, "slide");
+    lk_release(slide);
+    lk_transaction_flush();
+    lk_transaction_begin();
+    lk_transaction_set_animation_duration(1.0);
+    lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_set_position(n, lk_point_make(180, 70));
+    lk_transaction_commit();
+    a = lk_layer_get_animation(n, "position");
+    if (!a || lk_animation_get_from_value(a, &from) != LK_OK || from.type != LK_VALUE_POINT) {
+        LKT_CHECK(0, "S3.3 the implicit move over an explicit one", "none, or its fromValue is not a point");
+        lk_layer_remove_from_superlayer(n);
+        lk_release(n);
+        return;
+    }
+    b = begin_of(n, "position");
+    double x = from.as.point.x + (180 - from.as.point.x) * 0.5 - 10;   /* the left edge half-way */
+    int edge = red_edge_at(b + 0.5, 70);
+    LKT_CHECK(fabs(edge - ceil(x - 0.5)) <= 1, "S4.14 drawn half-way to the new position, the explicit move replaced",
+              "left edge at %d, want %.1f", edge, x);
+    lk_layer_remove_from_superlayer(n);
+    lk_release(n);
+}
+
 /* ---- S2: nesting, coalescing, completion -------------------------------- */
 
 static int completions;
 static void count_completion(void *user_data) { (void)user_data; completions++; }
+static void count_into(void *user_data) { (*(int *)user_data)++; }
 
 static void transactions(void)
 {
@@ -206,7 +326,67 @@ static void transactions(void)
     lk_display_dispatch(display, 0);
     LKT_CHECK(completions == 1, "S2.4 with no animation it runs at the next run loop iteration", "%d", completions);
 
+    /* S2.4: a completion set again adds to the first, which still runs once */
+    static int first_ran, second_ran;
+    first_ran = second_ran = 0;
+    lk_transaction_begin();
+    lk_transaction_set_completion(count_into, &first_ran);
+    lk_layer_set_opacity(c, 0.4);
+    lk_transaction_set_completion(count_into, &second_ran);
+    lk_transaction_commit();
+    b = begin_of(c, "opacity");
+    lk_display_render_frame_at(display, b + 0.1);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(first_ran == 0 && second_ran == 0, "S2.4 neither completion runs while the animation runs",
+              "first %d, second %d", first_ran, second_ran);
+    lk_display_render_frame_at(display, b + 0.5);
+    lk_display_dispatch(display, 0);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(first_ran == 1 && second_ran == 1, "S2.4 a completion set again does not drop the first: both run once",
+              "first %d, second %d", first_ran, second_ran);
+
     LKT_CHECK_ERROR("S2.6 commit with no transaction open", lk_transaction_commit(), LK_ERROR_STATE, "no transaction");
+}
+
+/* S2.3: Core Animation's transaction keys (kCATransactionAnimationDuration
+   and the others) are the typed settings, by key. */
+static void transaction_keys(void)
+{
+    lk_value v;
+    lk_transaction_begin();
+    LKT_CHECK_STATUS("S2.3 \"animationDuration\" set by key", lk_transaction_set_value("animationDuration", lk_value_number(2)),
+                     LK_OK);
+    LKT_CHECK_NEAR("S2.3 ... is the transaction's animation duration", lk_transaction_get_animation_duration(), 2, 0);
+    lk_transaction_set_animation_duration(0.7);
+    LKT_CHECK(lk_transaction_get_value("animationDuration", &v) == LK_OK && v.type == LK_VALUE_NUMBER && v.as.number == 0.7,
+              "S2.3 the duration set by its call reads back by key", "type %s, %f", lkt_value_type_name(v.type), v.as.number);
+    LKT_CHECK_ERROR("S2.3 \"animationDuration\" by key takes a number", lk_transaction_set_value("animationDuration",
+                    lk_value_string("2")), LK_ERROR_TYPE_MISMATCH, "number");
+    LKT_CHECK_ERROR("S2.3 ... a finite one, not negative", lk_transaction_set_value("animationDuration", lk_value_number(-1)),
+                    LK_ERROR_INVALID_ARGUMENT, "finite");
+    LKT_CHECK_NEAR("S2.3 a refused duration changes nothing", lk_transaction_get_animation_duration(), 0.7, 0);
+    LKT_CHECK_STATUS("S2.3 \"disableActions\" set by key", lk_transaction_set_value("disableActions", lk_value_bool(true)),
+                     LK_OK);
+    LKT_CHECK(lk_transaction_get_disable_actions(), "S2.3 ... disables actions", "%s", "enabled");
+    lk_layer *l = committed_layer();
+    lk_layer_set_opacity(l, 0.5);
+    LKT_CHECK(lk_layer_get_animation(l, "opacity") == NULL, "S3.2 no action with disableActions set by key", "%s",
+              "an animation");
+    lk_transaction_set_value("disableActions", lk_value_bool(false));
+    LKT_CHECK_STATUS("S2.3 \"animationTimingFunction\" set by name", lk_transaction_set_value("animationTimingFunction",
+                     lk_value_string("easeIn")), LK_OK);
+    LKT_CHECK(lk_transaction_get_animation_timing_function() == lk_timing_function_named(LK_TIMING_EASE_IN),
+              "S2.3 ... is the named curve", "%p", (void *)lk_transaction_get_animation_timing_function());
+    LKT_CHECK(lk_transaction_get_value("animationTimingFunction", &v) == LK_OK && v.type == LK_VALUE_STRING &&
+              strcmp(v.as.string, "easeIn") == 0, "S2.3 ... reads back as its name", "type %s",
+              lkt_value_type_name(v.type));
+    LKT_CHECK_ERROR("S2.3 an unknown curve name is refused", lk_transaction_set_value("animationTimingFunction",
+                    lk_value_string("bouncy")), LK_ERROR_TYPE_MISMATCH, "easeIn");
+    LKT_CHECK_ERROR("S2.3 \"completionBlock\" is not a value", lk_transaction_set_value("completionBlock",
+                    lk_value_number(1)), LK_ERROR_TYPE_MISMATCH, "lk_transaction_set_completion");
+    LKT_CHECK_STATUS("S2.3 any other key holds any value", lk_transaction_set_value("mine", lk_value_number(7)), LK_OK);
+    lk_transaction_commit();
+    LKT_CHECK_NEAR("S2.3 outside, the default duration again", lk_transaction_get_animation_duration(), 0.25, 0);
 }
 
 /* ---- S4: explicit animations ------------------------------------------- */
@@ -510,7 +690,9 @@ int main(void)
     lk_display_set_root_layer(display, root);
     lk_display_render_frame_at(display, lk_media_time());
     implicit_animations();
+    implicit_over_running_animations();
     transactions();
+    transaction_keys();
     explicit_animations();
     presentation_and_links();
     undrawn_layers_animations_end();

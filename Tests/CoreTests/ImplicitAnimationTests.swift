@@ -106,7 +106,11 @@ import Testing
             Issue.record("the built-in animation has no lane track")
             return
         }
-        #expect(track.present == 8)
+        // S3.3: from the presentation value to the new model value, both set
+        // (and the start kept as the value before it too)
+        #expect(track.present == 1 | 2 | 8)
+        #expect(track.to == SIMD4(5, 505, 0, 0))
+        #expect(record.animation.toValue == .point(Point(x: 5, y: 505)))
         // The first animation moves x up from 5 to 1005: the start lies between
         // the presentation just before the set and just after it.
         guard case .point(let start)? = record.previousValue, case .point(let b) = before, case .point(let a) = after
@@ -116,6 +120,7 @@ import Testing
         }
         #expect(start.x > 5 && b.x <= start.x && start.x <= a.x + 1e-9 && start.y == 5)
         #expect(track.previous == SIMD4(start.x, start.y, 0, 0))
+        #expect(track.from == track.previous && record.animation.fromValue == .point(start))
         let now = mediaTime()
         for t in [now, now + 1, now + 250, now + 999, now + 2000] {
             let want = AnimationEvaluator.presentedValue(of: property, node.animations,

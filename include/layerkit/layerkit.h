@@ -500,8 +500,15 @@ lk_timing_function *lk_transaction_get_animation_timing_function(void);
 void      lk_transaction_set_disable_actions(bool disable);
 bool      lk_transaction_get_disable_actions(void);
 /* runs once on this thread's run loop after every animation added in the
-   transaction (and its nested ones) has finished or been removed (S2.4) */
+   transaction (and its nested ones) has finished or been removed (S2.4);
+   setting another in the same transaction adds it (both run, in the order
+   set; NULL adds nothing) */
 void      lk_transaction_set_completion(void (*fn)(void *user_data), void *user_data);
+/* values by key, inherited by nested transactions (S2.3). Core Animation's
+   keys name the settings above: "animationDuration" (a number),
+   "disableActions" (a bool), "animationTimingFunction" (the name of a named
+   curve, "easeIn"..., or none); "completionBlock" is refused (a callback:
+   lk_transaction_set_completion). Other keys hold any value. */
 lk_status lk_transaction_set_value(const char *key, lk_value value);
 lk_status lk_transaction_get_value(const char *key, lk_value *out);
 

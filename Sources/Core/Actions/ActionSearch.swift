@@ -22,7 +22,14 @@ extension Layer {
     /// `contents` and `sublayers`; nothing for non-animatable properties.
     func builtInAction(forKey key: String) -> Action? {
         if let fade = builtInTransition(forKey: key) { return Action(.animation(fade)) }
-        guard let (animation, _) = builtInAnimation(forKey: key) else { return nil }
+        guard let (animation, property) = builtInAnimation(forKey: key) else { return nil }
+        // Its ends as S3.3 gives them (attachBuiltIn sets the same for the
+        // search's shortcut): the render side's presentation is still the
+        // one from before the change, the model already has the new value.
+        let model = withUnsafePointer(to: &state) { property.read($0) }
+        animation.fromValue = RenderTree.shared.presentationValue(of: self, property: property, subpath: [], keyPath: key,
+                                                                  at: mediaTime()) ?? model
+        animation.toValue = model
         return Action(.animation(animation))
     }
 

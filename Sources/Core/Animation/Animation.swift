@@ -10,17 +10,22 @@ public final class Animation: Object, @unchecked Sendable {
     /// nil: linear for explicit animations (S4.7).
     public var timingFunction: TimingFunction?
     public var fromValue: Value? {
-        get { ends?.from }
-        set { if newValue != nil || ends != nil { uniqueEnds().from = newValue } }
+        get { ends?.from ?? builtInTrack?.fromValue }
+        set { if newValue != nil || ends != nil || builtInTrack != nil { uniqueEnds().from = newValue } }
     }
     public var toValue: Value? {
-        get { ends?.to }
-        set { if newValue != nil || ends != nil { uniqueEnds().to = newValue } }
+        get { ends?.to ?? builtInTrack?.toValue }
+        set { if newValue != nil || ends != nil || builtInTrack != nil { uniqueEnds().to = newValue } }
     }
     public var byValue: Value? {
         get { ends?.by }
-        set { if newValue != nil || ends != nil { uniqueEnds().by = newValue } }
+        set { if newValue != nil || ends != nil || builtInTrack != nil { uniqueEnds().by = newValue } }
     }
+    /// The built-in action's ends (S3.3), kept only in the track its record
+    /// evaluates (set when it is attached): fromValue and toValue read them
+    /// from there. Thousands re-triggered in one transaction then make no
+    /// Values (setting two cost some 2,000 instructions an animation).
+    var builtInTrack: FastTrack?
     public var additive = false
     public var cumulative = false
     public var removedOnCompletion = true
@@ -76,6 +81,10 @@ public final class Animation: Object, @unchecked Sendable {
     /// copies until one of them changes (values only, nothing to deep-copy).
     private var ends: Ends?
     private func uniqueEnds() -> Ends {
+        if ends == nil, let track = builtInTrack {
+            ends = Ends(from: track.fromValue, to: track.toValue)
+            builtInTrack = nil
+        }
         if ends == nil || !isKnownUniquelyReferenced(&ends) { ends = ends?.copy() ?? Ends() }
         return ends!
     }
@@ -112,6 +121,9 @@ public final class Animation: Object, @unchecked Sendable {
         c.timing = timing
         c.timingFunction = timingFunction
         c.ends = ends
+        // (the ends made Values: the track is the record's, and a transform
+        // track's caches are the render side's)
+        if ends == nil, let track = builtInTrack { c.ends = Ends(from: track.fromValue, to: track.toValue) }
         c.additive = additive
         c.cumulative = cumulative
         c.removedOnCompletion = removedOnCompletion
@@ -122,6 +134,10 @@ public final class Animation: Object, @unchecked Sendable {
 
     private final class Ends {
         var from: Value?, to: Value?, by: Value?
+
+        init(from: Value? = nil, to: Value? = nil) {
+            (self.from, self.to) = (from, to)
+        }
 
         func copy() -> Ends {
             let e = Ends()
@@ -179,6 +195,10 @@ public final class Animation: Object, @unchecked Sendable {
             guard let keyPath, !keyPath.isEmpty else {
                 throw LayerKitError(.invalidArgument, "\(name): has no key path")
             }
+        }
+        if animationKind == .spring && !spring.isComputable {
+            let p = spring
+            throw LayerKitError(.invalidArgument, "\(name): mass \(p.mass), stiffness \(p.stiffness), damping \(p.damping) and initial velocity \(p.initialVelocity) put the spring out of range: sqrt(stiffness / mass) and damping / (2 sqrt(stiffness x mass)) must be finite, and the frequency not 0")
         }
         if animationKind == .spring && !spring.settlingDuration.isFinite && !(timing.duration > 0) {
             throw LayerKitError(.invalidArgument, "\(name): an undamped spring never settles; give it a duration")

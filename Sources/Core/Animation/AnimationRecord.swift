@@ -45,16 +45,14 @@ final class AnimationRecord: @unchecked Sendable {
     weak var layer: Layer?
 
     init(key: String, animation: Animation, previousValue: Value?, runLoop: RunLoop, groups: [CompletionGroup],
-         property: AnyProperty?, subpath: [Substring], keyframes: KeyframeTrack? = nil, children: [AnimationRecord] = [],
-         endsUnset: Bool = false) {
+         property: AnyProperty?, subpath: [Substring], keyframes: KeyframeTrack? = nil, children: [AnimationRecord] = []) {
         self.property = property
         self.subpath = subpath
         self.keyframes = keyframes
         self.children = children
         slot = subpath.isEmpty ? property?.slot : nil
         fastTrack = animation.animationKind == .basic || animation.animationKind == .spring ? property.flatMap {
-            FastTrack.make(slot: $0.slot, subpath: subpath, animation: animation, previous: previousValue,
-                           endsUnset: endsUnset)
+            FastTrack.make(slot: $0.slot, subpath: subpath, animation: animation, previous: previousValue)
         } : nil
         fastTrackObject = fastTrack?.object
         self.key = key
@@ -64,20 +62,20 @@ final class AnimationRecord: @unchecked Sendable {
         self.groups = groups
     }
 
-    /// The built-in action's animation (no from, to or by value) of a whole
-    /// number, point, size or rect property, starting from `previousLanes`
-    /// (re-triggering thousands in one transaction: no Value is made, copied
-    /// and freed for the start).
-    init(builtIn key: String, animation: Animation, previousLanes: SIMD4<Double>, slot: FieldSlot, runLoop: RunLoop,
-         groups: [CompletionGroup], property: AnyProperty) {
-        let track = LaneTrack(slot: slot, previousLanes: previousLanes)
+    /// The built-in action's animation of a whole number, point, size, rect
+    /// or transform property, its ends (from the presentation value to the
+    /// new model value) already in `track`, which the animation reads them
+    /// from (re-triggering thousands in one transaction: no Values made).
+    init(builtIn key: String, animation: Animation, track: FastTrack, slot: FieldSlot,
+         runLoop: RunLoop, groups: [CompletionGroup], property: AnyProperty) {
         self.property = property
         subpath = []
         keyframes = nil
         children = []
         self.slot = slot
-        fastTrack = .lanes(track)
-        fastTrackObject = track
+        fastTrack = track
+        fastTrackObject = track.object
+        animation.builtInTrack = track
         self.key = key
         self.animation = animation
         storedPrevious = nil

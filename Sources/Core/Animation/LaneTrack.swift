@@ -7,6 +7,8 @@ final class LaneTrack {
     /// Where the field lives in LayerState, and its size in doubles (1...4).
     let offset: Int
     let lanes: Int
+    /// The field's type (for its ends as Values).
+    let slot: FieldSlot
     /// Which of from, to, by and previous are set (bits 1, 2, 4, 8).
     let present: UInt8
     let from: SIMD4<Double>, to: SIMD4<Double>, by: SIMD4<Double>, previous: SIMD4<Double>
@@ -24,30 +26,19 @@ final class LaneTrack {
               let p = unbox(previous, 8) else { return nil }
         offset = slot.offset
         lanes = slot.lanes
+        self.slot = slot
         self.present = present
         (from, to, by, self.previous) = (f, t, b, p)
     }
 
-    /// An animation with no from, to or by value: from `previous` to the model.
-    init?(slot: FieldSlot, previous: Value?) {
-        guard slot.lanes <= 4 else { return nil }
-        var p = SIMD4<Double>(), present: UInt8 = 0
-        if let previous {
-            guard let lanes = slot.lanes(of: previous) else { return nil }
-            (p, present) = (lanes, 8)
-        }
+    /// From `from` to `to`, already in lanes (`slot.lanes` <= 4); `from` is
+    /// also the value before it (the built-in action's start, S3.3).
+    init(slot: FieldSlot, from: SIMD4<Double>, to: SIMD4<Double>) {
         offset = slot.offset
         lanes = slot.lanes
-        self.present = present
-        (from, to, by, self.previous) = (SIMD4(), SIMD4(), SIMD4(), p)
-    }
-
-    /// The same, its start already in lanes (`slot.lanes` <= 4).
-    init(slot: FieldSlot, previousLanes: SIMD4<Double>) {
-        offset = slot.offset
-        lanes = slot.lanes
-        present = 8
-        (from, to, by, previous) = (SIMD4(), SIMD4(), SIMD4(), previousLanes)
+        self.slot = slot
+        present = 1 | 2 | 8
+        (self.from, self.to, by, previous) = (from, to, SIMD4(), from)
     }
 
     /// S4.8: writes the animated value of the field into `state`.
@@ -97,6 +88,11 @@ enum LaneMath {
 }
 
 extension FieldSlot {
+    /// The field's doubles in `state`.
+    func field(in state: UnsafePointer<LayerState>) -> UnsafePointer<Double> {
+        UnsafeRawPointer(state).advanced(by: offset).assumingMemoryBound(to: Double.self)
+    }
+
     /// A value of the slot's type (number, point, size, rect) as lanes; nil otherwise.
     func lanes(of value: Value) -> SIMD4<Double>? {
         switch (self, value) {

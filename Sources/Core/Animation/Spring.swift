@@ -36,10 +36,33 @@ public struct SpringParameters: Equatable, Sendable {
             let wd = w0 * (1 - zeta * zeta).squareRoot()
             return .under(decay: zeta * w0, frequency: wd, a: u0, b: (du0 + zeta * w0 * u0) / wd)
         }
-        let root = (zeta * zeta - 1).squareRoot()
-        let r1 = -w0 * (zeta - root), r2 = -w0 * (zeta + root)
-        let c1 = (du0 - r2 * u0) / (r1 - r2)
+        // Without cancellation: zeta - root is 1 / (zeta + root), and a
+        // large zeta's square overflows (damping 1e300 made r1 0, so the
+        // spring never settled, or NaN).
+        let root = zeta < 1e100 ? (zeta * zeta - 1).squareRoot() : zeta
+        let r1 = -w0 / (zeta + root), r2 = -w0 * (zeta + root)
+        // (du0 - r2 u0) / (r1 - r2), divided through by -r2: finite however large r2 is
+        let c1 = (u0 - du0 / r2) / (1 - r1 / r2)
         return .over(r1: r1, r2: r2, c1: c1, c2: u0 - c1)
+    }
+
+    /// Whether the motion can be computed: the natural frequency
+    /// sqrt(stiffness / mass) and the damping ratio are finite and the
+    /// frequency not 0, and so is every coefficient of the solution (each
+    /// parameter may be valid alone while mass 1e-300 and stiffness 1e300
+    /// together overflow).
+    public var isComputable: Bool {
+        let w0 = (stiffness / mass).squareRoot()
+        let zeta = damping / (2 * (stiffness * mass).squareRoot())
+        guard w0.isFinite, w0 > 0, zeta.isFinite else { return false }
+        switch solution {
+        case let .under(decay, frequency, a, b):
+            return decay.isFinite && frequency.isFinite && frequency > 0 && a.isFinite && b.isFinite
+        case let .critical(decay, a, b):
+            return decay.isFinite && a.isFinite && b.isFinite
+        case let .over(r1, r2, c1, c2):
+            return r1.isFinite && r1 < 0 && !r2.isNaN && c1.isFinite && c2.isFinite
+        }
     }
 
     /// x(t): 0 at t = 0, settling at 1; overshoots when under-damped.
@@ -58,7 +81,10 @@ public struct SpringParameters: Equatable, Sendable {
     /// The earliest time from which a bound on |1 - x(t)| (the envelope of
     /// the oscillation) stays within `restFraction`: after it the motion
     /// provably stays within that fraction of the distance.
+    /// NaN when the motion cannot be computed (isComputable); infinite
+    /// when undamped.
     public var settlingDuration: Double {
+        guard isComputable else { return .nan }
         let eps = SpringParameters.restFraction
         switch solution {
         case let .under(decay, _, a, b):
@@ -73,12 +99,17 @@ public struct SpringParameters: Equatable, Sendable {
 
     /// For a bound that starts above eps (it is at least 1 at t = 0), may
     /// rise, then falls for good: the set where it exceeds eps is [0, T).
-    /// T by doubling then bisection to 1e-9 s.
+    /// T by doubling (as far as doubles go: damping 1e300 barely moves the
+    /// value, for some 1e301 s) then bisection to 1e-9 s, or to the
+    /// doubles' own resolution that far out.
     private static func lastTimeAbove(_ eps: Double, _ bound: (Double) -> Double) -> Double {
         var hi = 1.0
-        while bound(hi) > eps && hi < 1e9 { hi *= 2 }
+        while bound(hi) > eps {
+            guard hi < Double.greatestFiniteMagnitude / 2 else { return .infinity }
+            hi *= 2
+        }
         var lo = 0.0
-        while hi - lo > 1e-9 {
+        while hi - lo > max(1e-9, hi * 1e-15) {
             let mid = (lo + hi) / 2
             if bound(mid) > eps { lo = mid } else { hi = mid }
         }

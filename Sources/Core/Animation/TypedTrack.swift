@@ -176,14 +176,8 @@ enum FastTrack {
 
     /// `slot`: the property's field (AnyProperty.slot), nil for the
     /// properties that only the general path animates.
-    /// `endsUnset`: the caller knows from, to and by are all nil (the
-    /// built-in action's animation), so they are not read.
-    static func make(slot: FieldSlot?, subpath: [Substring], animation a: Animation, previous: Value?,
-                     endsUnset: Bool = false) -> FastTrack? {
+    static func make(slot: FieldSlot?, subpath: [Substring], animation a: Animation, previous: Value?) -> FastTrack? {
         guard let slot else { return nil }
-        if endsUnset, subpath.isEmpty, slot.lanes <= 4 {
-            return LaneTrack(slot: slot, previous: previous).map(FastTrack.lanes)
-        }
         if !subpath.isEmpty {
             // transform.rotation.z and the other parts of a transform (S4.9).
             guard case .transform(let offset) = slot else { return nil }
@@ -193,6 +187,24 @@ enum FastTrack {
             return TransformTrack(offset: o, a, previous: previous).map(FastTrack.transform)
         }
         return LaneTrack(slot: slot, a, previous: previous).map(FastTrack.lanes)
+    }
+
+    /// Its from and to values, as Values (the built-in action's, which its
+    /// animation does not hold itself).
+    var fromValue: Value? {
+        switch self {
+        case .lanes(let t): t.present & 1 != 0 ? t.slot.value(lanes: t.from) : nil
+        case .transform(let t): t.fromValue
+        case .transformPart: nil
+        }
+    }
+
+    var toValue: Value? {
+        switch self {
+        case .lanes(let t): t.present & 2 != 0 ? t.slot.value(lanes: t.to) : nil
+        case .transform(let t): t.toValue
+        case .transformPart: nil
+        }
     }
 
     /// The track object, whatever its kind.
@@ -236,6 +248,20 @@ final class TransformTrack {
     private var previous: UnsafeMutablePointer<Transform3D> { slots + 2 }
     private var cachedFrom: UnsafeMutablePointer<Transform3D> { slots + 3 }
     private var cachedTo: UnsafeMutablePointer<Transform3D> { slots + 4 }
+
+    /// From `from` to `to` (the built-in action's animation, S3.3).
+    init(offset: Int, from: Transform3D, to: Transform3D) {
+        self.offset = offset
+        slots.initialize(repeating: .identity, count: 5)
+        (hasFrom, hasTo, hasPrevious) = (true, true, true)
+        slots[0] = from
+        slots[1] = to
+        slots[2] = from
+    }
+
+    /// Its ends as Values (nil where unset); read outside frames only.
+    var fromValue: Value? { hasFrom ? .transform(slots[0]) : nil }
+    var toValue: Value? { hasTo ? .transform(slots[1]) : nil }
 
     init?(offset: Int, _ a: Animation, previous: Value?) {
         guard !a.additive, !a.cumulative, a.byValue == nil else {

@@ -140,7 +140,7 @@ public enum EmitterCellProperties {
         key: "fillMode", type: .string, read: { .string($0.attributes.timing.fillMode.name) },
         write: { (cell, value, keyPath) throws(LayerKitError) in
             guard case .string(let s) = value, let mode = FillMode(name: s) else {
-                throw expected(keyPath, "a string, one of " + FillMode.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ") + ",", value)
+                throw LayerKitError(.typeMismatch, "\(keyPath): expected a string, one of " + FillMode.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ") + ", got \(describe(value))")
             }
             cell.attributes.timing.fillMode = mode
         })

@@ -36,8 +36,11 @@ extension Layer {
         if animation.timing.duration <= 0 || animation.timing.duration.isNaN {
             animation.timing.duration = Transaction.inherited(in: transaction).duration // S4.3
         }
-        // The presentation value now is where the animation starts (S3.3);
-        // the render side's, so the one it replaces still counts.
+        // S3.3: from the presentation value now (the render side's, so the
+        // one it replaces still counts) to the new model value. Both ends
+        // are set, so a running animation of the property beneath it no
+        // longer shows (S4.14: a non-additive animation replaces what came
+        // before); its end is not the stack's value below it.
         let record: AnimationRecord
         let now = mediaTime()
         let replacedIndex = animationRecords.firstIndex { $0.key == key }
@@ -48,16 +51,28 @@ extension Layer {
            let (lanes, wasStarted) = RenderTree.shared.presentedLanes(
                of: self, slot: slot, at: now, stopping: replacedIndex.map { animationRecords[$0] }) {
             replacedWasStarted = wasStarted
-            record = AnimationRecord(builtIn: key, animation: animation, previousLanes: lanes, slot: slot,
+            let model = withUnsafePointer(to: &state) { LaneMath.load(slot.field(in: $0), slot.lanes) }
+            record = AnimationRecord(builtIn: key, animation: animation,
+                                     track: .lanes(LaneTrack(slot: slot, from: lanes, to: model)), slot: slot,
                                      runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
                                      property: property)
         } else {
+            let model = withUnsafePointer(to: &state) { property.read($0) }
             let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: [],
-                                                               keyPath: key, at: now)
-                ?? (try? state.value(forKeyPath: key))
-            record = AnimationRecord(key: key, animation: animation, previousValue: previous,
-                                     runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
-                                     property: property, subpath: [], endsUnset: true)
+                                                               keyPath: key, at: now) ?? model
+            if case .transform(let offset)? = property.slot, case .transform(let from) = previous,
+               case .transform(let to) = model {
+                record = AnimationRecord(builtIn: key, animation: animation,
+                                         track: .transform(TransformTrack(offset: offset, from: from, to: to)),
+                                         slot: .transform(offset), runLoop: RunLoop.current,
+                                         groups: Transaction.groupsForNewAnimation(in: transaction), property: property)
+            } else {
+                animation.fromValue = previous
+                animation.toValue = model
+                record = AnimationRecord(key: key, animation: animation, previousValue: previous,
+                                         runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
+                                         property: property, subpath: [])
+            }
         }
         record.layer = self
         animation.isAttached = true
@@ -119,11 +134,14 @@ extension Layer {
         let (property, subpath) = try resolve(keyPath, kind: state.layerKind)
         let keyframes = copy.animationKind == .keyframe
             ? try KeyframeTrack(copy.keyframes, valueType: type, keyPath: keyPath) : nil
-        if copy.animationKind == .spring {
+        if copy.animationKind == .spring || copy.animationKind == .basic {
+            // S1.6: a value of another type is refused here, not left to
+            // animate nothing. A basic animation may go to or from none
+            // where the property has it (no background colour, no contents).
             for (name, v) in [("fromValue", copy.fromValue), ("toValue", copy.toValue), ("byValue", copy.byValue)] {
-                if let v, v.type != type {
-                    throw LayerKitError(.typeMismatch, "\(name): \"\(keyPath)\" takes \(type), got \(v.type)")
-                }
+                guard let v, v.type != type else { continue }
+                if v.type == .none, copy.animationKind == .basic, subpath.isEmpty, property.acceptsNone { continue }
+                throw LayerKitError(.typeMismatch, "\(name): \"\(keyPath)\" takes \(type), got \(v.type)")
             }
         }
         // The presentation value now is where "to only", "by only" and

@@ -113,10 +113,15 @@ extension LayerProperties {
     /// The error for a key that names no property of a layer of `kind`: it
     /// says which kinds have it, if any do.
     static func unknownKey(_ keyPath: String, first: String, kind: LayerKind) -> LayerKitError {
+        func a(_ name: String) -> String { ("aeiou".contains(name.first ?? "x") ? "an " : "a ") + name }
         if let owner = LayerKind.allCases.first(where: { $0 != kind && $0.properties[first] != nil }) {
             return LayerKitError(.unknownKeyPath,
-                                 "key_path: \"\(keyPath)\" is a property of a \(owner.name), not of a \(kind.name)")
+                                 "key_path: \"\(keyPath)\" is a property of \(a(owner.name)), not of \(a(kind.name))")
         }
-        return LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\" is not a property of a \(kind.name)")
+        // A cell whose name has a dot in it cannot be named in a key path.
+        let hint = kind == .emitter && first == "emitterCells"
+            ? " (a cell's property is emitterCells.NAME.PROPERTY, through nested cells' names; names with a \".\" cannot be reached)"
+            : ""
+        return LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\" is not a property of \(a(kind.name))\(hint)")
     }
 }

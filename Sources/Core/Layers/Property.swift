@@ -71,8 +71,8 @@ public struct Property<T: PropertyValue>: @unchecked Sendable {
         } else {
             read = { state in state.pointee[keyPath: keyPath].value }
         }
-        return AnyProperty(key: key, type: T.valueType, animatable: animatable, effect: effect, kind: kind,
-                    read: read,
+        return AnyProperty(key: key, type: T.valueType, animatable: animatable, acceptsNone: T.from(.none) != nil,
+                    effect: effect, kind: kind, read: read,
                     set: { (layer, value) throws(LayerKitError) in
                         guard let typed = T.from(value) else { throw mismatch(key, T.valueType, value, T.self) }
                         try layer.set(self, typed)
@@ -94,6 +94,8 @@ public final class AnyProperty: @unchecked Sendable {
     public let key: String
     public let type: ValueType
     public let animatable: Bool
+    /// Whether `.none` is one of its values (an optional colour, image, path, layer).
+    public let acceptsNone: Bool
     public let effect: PropertyEffect
     public let kind: LayerKind
     /// Reads the value from a state (the model's or a presentation); by
@@ -114,14 +116,15 @@ public final class AnyProperty: @unchecked Sendable {
     /// `Layer.set` finds the row for its action without hashing the key.
     let offset: Int?
 
-    init(key: String, type: ValueType, animatable: Bool, effect: PropertyEffect, kind: LayerKind = .plain,
-         read: @escaping (UnsafePointer<LayerState>) -> Value,
+    init(key: String, type: ValueType, animatable: Bool, acceptsNone: Bool = false, effect: PropertyEffect,
+         kind: LayerKind = .plain, read: @escaping (UnsafePointer<LayerState>) -> Value,
          set: @escaping (Layer, Value) throws(LayerKitError) -> Void,
          setState: @escaping (inout LayerState, Value) -> Bool, slot: FieldSlot? = nil, offset: Int? = nil) {
         self.offset = offset
         self.key = key
         self.type = type
         self.animatable = animatable
+        self.acceptsNone = acceptsNone
         self.effect = effect
         self.kind = kind
         self.read = read

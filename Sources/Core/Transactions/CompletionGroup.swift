@@ -6,8 +6,10 @@ import Synchronization
 final class CompletionGroup: @unchecked Sendable {
     private struct Counts { var pending = 0; var sealed = false; var fired = false }
     private let counts = Mutex(Counts())
-    /// Set at any time before the commit; a group without one fires nothing.
-    var completion: (() -> Void)?
+    /// Set at any time before the commit, in the order set: setting one
+    /// again adds it, so none set is lost (each runs once, S2.4). A group
+    /// without any fires nothing.
+    var completions: [() -> Void] = []
     private var runLoop: RunLoop?
 
     init() {}
@@ -29,6 +31,6 @@ final class CompletionGroup: @unchecked Sendable {
             c.fired = true
             return true
         }
-        if fire, let runLoop, let completion { runLoop.post(completion) }
+        if fire, let runLoop { for completion in completions { runLoop.post(completion) } }
     }
 }

@@ -234,17 +234,80 @@ public enum Transaction {
     }
 
     /// Sets the innermost transaction's completion; it waits for every
-    /// animation added inside that transaction and its nested ones.
+    /// animation added inside that transaction and its nested ones. Setting
+    /// another keeps the first: both run, in that order (Core Animation runs
+    /// a replaced completion block too; a callback set is never dropped).
     public static func setCompletion(_ completion: (() -> Void)?) {
+        guard let completion else { return }
         modifyTop { frame in
             let group = frame.completion ?? CompletionGroup()
-            group.completion = completion
+            group.completions.append(completion)
             frame.completion = group
         }
     }
 
-    public static func value(forKey key: String) -> Value? { lookup { $0.values[key] } }
-    public static func setValue(_ value: Value, forKey key: String) { modifyTop { $0.values[key] = value } }
+    /// Core Animation's transaction keys (kCATransactionAnimationDuration
+    /// and the others) name the properties above: a program ported from it
+    /// that sets them by key gets what the typed calls do.
+    enum Key {
+        static let animationDuration = "animationDuration"
+        static let animationTimingFunction = "animationTimingFunction"
+        static let disableActions = "disableActions"
+        static let completionBlock = "completionBlock"
+    }
+
+    /// A value by key (S2.3): the properties' keys read them (inherited), a
+    /// named timing function as its name; other keys as set, innermost first.
+    public static func value(forKey key: String) throws(LayerKitError) -> Value? {
+        switch key {
+        case Key.animationDuration: return .number(animationDuration)
+        case Key.disableActions: return .bool(disableActions)
+        case Key.animationTimingFunction:
+            guard let function = animationTimingFunction else { return nil }
+            guard let named = TimingFunctionName.allCases.first(where: { TimingFunction.named($0) === function }) else {
+                throw LayerKitError(.typeMismatch, "key: the transaction's timing function is not a named one; read it with lk_transaction_get_animation_timing_function")
+            }
+            return .string(named.name)
+        case Key.completionBlock:
+            throw LayerKitError(.typeMismatch, "key: the completion is a callback, not a value; lk_transaction_set_completion sets it")
+        default: return lookup { $0.values[key] }
+        }
+    }
+
+    /// Sets a value by key (S2.3): the properties' keys set them, checked as
+    /// their own calls check (a timing function by name: "linear",
+    /// "easeIn", ...); other keys hold any value.
+    public static func setValue(_ value: Value, forKey key: String) throws(LayerKitError) {
+        switch key {
+        case Key.animationDuration:
+            guard case .number(let seconds) = value else {
+                throw LayerKitError(.typeMismatch, "value: \"animationDuration\" takes a number, got \(value.type)")
+            }
+            guard seconds.isFinite, seconds >= 0 else {
+                throw LayerKitError(.invalidArgument, "value: \"animationDuration\" must be a finite duration >= 0 (got \(seconds))")
+            }
+            animationDuration = seconds
+        case Key.disableActions:
+            guard case .bool(let disable) = value else {
+                throw LayerKitError(.typeMismatch, "value: \"disableActions\" takes a bool, got \(value.type)")
+            }
+            disableActions = disable
+        case Key.animationTimingFunction:
+            if case .none = value {
+                animationTimingFunction = nil
+                return
+            }
+            guard case .string(let name) = value, let named = TimingFunctionName(name: name) else {
+                let names = TimingFunctionName.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                throw LayerKitError(.typeMismatch, "value: \"animationTimingFunction\" takes the name of a timing function (\(names)) or none; other curves go through lk_transaction_set_animation_timing_function")
+            }
+            animationTimingFunction = TimingFunction.named(named)
+        case Key.completionBlock:
+            throw LayerKitError(.typeMismatch, "key: the completion is a callback, not a value; lk_transaction_set_completion sets it")
+        default:
+            modifyTop { $0.values[key] = value }
+        }
+    }
 }
 
 /// A weak reference stored inline in an array (no allocation per entry).
