@@ -476,6 +476,12 @@ static void test_properties_and_errors(void)
     LKT_CHECK_ERROR("S8.1 a cell name that is not there is named", lk_layer_set_value(e, "emitterCells.nope.birthRate", lk_value_number(1)),
                     LK_ERROR_UNKNOWN_KEY_PATH, "nope");
     lkt_error_mark();
+    LKT_CHECK_ERROR("S1.6 a cell path that does not parse says how cells are named",
+                    lk_layer_set_value(e, "emitterCells.a.b.birthRate", lk_value_number(1)), LK_ERROR_UNKNOWN_KEY_PATH,
+                    "emitterCells.NAME.PROPERTY");
+    LKT_CHECK(strstr(lk_last_error(), "an emitter layer") != NULL, "S1.6 ... in English (\"an emitter layer\")", "%s",
+              lk_last_error());
+    lkt_error_mark();
     LKT_CHECK_ERROR("S8.1 a negative cell birthRate by key path names it",
                     lk_layer_set_value(e, "emitterCells.rocket.birthRate", lk_value_number(-1)), LK_ERROR_INVALID_ARGUMENT,
                     "birthRate");
