@@ -358,7 +358,8 @@ static void transaction_keys(void)
                      LK_OK);
     LKT_CHECK_NEAR("S2.3 ... is the transaction's animation duration", lk_transaction_get_animation_duration(), 2, 0);
     lk_transaction_set_animation_duration(0.7);
-    LKT_CHECK(lk_transaction_get_value("animationDuration", &v) == LK_OK && v.type == LK_VALUE_NUMBER && v.as.number == 0.7,
+    lk_status got = lk_transaction_get_value("animationDuration", &v);
+    LKT_CHECK(got == LK_OK && v.type == LK_VALUE_NUMBER && v.as.number == 0.7,
               "S2.3 the duration set by its call reads back by key", "type %s, %f", lkt_value_type_name(v.type), v.as.number);
     LKT_CHECK_ERROR("S2.3 \"animationDuration\" by key takes a number", lk_transaction_set_value("animationDuration",
                     lk_value_string("2")), LK_ERROR_TYPE_MISMATCH, "number");
@@ -377,7 +378,8 @@ static void transaction_keys(void)
                      lk_value_string("easeIn")), LK_OK);
     LKT_CHECK(lk_transaction_get_animation_timing_function() == lk_timing_function_named(LK_TIMING_EASE_IN),
               "S2.3 ... is the named curve", "%p", (void *)lk_transaction_get_animation_timing_function());
-    LKT_CHECK(lk_transaction_get_value("animationTimingFunction", &v) == LK_OK && v.type == LK_VALUE_STRING &&
+    got = lk_transaction_get_value("animationTimingFunction", &v);
+    LKT_CHECK(got == LK_OK && v.type == LK_VALUE_STRING &&
               strcmp(v.as.string, "easeIn") == 0, "S2.3 ... reads back as its name", "type %s",
               lkt_value_type_name(v.type));
     LKT_CHECK_ERROR("S2.3 an unknown curve name is refused", lk_transaction_set_value("animationTimingFunction",
