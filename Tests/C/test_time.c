@@ -140,6 +140,30 @@ static int red_edge_at(double t, int y)
     return -1;
 }
 
+/* A linear explicit animation of key_path, from..to over duration, added
+   under key and flushed. */
+static void add_linear(lk_layer *l, const char *key_path, const char *key, double from, double to, double duration,
+                       bool additive)
+{
+    lk_animation *a = lk_basic_animation_create(key_path);
+    lk_animation_set_duration(a, duration);
+    lk_animation_set_additive(a, additive);
+    lk_animation_set_from_value(a, lk_value_number(from));
+    lk_animation_set_to_value(a, lk_value_number(to));
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_add_animation(l, a, key);
+    lk_release(a);
+    lk_transaction_flush();
+}
+
+/* Opens a transaction whose implicit animations last 1 s, linear. */
+static void begin_linear_second(void)
+{
+    lk_transaction_begin();
+    lk_transaction_set_animation_duration(1.0);
+    lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+}
+
 /* S3.3: the built-in action goes from the presentation value just before
    the change to the new model value, both set on the animation; so it is
    non-additive with both ends set, and replaces whatever animations of the
@@ -147,16 +171,8 @@ static int red_edge_at(double t, int y)
 static void implicit_over_running_animations(void)
 {
     lk_layer *l = committed_layer();
-    lk_animation *k = lk_basic_animation_create("zPosition");
-    lk_animation_set_duration(k, 1.0);
-    lk_animation_set_from_value(k, lk_value_number(0));
-    lk_animation_set_to_value(k, lk_value_number(1));
-    lk_layer_add_animation(l, k, "k");
-    lk_release(k);
-    lk_transaction_flush();
-    lk_transaction_begin();
-    lk_transaction_set_animation_duration(1.0);
-    lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+    add_linear(l, "zPosition", "k", 0, 1, 1.0, false);
+    begin_linear_second();
     lk_layer_set_z_position(l, 10);
     lk_transaction_commit();
     lk_animation *a = lk_layer_get_animation(l, "zPosition");
@@ -177,18 +193,8 @@ static void implicit_over_running_animations(void)
 
     /* an additive animation beneath is replaced too; it shows again once the implicit one ends */
     lk_layer *m = committed_layer();
-    lk_animation *w = lk_basic_animation_create("zPosition");
-    lk_animation_set_duration(w, 10.0);
-    lk_animation_set_additive(w, true);
-    lk_animation_set_from_value(w, lk_value_number(0));
-    lk_animation_set_to_value(w, lk_value_number(100));
-    lk_animation_set_timing_function(w, lk_timing_function_named(LK_TIMING_LINEAR));
-    lk_layer_add_animation(m, w, "wobble");
-    lk_release(w);
-    lk_transaction_flush();
-    lk_transaction_begin();
-    lk_transaction_set_animation_duration(1.0);
-    lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+    add_linear(m, "zPosition", "wobble", 0, 100, 10.0, true);
+    begin_linear_second();
     lk_layer_set_z_position(m, 10);
     lk_transaction_commit();
     a = lk_layer_get_animation(m, "zPosition");
@@ -207,17 +213,8 @@ static void implicit_over_running_animations(void)
        position.x 20 -> 40 beneath an implicit move to 180 */
     lk_layer *n = lkt_layer_new(root, 10, 60, 20, 20, lk_color_make(1, 0, 0, 1));
     lk_display_render_frame_at(display, lk_media_time());
-    lk_animation *slide = lk_basic_animation_create("position.x");
-    lk_animation_set_duration(slide, 2.0);
-    lk_animation_set_from_value(slide, lk_value_number(20));
-    lk_animation_set_to_value(slide, lk_value_number(40));
-    lk_animation_set_timing_function(slide, lk_timing_function_named(LK_TIMING_LINEAR));
-    lk_layer_add_animation(n, slide, "slide");
-    lk_release(slide);
-    lk_transaction_flush();
-    lk_transaction_begin();
-    lk_transaction_set_animation_duration(1.0);
-    lk_transaction_set_animation_timing_function(lk_timing_function_named(LK_TIMING_LINEAR));
+    add_linear(n, "position.x", "slide", 20, 40, 2.0, false);
+    begin_linear_second();
     lk_layer_set_position(n, lk_point_make(180, 70));
     lk_transaction_commit();
     a = lk_layer_get_animation(n, "position");
