@@ -344,6 +344,60 @@ static void check_former_mask_as_superlayer(void)
     lk_release(m);
 }
 
+/* S1.3, S3.3: a layer's implicit "mask" animation holds no layer. Outside
+   any display animations never end, so one that held its layer's new mask
+   (its toValue) or the one before (its start) kept that layer alive; with
+   the animated layer then a sublayer of that mask, neither was ever freed
+   (found by the random call sequences). `committed_mask`: the mask was
+   drawn on a display before the layers left it, so the animation that
+   takes it off starts from it. */
+static void check_mask_animation_holds_no_layer(bool committed_mask)
+{
+    lk_layer *root = named("root"), *a = named("a"), *m = named("m");
+    lk_display *d = lkt_open_display(32, 32, "open a display for the mask animations");
+    if (!d) return;
+    lk_layer_add_sublayer(root, a);
+    lk_layer_add_sublayer(root, m);
+    lk_display_set_root_layer(d, root);
+    lk_display_render_frame_at(d, lk_media_time());   /* committed once: changes animate */
+    if (committed_mask) {
+        lk_layer_remove_from_superlayer(m);
+        lk_layer_set_mask(a, m);
+        lk_display_render_frame_at(d, lk_media_time() + 10);
+        lk_layer_remove_from_superlayer(a);
+        lk_display_render_frame_at(d, lk_media_time() + 20);
+        lk_layer_set_mask(a, NULL);   /* animates from m, out of any display */
+        lk_transaction_flush();
+    } else {
+        lk_layer_remove_from_superlayer(a);
+        lk_layer_remove_from_superlayer(m);
+        lk_display_render_frame_at(d, lk_media_time());
+        lk_layer_set_mask(a, m);      /* animates to m, out of any display */
+        lk_transaction_flush();
+        lk_transaction_begin();
+        lk_transaction_set_disable_actions(true);
+        lk_layer_set_mask(a, NULL);
+        lk_transaction_commit();
+    }
+    lk_status added = lk_layer_add_sublayer(m, a);
+    lk_transaction_flush();
+    lk_release(a);
+    lk_release(m);
+    lk_transaction_flush();
+    lk_display_close(d);
+    lk_release(root);
+    int alive = 0;
+    lk_layer *old[2] = { a, m };
+    for (int i = 0; i < 2; i++) {
+        void *again = lk_retain(old[i]);
+        if (again) { alive++; lk_release(again); }
+    }
+    LKT_CHECK(added == LK_OK && alive == 0,
+              committed_mask ? "S1.3 a layer animated off its mask, then under it, is freed with it when let go"
+                             : "S1.3 a layer animated onto its mask, then under it, is freed with it when let go",
+              "add %s, %d still alive", lkt_status_name(added), alive);
+}
+
 /* S1.3, S5.1: a presentation copy of a masked layer shows the mask; letting
    the copy go leaves the mask its owner's (it once cleared the mask's owner,
    so the mask could then join a tree as well, and the committed copy's
@@ -532,6 +586,8 @@ int main(void)
     check_reference_counting();
     check_superlayer_released();
     check_former_mask_as_superlayer();
+    check_mask_animation_holds_no_layer(false);
+    check_mask_animation_holds_no_layer(true);
     check_presentation_copy_keeps_mask();
     check_mask_set_again_in_callback();
     check_many();

@@ -27,9 +27,13 @@ extension Layer {
         // search's shortcut): the render side's presentation is still the
         // one from before the change, the model already has the new value.
         let model = withUnsafePointer(to: &state) { property.read($0) }
-        animation.fromValue = RenderTree.shared.presentationValue(of: self, property: property, subpath: [], keyPath: key,
-                                                                  at: mediaTime()) ?? model
-        animation.toValue = model
+        guard !model.holdsLayer else { return Action(.animation(animation)) }   // (see attachBuiltIn)
+        let from = RenderTree.shared.presentationValue(of: self, property: property, subpath: [], keyPath: key,
+                                                       at: mediaTime()) ?? model
+        if !from.holdsLayer {
+            animation.fromValue = from
+            animation.toValue = model
+        }
         return Action(.animation(animation))
     }
 

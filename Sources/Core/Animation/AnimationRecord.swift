@@ -11,10 +11,15 @@ final class AnimationRecord: @unchecked Sendable {
     /// built-in animation's is kept in its lane track only.
     var previousValue: Value? {
         if let storedPrevious { return storedPrevious }
+        if let previousLayer { return .layer(previousLayer) }
         if case .lanes(let track)? = fastTrack, track.present & 8 != 0, let slot { return slot.value(lanes: track.previous) }
         return nil
     }
     private let storedPrevious: Value?
+    /// A previous value that is a layer (a mask's), held weakly: outside any
+    /// display a record is never done with, and holding the layer kept it,
+    /// and whatever holds this record's layer through it, alive in a loop.
+    private weak var previousLayer: Layer?
     /// The run loop of the thread that added it (S4.6).
     let runLoop: RunLoop
     let groups: [CompletionGroup]
@@ -57,7 +62,12 @@ final class AnimationRecord: @unchecked Sendable {
         fastTrackObject = fastTrack?.object
         self.key = key
         self.animation = animation
-        storedPrevious = previousValue
+        if case .layer(let l)? = previousValue {
+            storedPrevious = nil
+            previousLayer = l
+        } else {
+            storedPrevious = previousValue
+        }
         self.runLoop = runLoop
         self.groups = groups
     }

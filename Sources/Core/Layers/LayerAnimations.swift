@@ -67,8 +67,15 @@ extension Layer {
                                          slot: .transform(offset), runLoop: RunLoop.current,
                                          groups: Transaction.groupsForNewAnimation(in: transaction), property: property)
             } else {
-                animation.fromValue = previous
-                animation.toValue = model
+                // A mask's ends are layers: an animation holding them could
+                // keep layers alive in a loop (a mask whose own animation
+                // holds the layer it masked, where animations never end,
+                // outside any display); it goes from the value before it
+                // to the model's, read as the frames go.
+                if !model.holdsLayer && !previous.holdsLayer {
+                    animation.fromValue = previous
+                    animation.toValue = model
+                }
                 record = AnimationRecord(key: key, animation: animation, previousValue: previous,
                                          runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
                                          property: property, subpath: [])

@@ -17,6 +17,9 @@ public enum Value: Equatable, @unchecked Sendable {
     /// only; the C API reaches them through typed calls and "colors.N".
     case list([Value])
 
+    /// Whether it is a layer (a reference that can close a loop of layers).
+    var holdsLayer: Bool { if case .layer = self { true } else { false } }
+
     public var type: ValueType {
         switch self {
         case .none: .none
