@@ -21,6 +21,9 @@
  *
  * LKTEST_THREAD_CALLS=N runs longer (default 1,500 calls a thread).
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* nanosleep */
+#endif
 #include "lktest.h"
 
 #include <math.h>
@@ -28,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define THREADS 3
 #define LAYERS 8
@@ -197,6 +201,74 @@ static void check_ended_thread(void)
     lk_release(top);
 }
 
+/* ---- lk_display_run on several threads; closing under a run ---------- */
+
+typedef struct runner { lk_display *display; volatile int returned; lk_status status; } runner;
+
+static void *run_display(void *context)
+{
+    runner *r = (runner *)context;
+    r->status = lk_display_run(r->display);
+    r->returned = 1;
+    return NULL;
+}
+
+/* Waits up to 5 s for every runner to return; how many did. */
+static int wait_returned(runner *r, int n)
+{
+    int done = 0;
+    for (int waited = 0; waited < 500; waited++) {
+        done = 0;
+        for (int i = 0; i < n; i++) done += r[i].returned;
+        if (done == n) break;
+        struct timespec t = { 0, 10000000 };
+        nanosleep(&t, NULL);
+    }
+    return done;
+}
+
+/* One lk_display_stop ends the run on each thread running the display (the
+   second thread's run never returned: the display woke one thread); closing
+   the display ends runs on other threads too (they waited for something
+   else to be posted to them). */
+static void check_runs_on_threads(void)
+{
+    lk_display_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = (uint32_t)sizeof o;
+    o.backend = lkt_backend();
+    o.width = 16;
+    o.height = 16;
+    o.manual_clock = true;
+    lk_display *d = lk_display_open(&o);
+    if (!LKT_CHECK(d != NULL, "S5.3 open a display for runs on threads", "%s", lk_last_error())) return;
+    runner r[2] = { { d, 0, LK_OK }, { d, 0, LK_OK } };
+    pthread_t threads[2];
+    int started = 0;
+    for (int i = 0; i < 2; i++) started += pthread_create(&threads[i], NULL, run_display, &r[i]) == 0;
+    struct timespec settle = { 0, 200000000 };
+    nanosleep(&settle, NULL);   /* both inside lk_display_run */
+    lk_display_stop(d);
+    int returned = wait_returned(r, 2);
+    LKT_CHECK(started == 2 && returned == 2 && r[0].status == LK_OK && r[1].status == LK_OK,
+              "S5.3 one lk_display_stop ends the run on each thread running the display",
+              "%d of %d returned", returned, started);
+    if (returned == 2) for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
+
+    runner c = { d, 0, LK_OK };
+    pthread_t closer;
+    if (pthread_create(&closer, NULL, run_display, &c) == 0) {
+        nanosleep(&settle, NULL);
+        lk_display_close(d);
+        int done = wait_returned(&c, 1);
+        LKT_CHECK(done == 1 && c.status == LK_ERROR_STATE,
+                  "S5.3 closing the display ends a run on another thread, with LK_ERROR_STATE",
+                  "returned %d, %s", done, lkt_status_name(c.status));
+        if (done) pthread_join(closer, NULL);
+    }
+    lk_release(d);
+}
+
 int main(void)
 {
     const char *calls_env = getenv("LKTEST_THREAD_CALLS");
@@ -289,6 +361,7 @@ int main(void)
     lk_display_close(display);
     lk_release(root);
     check_ended_thread();
+    check_runs_on_threads();
     free(pixels);
     free(workers);
     pthread_key_delete(current_worker);

@@ -4,6 +4,7 @@
    commit), so every check is deterministic. */
 #include "support/lktest.h"
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -569,14 +570,128 @@ static void presentation_and_links(void)
     lk_display_render_frame_at(display, 100.1);
     lk_display_dispatch(display, 0);
     LKT_CHECK(link_calls == 1, "S5.3 a paused link does not fire", "%d calls", link_calls);
+    /* a call waiting when the link is paused is dropped */
+    lk_display_link_set_paused(link, false);
+    lk_display_render_frame_at(display, 100.2);
+    lk_display_link_set_paused(link, true);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(link_calls == 1, "S5.3 a call waiting when the link is paused is not made", "%d calls", link_calls);
     lk_display_link_set_paused(link, false);
     lk_display_link_set_preferred_fps(link, 30);
-    for (int i = 1; i <= 6; i++) lk_display_render_frame_at(display, 101.0 + i / 60.0);
-    lk_display_dispatch(display, 0);
+    for (int i = 1; i <= 6; i++) {
+        lk_display_render_frame_at(display, 101.0 + i / 60.0);
+        lk_display_dispatch(display, 0);
+    }
     LKT_CHECK(link_calls == 4, "S5.3 at 30 fps it fires every other 60 Hz frame", "%d calls", link_calls);
+    LKT_CHECK(lkt_near(link_target - link_timestamp, 1.0 / 30, 1e-9), "S5.3 ... and its target is the next call's frame, 1/30 s on",
+              "target - timestamp = %f", link_target - link_timestamp);
+    /* rates that do not divide 60 take the nearest that does */
+    int every_frame_calls = link_calls;
+    lk_display_link_set_preferred_fps(link, 40);
+    for (int i = 1; i <= 12; i++) {
+        lk_display_render_frame_at(display, 102.0 + i / 60.0);
+        lk_display_dispatch(display, 0);
+    }
+    LKT_CHECK(link_calls - every_frame_calls == 6, "S5.3 40 fps on 60 Hz is every 2nd frame (30 fps), evenly",
+              "%d calls in 12 frames", link_calls - every_frame_calls);
+    /* a thread that does not dispatch gets one call, with the latest frame */
+    lk_display_link_set_preferred_fps(link, 0);
+    int before = link_calls;
+    for (int i = 1; i <= 30; i++) lk_display_render_frame_at(display, 103.0 + i / 60.0);
+    lk_display_dispatch(display, 0);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(link_calls - before == 1 && lkt_near(link_timestamp, 103.5, 1e-9),
+              "S5.3 30 frames without a dispatch: one call, with the last frame's time (no backlog)",
+              "%d calls, timestamp %f", link_calls - before, link_timestamp);
     lk_display_link_invalidate(link);
     lk_release(link);
     LKT_CHECK(lk_display_get_fd(display) >= 0, "S2.2 the run loop has a pollable fd", "%d", lk_display_get_fd(display));
+}
+
+/* ---- S4.6: removed before it began; S2.2, S5.3: the run loop ---------- */
+
+/* An animation removed in a transaction still open while a frame is drawn
+   in which it would begin: the render side still has it, and it began
+   there with nothing left to report its stop (did_start and never
+   did_stop). Now it does not begin: neither is heard. */
+static void removed_before_its_first_frame(void)
+{
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(0));
+    lk_animation_set_to_value(a, lk_value_number(1));
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_set_begin_time(a, lk_media_time() + 0.2);
+    count_events(a);
+    lk_layer_add_animation(l, a, "late");
+    lk_release(a);
+    lk_transaction_flush();
+    double b = begin_of(l, "late");
+    started = stopped_finished = stopped_early = 0;
+    lk_transaction_begin();
+    lk_layer_remove_animation(l, "late");
+    lk_display_render_frame_at(display, b + 0.5);
+    lk_transaction_commit();
+    for (int i = 1; i <= 3; i++) {
+        lk_display_render_frame_at(display, b + 0.5 + i);
+        lk_display_dispatch(display, 0);
+    }
+    LKT_CHECK((started == 0 && stopped_early == 0 && stopped_finished == 0) ||
+              (started == 1 && stopped_early == 1 && stopped_finished == 0),
+              "S4.6 removed before its first frame was committed: no start, or a start and its stop",
+              "started %d, stopped early %d, finished %d", started, stopped_early, stopped_finished);
+}
+
+static bool fd_readable(void)
+{
+    struct pollfd p = { lk_display_get_fd(display), POLLIN, 0 };
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
+static int run_calls, inner_returned, outer_ran_after;
+static void stop_inner(void *u) { (void)u; run_calls++; lk_display_stop(display); }
+static void after_inner(void *u) { (void)u; outer_ran_after = 1; lk_display_stop(display); }
+static void run_nested(void *u)
+{
+    (void)u;
+    lk_transaction_begin();
+    lk_transaction_set_completion(stop_inner, NULL);
+    lk_transaction_commit();
+    lk_display_run(display);   /* returns when stop_inner stops it */
+    inner_returned = 1;
+    lk_transaction_begin();
+    lk_transaction_set_completion(after_inner, NULL);
+    lk_transaction_commit();
+}
+
+static void run_loop_rules(void)
+{
+    /* S2.2: an implicit transaction is work: the fd a program polls in its
+       own loop becomes readable, and a dispatch commits it (it stayed
+       quiet, and such a loop never committed its changes) */
+    lk_layer *l = committed_layer();
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(!fd_readable(), "S2.2 nothing waits: the fd is not readable", "%s", "readable");
+    lk_layer_set_opacity(l, 0.25);   /* an implicit transaction */
+    LKT_CHECK(fd_readable(), "S2.2 an implicit transaction makes the run loop's fd readable", "%s", "not readable");
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(lk_layer_get_animation(l, "opacity") != NULL && !fd_readable(),
+              "S2.2 the dispatch it calls for commits it (its animation is there), and the fd is quiet again",
+              "animation %p", (void *)lk_layer_get_animation(l, "opacity"));
+
+    /* lk_display_stop with no run under way ends the next one at once
+       (CFRunLoopStop); a nested run's stop ends that run only */
+    lk_display_stop(display);
+    LKT_CHECK_STATUS("S5.3 a stop before the run ends it at once", lk_display_run(display), LK_OK);
+    run_calls = inner_returned = outer_ran_after = 0;
+    lk_transaction_begin();
+    lk_transaction_set_completion(run_nested, NULL);
+    lk_transaction_commit();
+    lk_status s = lk_display_run(display);
+    LKT_CHECK(s == LK_OK && run_calls == 1 && inner_returned && outer_ran_after,
+              "S5.3 a stop inside a nested run ends it, and the run around it goes on",
+              "%s, inner stopped %d, returned %d, outer went on %d", lkt_status_name(s), run_calls, inner_returned,
+              outer_ran_after);
 }
 
 /* ---- S4.6, S2.4: animations of layers that are not drawn ---------------- */
@@ -694,6 +809,8 @@ int main(void)
     transaction_keys();
     explicit_animations();
     presentation_and_links();
+    removed_before_its_first_frame();
+    run_loop_rules();
     undrawn_layers_animations_end();
     released_layers_animation_stops();
     lk_display_close(display);

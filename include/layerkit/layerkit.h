@@ -746,7 +746,8 @@ double      lk_display_get_refresh_rate(const lk_display *display);
 /* the display retains its root; NULL detaches it */
 lk_status   lk_display_set_root_layer(lk_display *display, lk_layer *root);
 lk_layer   *lk_display_get_root_layer(const lk_display *display);
-/* renders the layer tree as it is at media_time */
+/* renders the layer tree as it is at media_time; for a display opened with
+   manual_clock (one with a render thread refuses it: LK_ERROR_STATE) */
 lk_status   lk_display_render_frame_at(lk_display *display, double media_time);
 /* the last frame, RGBA8 straight alpha, stride in bytes (>= width * 4) */
 lk_status   lk_display_read_pixels(lk_display *display, void *rgba8, size_t stride);
@@ -757,16 +758,25 @@ void        lk_display_close(lk_display *display);
 /* The run loop (S2.2, S5): each thread has one. It delivers that thread's
    callbacks (completions, animation delegates, display links) and commits
    its implicit transaction. lk_display_get_fd is poll()-able (POLLIN) when
-   the calling thread has work waiting; lk_display_dispatch runs one
-   iteration, waiting up to timeout_ms (-1: forever); lk_display_run
-   iterates until lk_display_stop (callable from any thread or callback). */
+   the calling thread has work waiting (an implicit transaction to commit
+   counts); lk_display_dispatch runs one iteration, waiting up to timeout_ms
+   (-1: forever); lk_display_run iterates until lk_display_stop (callable
+   from any thread or callback), which ends the innermost run on each thread
+   running the display, or, with none under way, the next one; closing the
+   display ends them too (LK_ERROR_STATE). */
 int         lk_display_get_fd(const lk_display *display);
 lk_status   lk_display_dispatch(lk_display *display, int timeout_ms);
 lk_status   lk_display_run(lk_display *display);
 void        lk_display_stop(lk_display *display);
 
 /* Display links (S5.3): a callback on the creating thread's run loop once
-   per displayed frame with the frame's timestamp and target time. */
+   per displayed frame with the frame's timestamp and target time (when the
+   next call is due). A preferred rate is rounded to the nearest whole
+   number of frames between calls (40 fps on 60 Hz: every 2nd frame). At
+   most one call waits on the run loop, with the latest frame's times: a
+   thread that does not dispatch gets one call when it does, not one per
+   frame missed; a paused or invalidated link gets none, and a paused one
+   keeps no render thread awake. */
 lk_display_link *lk_display_link_create(lk_display *display,
         void (*callback)(lk_display_link *link, double timestamp, double target_timestamp,
                          void *user_data),

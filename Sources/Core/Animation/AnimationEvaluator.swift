@@ -53,10 +53,12 @@ enum AnimationEvaluator {
     }
 
     /// The record's start once its active interval begins, its end once it
-    /// is over: each noted once (S4.6).
+    /// is over: each noted once (S4.6). One the model stopped before it
+    /// began (removed or replaced, not yet committed) never starts: nothing
+    /// would report its stop.
     @inline(__always)
     private static func note(_ record: AnimationRecord, _ phase: TimingPhase, _ events: UnsafeMutablePointer<[Event]>) {
-        if !record.started && phase != .before {
+        if !record.started && !record.stopped && phase != .before {
             record.started = true
             events.pointee.append(.started(record))
         }

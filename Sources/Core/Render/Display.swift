@@ -62,10 +62,15 @@ public final class Display: Object, @unchecked Sendable {
     /// arrive on the backend's thread), and the time each frame was drawn for.
     private let pacing = Locked<(loop: RenderLoop?, frameTimes: [UInt64: Double])>((nil, [:]))
     private var commitObserver: UInt64?
-    /// Set by stop(); lk_display_run returns when it sees it.
-    private let stopRequested = Locked(false)
-    /// The run loop of the thread inside run(), to wake it from another thread.
-    private let runLoopToWake = Locked<RunLoop?>(nil)
+    /// The runs of lk_display_run under way, innermost last, each with its
+    /// thread's run loop (to wake it from any thread) and whether stop()
+    /// ended it; and a stop() that found none, for the next run to take.
+    private struct Runs {
+        var active: [(id: Int, loop: RunLoop, stopped: Bool)] = []
+        var nextID = 0
+        var stopWaiting = false
+    }
+    private let runs = Locked(Runs())
 
     private struct Statistics {
         var presented: UInt64 = 0
@@ -173,7 +178,7 @@ public final class Display: Object, @unchecked Sendable {
             guard let self else { return false }
             return (try? self.drawFrame(at: time)) ?? false
         }, wantsFrames: { [weak self] in
-            self?.links.withLock { $0.contains { !$0.isInvalidated } } ?? false
+            self?.links.withLock { $0.contains { $0.wantsFrames } } ?? false
         })
         renderLoop = loop
         pacing.withLock { $0.loop = loop }
@@ -258,6 +263,13 @@ public final class Display: Object, @unchecked Sendable {
     public func renderFrame(at time: Double) throws(LayerKitError) {
         guard time.isFinite else { throw .invalid("media_time: \(time) is not finite") }
         guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
+        // A frame at a time of the program's on a display whose render
+        // thread draws at the real time ended its animations early (a frame
+        // 60 s ahead finished a 10 s animation) and sent its display links
+        // back in time.
+        guard manualClock else {
+            throw LayerKitError(.state, "display: it draws on its own render thread (opened without manual_clock); lk_display_render_frame_at is for displays with a manual clock")
+        }
         ModelLock.shared.withLock { Transaction.flush() }
         _ = try drawFrame(at: time)
     }
@@ -275,7 +287,6 @@ public final class Display: Object, @unchecked Sendable {
             for need in needs { _ = TileStore.draw(need, frame: frame) }
         }
         guard drawn else { return false }
-        AnimationEvents.deliver(events)
         let live = links.withLock { list -> [DisplayLink] in
             list.removeAll { $0.isInvalidated }
             return list
@@ -306,6 +317,12 @@ public final class Display: Object, @unchecked Sendable {
             builder.viewport = ScreenBox(x0: 0, y0: 0, x1: size.width, y1: size.height)
             RenderTree.shared.withLock {
                 builder.build(root: id.flatMap { RenderTree.shared.node($0) }, at: time, events: &events)
+                // Posted before the lock is let go (S4.6): a removal marks
+                // its record stopped under this lock, and posts its stop
+                // after; posted after the frame was drawn, a start could
+                // come after the stop of an animation removed meanwhile.
+                AnimationEvents.deliver(events)
+                events.removeAll()
             }
             animating = builder.animating
             if builder.truncated && !warnedTruncation {
@@ -379,6 +396,7 @@ public final class Display: Object, @unchecked Sendable {
     public func addLink(_ link: DisplayLink) throws(LayerKitError) {
         guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
         links.withLock { $0.append(link) }
+        link.addWaker { [weak self] in self?.renderLoop?.wake() }
         renderLoop?.wake()
     }
 
@@ -400,7 +418,10 @@ public final class Display: Object, @unchecked Sendable {
         pthread_mutex_unlock(&backendMutex)
         root = nil
         rootID.withLock { $0 = nil }
-        links.withLock { $0.removeAll() }
+        for link in links.withLock({ l -> [DisplayLink] in let all = l; l.removeAll(); return all }) { link.displayClosed() }
+        // Runs of lk_display_run on other threads return now, with the
+        // closed display's error (they waited for something else to post).
+        for run in runs.withLock({ $0.active }) { run.loop.post {} }
         let handler = eventHandler.withLock { h -> DisplayEventHandler? in let old = h; h = nil; return old }
         _ = handler   // its destroy runs as it is released here
     }
@@ -417,21 +438,44 @@ public final class Display: Object, @unchecked Sendable {
         RunLoop.current.runOnce(timeout: timeout)
     }
 
-    /// Iterates the calling thread's run loop until stop().
+    /// Iterates the calling thread's run loop until stop(), as
+    /// CFRunLoopRun does: a stop that came while no run was under way ends
+    /// the next one at once.
     public func run() throws(LayerKitError) {
-        stopRequested.withLock { $0 = false }
         let loop = RunLoop.current
-        runLoopToWake.withLock { $0 = loop }
-        defer { runLoopToWake.withLock { $0 = nil } }
-        while !stopRequested.withLock({ $0 }) {
+        guard let id = runs.withLock({ r -> Int? in
+            if r.stopWaiting {
+                r.stopWaiting = false
+                return nil
+            }
+            r.nextID += 1
+            r.active.append((r.nextID, loop, false))
+            return r.nextID
+        }) else { return }
+        defer { runs.withLock { $0.active.removeAll { $0.id == id } } }
+        while !runs.withLock({ r in r.active.contains { $0.id == id && $0.stopped } }) {
             guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
             loop.runOnce(timeout: -1)
         }
     }
 
-    /// Makes run() return after the current iteration; callable from any thread.
+    /// Makes run() return after the current iteration; callable from any
+    /// thread. Ends the innermost run on each thread running this display
+    /// (a nested run returns to the one around it, as CFRunLoopStop does);
+    /// with none under way, the next run.
     public func stop() {
-        stopRequested.withLock { $0 = true }
-        runLoopToWake.withLock { $0?.post {} }
+        let woken = runs.withLock { r -> [RunLoop] in
+            guard !r.active.isEmpty else {
+                r.stopWaiting = true
+                return []
+            }
+            var seen: [ObjectIdentifier] = []
+            for i in r.active.indices.reversed() where !seen.contains(ObjectIdentifier(r.active[i].loop)) {
+                seen.append(ObjectIdentifier(r.active[i].loop))
+                r.active[i].stopped = true
+            }
+            return r.active.map(\.loop)
+        }
+        for loop in woken { loop.post {} }
     }
 }

@@ -1,10 +1,26 @@
 /// A display link (S5.3): the program's callback, on the run loop of the
 /// thread that created it, once per displayed frame.
+///
+/// At most one callback waits on the run loop at a time, with the latest
+/// frame's times: a thread that does not dispatch for a while gets one call
+/// when it does, not one per frame missed (CADisplayLink skips frames for a
+/// busy thread; queued, they grew the queue by 60 closures a second and came
+/// as a burst). Pausing or invalidating also drops the one waiting.
 public final class DisplayLink: Object, @unchecked Sendable {
-    private struct Settings { var paused = false; var fps = 0.0; var lastFired: Double?; var invalidated = false }
+    private struct Settings {
+        var paused = false
+        var fps = 0.0
+        var lastFired: Double?
+        var invalidated = false
+        /// The times of the call waiting on the run loop, if one waits.
+        var waiting: (timestamp: Double, target: Double)?
+    }
     private let settings = Locked(Settings())
     private let runLoop: RunLoop
     private let callback: (DisplayLink, Double, Double) -> Void
+    /// Wakes the render threads of the displays it is on (a sleeping one
+    /// draws again when the link is resumed).
+    private let wakers = Locked<[() -> Void]>([])
 
     public init(callback: @escaping (DisplayLink, Double, Double) -> Void) {
         runLoop = RunLoop.current
@@ -12,7 +28,15 @@ public final class DisplayLink: Object, @unchecked Sendable {
         super.init(kind: .displayLink)
     }
 
-    public func setPaused(_ paused: Bool) { settings.withLock { $0.paused = paused } }
+    func addWaker(_ wake: @escaping () -> Void) { wakers.withLock { $0.append(wake) } }
+
+    public func setPaused(_ paused: Bool) {
+        settings.withLock { s in
+            s.paused = paused
+            if paused { s.waiting = nil }
+        }
+        if !paused { for wake in wakers.withLock({ $0 }) { wake() } }
+    }
 
     public func setPreferredFramesPerSecond(_ fps: Double) throws(LayerKitError) {
         guard fps.isFinite, fps >= 0 else {
@@ -21,24 +45,60 @@ public final class DisplayLink: Object, @unchecked Sendable {
         settings.withLock { $0.fps = fps }
     }
 
-    public func invalidate() { settings.withLock { $0.invalidated = true } }
+    public func invalidate() {
+        settings.withLock { s in
+            s.invalidated = true
+            s.waiting = nil
+        }
+    }
     public var isInvalidated: Bool { settings.withLock { $0.invalidated } }
+
+    /// The display it was on closed: a call waiting for its last frame is
+    /// not made.
+    func displayClosed() { settings.withLock { $0.waiting = nil } }
+
+    /// Whether it asks for frames: not paused, not invalidated, and its
+    /// thread still there to take the calls (a render thread kept drawing
+    /// at 60 Hz for a paused link, or one whose thread had ended).
+    var wantsFrames: Bool {
+        !runLoop.hasEnded && settings.withLock { !$0.paused && !$0.invalidated }
+    }
+
+    /// Frames of `period` seconds between calls for a preferred rate: the
+    /// whole number of frames whose rate is nearest it (a tie takes the
+    /// faster), so the calls come at an even pace (S5.3; CADisplayLink's
+    /// actual rate is a factor of the display's). 0 or a rate above the
+    /// display's: every frame.
+    static func framesPerCall(fps: Double, period: Double) -> Int {
+        guard fps > 0, period > 0, fps * period < 1 else { return 1 }
+        let n = max(1, Int((1 / (fps * period)).rounded(.down)))
+        let slower = 1 / (Double(n + 1) * period), faster = 1 / (Double(n) * period)
+        return abs(slower - fps) < abs(faster - fps) - 1e-9 ? n + 1 : n
+    }
 
     /// A frame was displayed at `timestamp`; the next is due at `target`.
     /// Called by the render side from any thread.
     func frameDisplayed(timestamp: Double, target: Double) {
-        let fire = settings.withLock { s -> Bool in
-            guard !s.paused, !s.invalidated else { return false }
-            // A preferred rate skips frames; half a frame of slack absorbs jitter.
-            if s.fps > 0, let last = s.lastFired, timestamp - last < 1 / s.fps - 0.5 * (target - timestamp) {
-                return false
-            }
+        let period = target - timestamp
+        // Whether a call already waits (nil: no call for this frame).
+        let alreadyWaiting = settings.withLock { s -> Bool? in
+            guard !s.paused, !s.invalidated else { return nil }
+            let frames = DisplayLink.framesPerCall(fps: s.fps, period: period)
+            // Half a frame of slack absorbs jitter in the frames' times.
+            if frames > 1, let last = s.lastFired, timestamp - last < (Double(frames) - 0.5) * period { return nil }
             s.lastFired = timestamp
-            return true
+            let waiting = s.waiting != nil
+            s.waiting = (timestamp, timestamp + Double(frames) * period)
+            return waiting
         }
-        guard fire else { return }
+        guard alreadyWaiting == false else { return }
         runLoop.post { [self] in
-            guard !isInvalidated else { return }
+            // The latest frame's times, unless paused or invalidated since.
+            guard let (timestamp, target) = settings.withLock({ s -> (Double, Double)? in
+                let w = s.waiting
+                s.waiting = nil
+                return s.paused || s.invalidated ? nil : w
+            }) else { return }
             callback(self, timestamp, target)
         }
     }

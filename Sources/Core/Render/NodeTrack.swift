@@ -163,7 +163,7 @@ extension AnimationEvaluator {
             if let events {
                 if !track.pointee.seenStarted && evaluation.phase != .before {
                     let record = track.pointee.record
-                    if !record.started {
+                    if !record.started && !record.stopped {   // (see AnimationEvaluator.note)
                         record.started = true
                         events.pointee.append(.started(record))
                     }

@@ -9,6 +9,8 @@ import Synchronization
 public final class RunLoop: ThreadEndObserver, @unchecked Sendable {
     public let fd: Int32
     private let queue = Locked<[() -> Void]>([])
+    /// wake() was called since the last iteration (no closure queued for it).
+    private var woken = false   // under queue's lock
     /// Its thread has ended: nothing will run what is posted. (Queued work
     /// holds animation records, which hold their run loop: kept, it was a
     /// cycle that leaked the run loop and all it held.)
@@ -40,6 +42,23 @@ public final class RunLoop: ThreadEndObserver, @unchecked Sendable {
         }
     }
 
+    /// Makes the fd readable and the next iteration not wait, without
+    /// queueing anything (a thread that never iterates keeps nothing).
+    public func wake() {
+        let write = queue.withLock { q -> Bool in
+            guard !ended, !woken else { return false }
+            woken = true
+            return q.isEmpty
+        }
+        if write {
+            var one: UInt64 = 1
+            _ = Glibc.write(fd, &one, 8)
+        }
+    }
+
+    /// Its thread has ended (work posted to it is dropped).
+    public var hasEnded: Bool { queue.withLock { _ in ended } }
+
     /// The thread ended: what waits is dropped (outside the lock: releasing
     /// it may release layers), and what comes later is not kept.
     public func threadEnded() {
@@ -58,18 +77,22 @@ public final class RunLoop: ThreadEndObserver, @unchecked Sendable {
     @discardableResult
     public func runOnce(timeout: Double) -> Int {
         ModelLock.shared.withLock { Transaction.flush() }
-        var pending = queue.withLock { $0.isEmpty }
-        if pending && timeout != 0 {
+        let idle = queue.withLock { $0.isEmpty && !woken }
+        if idle && timeout != 0 {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ms = timeout < 0 ? -1 : Int32(min(timeout * 1000, Double(Int32.max)))
             _ = poll(&p, 1, ms)
-            pending = queue.withLock { $0.isEmpty }
         }
         // Reset the fd before taking the work: a post after this point either
         // finds work waiting (taken below) or writes the fd again.
         var counter: UInt64 = 0
         _ = read(fd, &counter, 8)
-        let work = queue.withLock { q -> [() -> Void] in let w = q; q.removeAll(); return w }
+        let work = queue.withLock { q -> [() -> Void] in
+            woken = false
+            let w = q
+            q.removeAll()
+            return w
+        }
         // Callbacks run without the model lock held, on this thread.
         for item in work { item() }
         // What the callbacks changed is committed in this same iteration.

@@ -140,12 +140,21 @@ public enum Transaction {
 
     // MARK: Recording changes
 
+    /// Opens the thread's implicit transaction (S2.2), and tells its run
+    /// loop there is work: a program polling lk_display_get_fd in its own
+    /// loop then dispatches, which commits it (the fd stayed quiet, and its
+    /// changes were never committed).
+    private static func openImplicit(_ state: ThreadState) {
+        state.frames.append(Frame(implicit: true))
+        RunLoop.current.wake()
+    }
+
     /// Called for every model change: opens an implicit transaction if needed.
     static func recordChange(_ layer: Layer) { recordChange(layer, in: current) }
 
     /// recordChange with the thread's state already at hand.
     static func recordChange(_ layer: Layer, in state: ThreadState) {
-        if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
+        if state.frames.isEmpty { openImplicit(state) }
         // Under the model lock. Two threads changing one layer may each list
         // it more than once; publishing a layer twice is harmless.
         if layer.transactionMark != state.mark {
@@ -157,7 +166,7 @@ public enum Transaction {
     /// Marks a layer for the layout pass of this thread's next commit.
     static func recordNeedsLayout(_ layer: Layer) {
         let state = current
-        if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
+        if state.frames.isEmpty { openImplicit(state) }
         state.needsLayout.append(WeakLayer(layer))
     }
 
@@ -169,7 +178,7 @@ public enum Transaction {
             for group in groups { group.animationAdded() }
             return groups
         }
-        if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
+        if state.frames.isEmpty { openImplicit(state) }
         // Every open transaction counts it: a completion may still be set
         // on any of them before it commits.
         var groups: [CompletionGroup] = []
@@ -213,7 +222,7 @@ public enum Transaction {
 
     private static func modifyTop(_ change: (inout Frame) -> Void) {
         let state = current
-        if state.frames.isEmpty { state.frames.append(Frame(implicit: true)) }
+        if state.frames.isEmpty { openImplicit(state) }
         change(&state.frames[state.frames.count - 1])
     }
 
