@@ -442,6 +442,53 @@ static void test_key_path_animation(void)
     lk_release(flake);
 }
 
+/* Circle and sphere shapes have radius emitterSize.width (Apple's
+   kCAEmitterLayerCircle: "a circle centered at (emitterPosition.x,
+   emitterPosition.y, emitterZPosition) of radius emitterSize.width";
+   kCAEmitterLayerSphere the same). 400 still particles on a circle's
+   outline all lie 30 from the centre; a sphere's surface, flattened into
+   the layer, reaches 30 and no further. Half the width, as LayerKit read
+   it before, put them all within 15. */
+static void test_shape_radius(void)
+{
+    static const struct { lk_emitter_shape shape; lk_emitter_mode mode; const char *name; } cases[] = {
+        { LK_EMITTER_SHAPE_CIRCLE, LK_EMITTER_MODE_OUTLINE,
+          "S7.4 a circle emitter's radius is emitterSize.width (kCAEmitterLayerCircle)" },
+        { LK_EMITTER_SHAPE_SPHERE, LK_EMITTER_MODE_SURFACE,
+          "S7.4 a sphere emitter's radius is emitterSize.width (kCAEmitterLayerSphere)" },
+    };
+    lk_image *dot = solid_image(2, 2, 255, 255, 255, 0);
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        double start, nearest = 1e9, farthest = 0;
+        lk_layer *e = emitter_layer(&start);
+        lk_emitter_cell *c = straight_cell(dot, 0);
+        int x, y;
+        lk_emitter_cell_set_birth_rate(c, 200);
+        lk_emitter_layer_set_cells(e, &c, 1);
+        lk_emitter_layer_set_emitter_position(e, lk_point_make(80, 60));
+        lk_emitter_layer_set_emitter_size(e, lk_size_make(30, 10));
+        lk_emitter_layer_set_emitter_shape(e, cases[k].shape);
+        lk_emitter_layer_set_emitter_mode(e, cases[k].mode);
+        uint8_t *px = frame_at(start + 2);
+        for (y = 0; y < H; y++)
+            for (x = 0; x < W; x++) {
+                if (pixel(px, x, y)[0] <= 8) continue;
+                double d = hypot(x + 0.5 - 80, y + 0.5 - 60);
+                if (d < nearest) nearest = d;
+                if (d > farthest) farthest = d;
+            }
+        /* particles 2 points wide: lit pixels up to 2 from their centres */
+        int ok = farthest > 28 && farthest < 32.5 && (k == 1 || nearest > 27.5);
+        LKT_CHECK(ok, cases[k].name, "lit pixels from %.1f to %.1f from the centre, expected %s30", nearest, farthest,
+                  k == 1 ? "up to " : "");
+        free(px);
+        drop(e);
+        lk_release(c);
+    }
+    lk_release(dot);
+}
+
 static void test_properties_and_errors(void)
 {
     lk_layer *e = lk_emitter_layer_create();
@@ -593,6 +640,7 @@ int main(void)
     test_scenes();
     test_birth_rate_zero();
     test_key_path_animation();
+    test_shape_radius();
     test_properties_and_errors();
     test_huge_birth_rate();
     lk_display_close(display);

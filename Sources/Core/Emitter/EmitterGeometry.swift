@@ -42,13 +42,15 @@ struct EmissionPoint {
 /// centred on (emitterPosition, emitterZPosition); a line runs along x over
 /// emitterSize.width; rectangles span emitterSize; cuboids add emitterDepth
 /// along z; circles (in the xy plane) and spheres have radius
-/// emitterSize.width / 2. Modes: `points` uses the shape's vertices (a
-/// line's two ends, the corners; the centre of a point, circle or sphere),
-/// `outline` its edges (a circle's circumference, a sphere's surface),
-/// `surface` its faces (a rectangle's and circle's area, a cuboid's six
-/// faces, a sphere's surface) and `volume` its inside (a line or rectangle
-/// or circle, having no inside, as for surface; a cuboid's and a ball's
-/// inside). On a circle's or sphere's outline and surface, particles head
+/// emitterSize.width (Apple's kCAEmitterLayerCircle: "a circle centered at
+/// (emitterPosition.x, emitterPosition.y, emitterZPosition) of radius
+/// emitterSize.width"; kCAEmitterLayerSphere the same). Modes: `points`
+/// uses the shape's vertices (a line's two ends, the corners; the centre
+/// of a point, circle or sphere), `outline` its edges (a circle's
+/// circumference, a sphere's surface), `surface` its faces (a rectangle's
+/// and circle's area, a cuboid's six faces, a sphere's surface) and
+/// `volume` its inside (a line or rectangle or circle, having no inside, as
+/// for surface; a cuboid's and a ball's inside). On a circle's or sphere's outline and surface, particles head
 /// outward from the centre before the cell's longitude and latitude turn
 /// them; everywhere else the emission direction starts along +x.
 enum EmitterGeometry {
@@ -110,21 +112,21 @@ enum EmitterGeometry {
         case (.circle, .points), (.sphere, .points):
             return EmissionPoint(x: cx, y: cy, z: cz)
         case (.circle, .outline):
-            let a = 2 * Double.pi * u1, r = w / 2
+            let a = 2 * Double.pi * u1, r = w
             return EmissionPoint(x: cx + r * cos(a), y: cy + r * sin(a), z: cz, nx: cos(a), ny: sin(a), nz: 0)
         case (.circle, .surface):
-            let a = 2 * Double.pi * u1, r = w / 2 * u2.squareRoot()
+            let a = 2 * Double.pi * u1, r = w * u2.squareRoot()
             return EmissionPoint(x: cx + r * cos(a), y: cy + r * sin(a), z: cz, nx: cos(a), ny: sin(a), nz: 0)
         case (.circle, _):
-            let a = 2 * Double.pi * u1, r = w / 2 * u2.squareRoot()
+            let a = 2 * Double.pi * u1, r = w * u2.squareRoot()
             return EmissionPoint(x: cx + r * cos(a), y: cy + r * sin(a), z: cz)
         case (.sphere, .outline), (.sphere, .surface):
             let (nx, ny, nz) = unitSphere(u1, u2)
-            let r = w / 2
+            let r = w
             return EmissionPoint(x: cx + r * nx, y: cy + r * ny, z: cz + r * nz, nx: nx, ny: ny, nz: nz)
         case (.sphere, _):
             let (nx, ny, nz) = unitSphere(u1, u2)
-            let r = w / 2 * cbrt(u3)
+            let r = w * cbrt(u3)
             return EmissionPoint(x: cx + r * nx, y: cy + r * ny, z: cz + r * nz)
         }
     }
