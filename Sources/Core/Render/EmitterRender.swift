@@ -9,22 +9,32 @@ final class EmitterRender {
     /// change on another thread).
     private var cells: [EmitterCell] = []
     private var committed: [EmitterCellSnapshot] = []
+    /// The layer's committed emitter properties, to notice a commit that
+    /// changes them.
+    private var committedConfiguration: EmitterConfiguration?
     /// The values the simulation has, to notice presented changes.
     private var applied: (configuration: EmitterConfiguration, values: [EmitterState.CellValue])?
-    /// A commit changed the cells: the change applies from this local time
-    /// (or from the last frame drawn, if later: a manual clock's frames run
-    /// ahead of the commits' clock).
+    /// A commit changed the cells or the layer's emitter properties: the
+    /// change applies from this local time (or from the last frame drawn,
+    /// if later: a manual clock's frames run ahead of the commits' clock).
+    /// Applying it from the next frame instead made the particles born in
+    /// between depend on which frames were drawn (S7.4).
     private var pendingCommit: Double?
     private var lastFrame = -Double.infinity
 
-    /// Takes the committed cells (model lock held); a commit that leaves
-    /// them as they were changes nothing.
-    func commit(cells model: [EmitterCell], at localTime: Double) {
+    /// Takes the committed cells and emitter properties (model lock held);
+    /// a commit that leaves both as they were changes nothing.
+    func commit(cells model: [EmitterCell], configuration: EmitterConfiguration, at localTime: Double) {
         let snapshots = EmitterCell.snapshots(of: model)
-        if simulation != nil, snapshots.count == committed.count,
-           zip(snapshots, committed).allSatisfy({ $0.isSame(as: $1) }) { return }
-        cells = EmitterCell.copies(of: model)
-        committed = snapshots
+        let sameCells = simulation != nil && snapshots.count == committed.count
+            && zip(snapshots, committed).allSatisfy { $0.isSame(as: $1) }
+        let sameConfiguration = configuration == committedConfiguration
+        if sameCells && sameConfiguration { return }
+        if !sameCells {
+            cells = EmitterCell.copies(of: model)
+            committed = snapshots
+        }
+        committedConfiguration = configuration
         pendingCommit = localTime
     }
 

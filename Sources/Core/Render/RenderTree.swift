@@ -335,7 +335,8 @@ public final class RenderTree: @unchecked Sendable {
         if layer.state.layerKind == .emitter {
             let emitter = node.emitter ?? EmitterRender()
             node.emitter = emitter
-            emitter.commit(cells: layer.state.emitter.cells, at: layer.localTime(forMediaTime: time))
+            emitter.commit(cells: layer.state.emitter.cells, configuration: layer.state.emitter.configuration,
+                           at: layer.localTime(forMediaTime: time))
         }
         // The same records (a change of anything else): the tracks stand.
         if !RenderTree.same(node.animations, layer.animationRecords) { node.animations = layer.animationRecords }
