@@ -200,6 +200,9 @@ static void fireworks(const char *outdir, lk_image *dot)
     CHECK(lk_emitter_cell_set_name(burst, "burst"));
     CHECK(lk_emitter_cell_set_birth_rate(burst, 1));
     CHECK(lk_emitter_cell_set_lifetime(burst, 0.35));
+    /* sparks inherit the burst's scale, and it the rocket's (Apple's
+       sample's 2.5: 0.25 x 2.5 x 0.3, sparks of 4.5 points) */
+    CHECK(lk_emitter_cell_set_scale(burst, 2.5));
     CHECK(lk_emitter_cell_set_name(spark, "spark"));
     CHECK(lk_emitter_cell_set_birth_rate(spark, 700));
     CHECK(lk_emitter_cell_set_lifetime(spark, 2));

@@ -259,6 +259,9 @@ static lk_layer *fireworks_layer(double *start, lk_image *dot, lk_emitter_cell *
     lk_emitter_cell_set_name(burst, "burst");
     lk_emitter_cell_set_birth_rate(burst, 1);
     lk_emitter_cell_set_lifetime(burst, 0.35);
+    /* Apple's sample's burst scale: sparks inherit the burst's scale, which
+       inherits the rocket's (0.3 x 2.5 x 0.25: sparks 1.9 points) */
+    lk_emitter_cell_set_scale(burst, 2.5);
     lk_emitter_cell_set_name(spark, "spark");
     lk_emitter_cell_set_birth_rate(spark, 300);
     lk_emitter_cell_set_lifetime(spark, 1.6);
@@ -557,6 +560,54 @@ static void test_layer_change_applies_from_commit(void)
     lk_release(dot);
 }
 
+/* Width of the lit run through (x, y) along the row. */
+static int run_width(const uint8_t *px, int x, int y)
+{
+    int a = x, b = x;
+    if (pixel(px, x, y)[0] <= 128) return 0;
+    while (a > 0 && pixel(px, a - 1, y)[0] > 128) a--;
+    while (b < W - 1 && pixel(px, b + 1, y)[0] > 128) b++;
+    return b - a + 1;
+}
+
+/* A sub-cell's particles inherit their parent particle's scale
+   (CAEmitterCell.emitterCells: "the scale and color of fireworkCell are
+   inherited by trailCell"): it multiplies their own. A 16-point image; the
+   parent (scale 0.5, born at 1 s from (20, 40), 40 pt/s along +x) emits one
+   child at 2 s, scale 1.5, going down at 30 pt/s; at 3.5 s the parent is 8
+   points wide at x 120, the child 12 at (60, 85). The layer's scale
+   multiplier (2) reaches the child once, through its parent: 16 and 24. */
+static void test_scale_inherited(void)
+{
+    lk_image *square = solid_image(16, 16, 255, 255, 255, 0);
+    int k;
+    for (k = 0; k < 2; k++) {
+        double start;
+        lk_layer *e = emitter_layer(&start);
+        lk_emitter_cell *parent = straight_cell(square, 40), *child = straight_cell(square, 30);
+        lk_emitter_cell_set_duration(parent, 1.5);
+        lk_emitter_cell_set_scale(parent, 0.5);
+        lk_emitter_cell_set_duration(child, 1.5);
+        lk_emitter_cell_set_scale(child, 1.5);
+        lk_emitter_cell_set_emission_longitude(child, LKT_PI / 2);
+        lk_emitter_cell_set_cells(parent, &child, 1);
+        lk_emitter_layer_set_cells(e, &parent, 1);
+        lk_emitter_layer_set_emitter_position(e, lk_point_make(20, 40));
+        if (k) lk_emitter_layer_set_scale(e, 2);
+        uint8_t *px = frame_at(start + 3.5);
+        int pw = run_width(px, 120, 40), cw = run_width(px, 60, 85);
+        LKT_CHECK(pw == 8 * (k + 1) && cw == 12 * (k + 1),
+                  k ? "S7.4 the layer's scale multiplier reaches a sub-cell's particles once, through the inherited scale"
+                    : "S7.4 a sub-cell's particles inherit their parent particle's scale (CAEmitterCell.emitterCells)",
+                  "parent %d points wide, child %d (expected %d and %d)", pw, cw, 8 * (k + 1), 12 * (k + 1));
+        free(px);
+        drop(e);
+        lk_release(parent);
+        lk_release(child);
+    }
+    lk_release(square);
+}
+
 static void test_properties_and_errors(void)
 {
     lk_layer *e = lk_emitter_layer_create();
@@ -710,6 +761,7 @@ int main(void)
     test_key_path_animation();
     test_shape_radius();
     test_layer_change_applies_from_commit();
+    test_scale_inherited();
     test_properties_and_errors();
     test_huge_birth_rate();
     lk_display_close(display);

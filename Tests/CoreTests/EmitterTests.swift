@@ -458,6 +458,11 @@ private func still(_ shape: EmitterShape, _ mode: EmitterMode) -> EmitterSimulat
         let burstNow = firstSpark.first { sim.name(ofCell: $0.cell) == "burst" }!
         #expect(spark.birthTime == 2 + 1.0 / 400 && spark.x == burstNow.x && spark.y == burstNow.y)
         #expect(near(spark.color.r, burstNow.color.r, 1e-6) && near(spark.color.b, burstNow.color.b, 1e-6))
+        // ... and their scale (CAEmitterCell.emitterCells: "the scale and
+        // color of fireworkCell are inherited by trailCell"), in the
+        // padding of the born state, which stays 112 bytes.
+        #expect(near(burstNow.scale, 2.5, 1e-6) && near(spark.scale, 2.5 * 0.1, 1e-6))
+        #expect(MemoryLayout<Particle>.stride == 112)
         // One burst per rocket (birthRate 1 within a 1.02 s life) and
         // floor(400 * 0.35) sparks per burst, all alive at 2.5.
         let at25 = sim.particles(at: 2.5)

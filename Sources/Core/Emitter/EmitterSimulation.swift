@@ -26,6 +26,10 @@ struct Particle {
     var death: Double
     var key: UInt64
     var params: Int32
+    /// The parent particle's scale at this one's birth (1 for a top-level
+    /// cell's), multiplying its own. A Float (clamped to its range): it
+    /// fills the padding after `params`, so the born state stays 112 bytes.
+    var inheritedScale: Float
     var px: Double, py: Double, pz: Double
     var vx: Double, vy: Double, vz: Double
     var scale: Double
@@ -133,7 +137,9 @@ public final class EmitterSimulation {
         var a = cell.attributes
         a.lifetime *= c.lifetime; a.lifetimeRange *= c.lifetime
         a.velocity *= c.velocity; a.velocityRange *= c.velocity
-        a.scale *= c.scale; a.scaleRange *= c.scale; a.scaleSpeed *= c.scale
+        // Sub-cells' particles inherit their parent's scale, which carries
+        // the multiplier already: applied again it would square.
+        if depth == 0 { a.scale *= c.scale; a.scaleRange *= c.scale; a.scaleSpeed *= c.scale }
         a.spin *= c.spin; a.spinRange *= c.spin
         let index = Int32(params.count)
         params.append(CellParams(attributes: a, contents: cell.contents, name: cell.name, pathKey: path, depth: depth,
@@ -325,25 +331,27 @@ public final class EmitterSimulation {
         let random = ParticleRandom(key: key)
         let e = EmitterGeometry.point(segments[segment].configuration, random)
         return born(cell: cell, random: random, at: time, x: e.x, y: e.y, z: e.z,
-                    base: (e.nx, e.ny, e.nz), parentColor: nil)
+                    base: (e.nx, e.ny, e.nz), parent: nil)
     }
 
     /// CAEmitterCell.h: "The emission point is the current particle position
     /// and the emission angle is relative to the current direction of the
-    /// particle." The parent's colour at that moment tints the child (how the
-    /// fireworks' sparks take their rocket's random colour).
+    /// particle." The parent's colour and scale at that moment multiply the
+    /// child's (CAEmitterCell.emitterCells: "the scale and color of
+    /// fireworkCell are inherited by trailCell"; how the fireworks' sparks
+    /// take their rocket's random colour).
     private func bornFromParent(_ parent: Particle, cell: Int32, key: UInt64, at time: Double, segment: Int) -> Particle {
         let s = state(of: parent, at: time)
         let speed = (s.vx * s.vx + s.vy * s.vy + s.vz * s.vz).squareRoot()
         let base = speed > 0 ? (s.vx / speed, s.vy / speed, s.vz / speed) : (1.0, 0.0, 0.0)
         return born(cell: cell, random: ParticleRandom(key: key), at: time, x: s.x, y: s.y, z: s.z,
-                    base: base, parentColor: s.color)
+                    base: base, parent: (s.color, s.scale))
     }
 
     /// Draws 0-2 are the emission point's; 3-4 the direction; then lifetime,
     /// velocity, scale, spin and the four colour ranges.
     private func born(cell: Int32, random: ParticleRandom, at time: Double, x: Double, y: Double, z: Double,
-                      base: (Double, Double, Double), parentColor: Color?) -> Particle {
+                      base: (Double, Double, Double), parent: (color: Color, scale: Double)?) -> Particle {
         let a = params[Int(cell)].attributes
         let (dx, dy, dz) = EmitterGeometry.direction(baseX: base.0, baseY: base.1, baseZ: base.2,
                                                      longitude: a.emissionLongitude, latitude: a.emissionLatitude,
@@ -353,8 +361,9 @@ public final class EmitterSimulation {
         func unit(_ v: Double) -> Double { min(1, max(0, v)) }
         var r = unit(random.around(a.color.r, a.redRange, 9)), g = unit(random.around(a.color.g, a.greenRange, 10))
         var b = unit(random.around(a.color.b, a.blueRange, 11)), al = unit(random.around(a.color.a, a.alphaRange, 12))
-        if let p = parentColor { r *= p.r; g *= p.g; b *= p.b; al *= p.a }
+        if let p = parent?.color { r *= p.r; g *= p.g; b *= p.b; al *= p.a }
         return Particle(birth: time, death: time + lifetime, key: random.key, params: cell,
+                        inheritedScale: Float(min(parent?.scale ?? 1, Double(Float.greatestFiniteMagnitude))),
                         px: x, py: y, pz: z, vx: dx * speed, vy: dy * speed, vz: dz * speed,
                         scale: random.around(a.scale, a.scaleRange, 7), spin: random.around(a.spin, a.spinRange, 8),
                         r: Float(r), g: Float(g), b: Float(b), a: Float(al))
@@ -363,7 +372,9 @@ public final class EmitterSimulation {
     // MARK: - Evolution
 
     /// Closed form: p = p0 + v0 t + a t^2 / 2; rotation = spin t; scale and
-    /// colour change linearly (scale not below 0, colour within 0...1).
+    /// colour change linearly (scale not below 0, colour within 0...1); the
+    /// inherited scale multiplies the whole of the particle's own, so a
+    /// shrinking spark keeps its lifetime's shape at any parent's size.
     @inline(__always)
     func state(of p: Particle, at t: Double) -> ParticleState {
         let m = motion[Int(p.params)]
@@ -373,7 +384,7 @@ public final class EmitterSimulation {
         return ParticleState(
             x: p.px + p.vx * age + m.ax * half, y: p.py + p.vy * age + m.ay * half, z: p.pz + p.vz * age + m.az * half,
             vx: p.vx + m.ax * age, vy: p.vy + m.ay * age, vz: p.vz + m.az * age,
-            scale: max(0, p.scale + m.scaleSpeed * age), rotation: p.spin * age,
+            scale: max(0, p.scale + m.scaleSpeed * age) * Double(p.inheritedScale), rotation: p.spin * age,
             color: Color(r: unit(Double(p.r) + m.redSpeed * age), g: unit(Double(p.g) + m.greenSpeed * age),
                          b: unit(Double(p.b) + m.blueSpeed * age), a: unit(Double(p.a) + m.alphaSpeed * age)),
             birthTime: p.birth, deathTime: p.death, cell: p.params, key: p.key)
