@@ -608,6 +608,46 @@ static void test_scale_inherited(void)
     lk_release(square);
 }
 
+/* CAEmitterLayer: the particles "are drawn above the layer's background
+   color and border"; a sublayer is drawn above them (docs/emitter.md). A
+   10-point red particle at (5, 60) on a 10-point blue border over a green
+   background, a yellow sublayer over its top half; with and without
+   masksToBounds. */
+static void test_particles_above_border(void)
+{
+    lk_image *red = solid_image(10, 10, 255, 0, 0, 0);
+    int masks;
+    for (masks = 0; masks < 2; masks++) {
+        double start;
+        lk_layer *e = emitter_layer(&start), *cover = lk_layer_create();
+        lk_emitter_cell *c = straight_cell(red, 0);
+        lk_emitter_layer_set_cells(e, &c, 1);
+        lk_emitter_layer_set_emitter_position(e, lk_point_make(5, 60));
+        lk_layer_set_border_width(e, 10);
+        lk_layer_set_border_color(e, lk_color_make(0, 0, 1, 1));
+        lk_layer_set_background_color(e, lk_color_make(0, 1, 0, 1));
+        lk_layer_set_masks_to_bounds(e, masks != 0);
+        lk_layer_set_frame(cover, lk_rect_make(0, 55, 10, 5));
+        lk_layer_set_background_color(cover, lk_color_make(1, 1, 0, 1));
+        lk_layer_add_sublayer(e, cover);
+        uint8_t *px = frame_at(start + 1.5);
+        const uint8_t *particle = pixel(px, 5, 62), *covered = pixel(px, 5, 57), *border = pixel(px, 5, 80);
+        char name[160];
+        snprintf(name, sizeof name, "S7.4 particles above the emitter layer's border, below its sublayers%s",
+                 masks ? " (masksToBounds)" : "");
+        LKT_CHECK(particle[0] == 255 && particle[1] == 0 && particle[2] == 0 && covered[0] == 255 && covered[1] == 255 &&
+                  covered[2] == 0 && border[2] == 255 && border[0] == 0,
+                  name, "particle over the border (%d, %d, %d), expected red; sublayer over the particle (%d, %d, %d), "
+                  "expected yellow; border (%d, %d, %d)", particle[0], particle[1], particle[2], covered[0], covered[1],
+                  covered[2], border[0], border[1], border[2]);
+        free(px);
+        drop(e);
+        lk_release(cover);
+        lk_release(c);
+    }
+    lk_release(red);
+}
+
 static void test_properties_and_errors(void)
 {
     lk_layer *e = lk_emitter_layer_create();
@@ -762,6 +802,7 @@ int main(void)
     test_shape_radius();
     test_layer_change_applies_from_commit();
     test_scale_inherited();
+    test_particles_above_border();
     test_properties_and_errors();
     test_huge_birth_rate();
     lk_display_close(display);

@@ -110,12 +110,16 @@ extension DisplayListBuilder {
         return side * scale <= ContentRasterizer.maximumSide ? max(scale, base) : base
     }
 
-    /// Background, contents, sublayers (clipped when masksToBounds), border.
+    /// Background, contents, sublayers (clipped when masksToBounds), border;
+    /// an emitter layer's border goes below its particles (and so below its
+    /// sublayers, which are above the particles).
     mutating func drawLayer(_ layer: LayerDraw, opacity: Double) {
         let s = layer.state, world = layer.world
         let bounds = s.pointee.bounds
         let radius = s.pointee.cornerRadius
         let masks = s.pointee.masksToBounds
+        let borderWidth = s.pointee.borderWidth, borderColor = s.pointee.borderColor
+        let hasBorder = borderWidth > 0 && borderColor.a > 0
 
         if let color = s.pointee.backgroundColor, color.a > 0 {
             append(.fill, world, bounds, radius: radius, color: color, opacity: opacity)
@@ -135,6 +139,14 @@ extension DisplayListBuilder {
             // op draws it hard.
             appendGradient(s.pointee.gradient, world: world, bounds: bounds, radius: radius, opacity: opacity)
         } else if kind == .emitter {
+            // CAEmitterLayer: particles "are drawn above the layer's
+            // background color and border". The border stays outside the
+            // masksToBounds clip, as every layer's.
+            if hasBorder {
+                if masks { append(.popClip, world, bounds) }
+                append(.border, world, bounds, radius: radius, borderWidth: borderWidth, color: borderColor, opacity: opacity)
+                if masks { append(.pushClip, world, bounds, radius: radius) }
+            }
             drawParticles(layer, opacity: opacity)
         } else if kind == .tiled {
             appendTiles(of: s, world: world, clip: layer.clip, opacity: opacity)
@@ -172,12 +184,8 @@ extension DisplayListBuilder {
         if masks {
             append(.popClip, world, bounds)
         }
-        let borderWidth = s.pointee.borderWidth
-        if borderWidth > 0 {
-            let color = s.pointee.borderColor
-            if color.a > 0 {
-                append(.border, world, bounds, radius: radius, borderWidth: borderWidth, color: color, opacity: opacity)
-            }
+        if hasBorder && kind != .emitter {
+            append(.border, world, bounds, radius: radius, borderWidth: borderWidth, color: borderColor, opacity: opacity)
         }
     }
 

@@ -3,8 +3,8 @@ import Glibc
 
 /// S7.4: an emitter layer's live particles as IMAGE ops.
 extension DisplayListBuilder {
-    /// S7.4: the live particles, above the layer's background and contents
-    /// and below its sublayers, in the render mode's order. Each is its
+    /// S7.4: the live particles, above the layer's background, contents and
+    /// border and below its sublayers, in the render mode's order. Each is its
     /// cell's contents (contentsRect) centred on the particle, scaled and
     /// turned about its centre, multiplied by its colour (a TINT); additive
     /// mode adds. Without preservesDepth particles lie in the layer's plane;
