@@ -127,6 +127,20 @@ static void test_spinner(void)
     }
     LKT_CHECK(ok, "S7.5 the spinner: instance n's opacity animation runs n x instanceDelay behind",
               "instance:got/want%s", report);
+
+    /* instanceTransform turns about the centre of the bounds, not the anchor
+       point (CAReplicatorLayer.instanceTransform: "applied relative to the
+       center of this layer"): with the anchor at the top left, instance 6
+       (turned by pi) of the bar at the top lands at the bottom */
+    lk_layer_remove_all_animations(bar);
+    lk_replicator_layer_set_instance_count(r, 7);
+    lk_layer_set_anchor_point(r, lk_point_make(0, 0));
+    lk_layer_set_position(r, lk_point_make(20, 0));
+    render_at(begin + 3);
+    lk_display_read_pixels(display, px, W * 4);
+    LKT_CHECK(px[(104 * W + 80) * 4] > 200 && px[(16 * W + 80) * 4] > 200,
+              "S7.5 instanceTransform turns about the centre of the bounds, with the anchor point elsewhere",
+              "bottom bar %d, top bar %d", px[(104 * W + 80) * 4], px[(16 * W + 80) * 4]);
     free(px);
     lk_layer_remove_from_superlayer(r);
     lk_release(r);

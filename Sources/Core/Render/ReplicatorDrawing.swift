@@ -37,12 +37,16 @@ extension DisplayListBuilder {
         instanceTint = outerTint
     }
 
-    /// instanceTransform about the replicator's anchor: one instance to the next.
+    /// instanceTransform about the centre of the replicator's bounds: one
+    /// instance to the next. CAReplicatorLayer: "The matrix is applied
+    /// relative to the center of this layer" (not its anchor point, which
+    /// differs from the centre only when set away from (0.5, 0.5)).
     static func instanceStep(_ s: UnsafeMutablePointer<LayerState>) -> Transform3D {
         let t = s.pointee.replicator.instanceTransform
         guard !t.isIdentity else { return .identity }
-        let a = s.pointee.anchorInBounds
-        return Transform3D.translation(-a.x, -a.y, 0).concatenating(t).thenTranslating(a.x, a.y, 0)
+        let b = s.pointee.bounds
+        let cx = b.origin.x + b.size.width / 2, cy = b.origin.y + b.size.height / 2
+        return Transform3D.translation(-cx, -cy, 0).concatenating(t).thenTranslating(cx, cy, 0)
     }
 
     /// Two multiplying colours; nil (white) when there is nothing to multiply.
