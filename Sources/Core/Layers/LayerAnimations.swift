@@ -210,6 +210,10 @@ enum AnimationEvents {
         for event in events {
             switch event {
             case .started(let record):
+                // Only a delegate hears a start (thousands start in one
+                // frame after a re-trigger, and this runs under the render
+                // tree's lock).
+                guard record.animation.delegate?.didStart != nil else { continue }
                 record.runLoop.post {
                     record.animation.delegate?.didStart?(record.animation)
                 }
