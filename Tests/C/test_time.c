@@ -410,14 +410,21 @@ static void count_events(lk_animation *a)
     lk_animation_set_delegate(a, &d, NULL, NULL);
 }
 
+/* An opacity animation from..to over duration, its events counted. */
+static lk_animation *counted_opacity(double from, double to, double duration)
+{
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(from));
+    lk_animation_set_to_value(a, lk_value_number(to));
+    lk_animation_set_duration(a, duration);
+    count_events(a);
+    return a;
+}
+
 static void explicit_animations(void)
 {
     lk_layer *l = committed_layer();
-    lk_animation *a = lk_basic_animation_create("opacity");
-    lk_animation_set_from_value(a, lk_value_number(1.0));
-    lk_animation_set_to_value(a, lk_value_number(0.0));
-    lk_animation_set_duration(a, 1.0);
-    count_events(a);
+    lk_animation *a = counted_opacity(1.0, 0.0, 1.0);
     LKT_CHECK_STATUS("S4.3 add an explicit animation", lk_layer_add_animation(l, a, "fade"), LK_OK);
     lk_animation_set_duration(a, 50.0); /* S4.3: the added copy is not affected */
     lk_transaction_flush();
@@ -617,12 +624,8 @@ static void presentation_and_links(void)
 static void removed_before_its_first_frame(void)
 {
     lk_layer *l = committed_layer();
-    lk_animation *a = lk_basic_animation_create("opacity");
-    lk_animation_set_from_value(a, lk_value_number(0));
-    lk_animation_set_to_value(a, lk_value_number(1));
-    lk_animation_set_duration(a, 1.0);
+    lk_animation *a = counted_opacity(0, 1, 1.0);
     lk_animation_set_begin_time(a, lk_media_time() + 0.2);
-    count_events(a);
     lk_layer_add_animation(l, a, "late");
     lk_release(a);
     lk_transaction_flush();
