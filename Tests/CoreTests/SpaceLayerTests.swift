@@ -12,19 +12,36 @@ import Testing
         return t
     }
 
+    private let big = Size(width: 100_000, height: 100_000)
+
     @Test func levelOfDetailFollowsTheScaleWithinTheLevels() {
         let one = tiled(levels: 1, bias: 0)
-        #expect(TilePlan.level(stretch: 0.1, contentsScale: 1, tiled: one) == 0)
-        #expect(TilePlan.level(stretch: 7, contentsScale: 1, tiled: one) == 0)
+        #expect(TilePlan.level(stretch: 0.1, contentsScale: 1, tiled: one, size: big) == 0)
+        #expect(TilePlan.level(stretch: 7, contentsScale: 1, tiled: one, size: big) == 0)
         let five = tiled(levels: 5, bias: 2)      // 4x, 2x, 1x, 1/2x, 1/4x
-        #expect(TilePlan.level(stretch: 1, contentsScale: 1, tiled: five) == 0)
-        #expect(TilePlan.level(stretch: 1.0000000001, contentsScale: 1, tiled: five) == 0)
-        #expect(TilePlan.level(stretch: 1.2, contentsScale: 1, tiled: five) == 1)
-        #expect(TilePlan.level(stretch: 0.3, contentsScale: 1, tiled: five) == -1)
-        #expect(TilePlan.level(stretch: 0.01, contentsScale: 1, tiled: five) == -2)
-        #expect(TilePlan.level(stretch: 100, contentsScale: 1, tiled: five) == 2)
+        #expect(TilePlan.level(stretch: 1, contentsScale: 1, tiled: five, size: big) == 0)
+        #expect(TilePlan.level(stretch: 1.0000000001, contentsScale: 1, tiled: five, size: big) == 0)
+        #expect(TilePlan.level(stretch: 1.2, contentsScale: 1, tiled: five, size: big) == 1)
+        #expect(TilePlan.level(stretch: 0.3, contentsScale: 1, tiled: five, size: big) == -1)
+        #expect(TilePlan.level(stretch: 0.01, contentsScale: 1, tiled: five, size: big) == -2)
+        #expect(TilePlan.level(stretch: 100, contentsScale: 1, tiled: five, size: big) == 2)
         // contentsScale 2 already gives two pixels per point
-        #expect(TilePlan.level(stretch: 2, contentsScale: 2, tiled: five) == 0)
+        #expect(TilePlan.level(stretch: 2, contentsScale: 2, tiled: five, size: big) == 0)
+    }
+
+    /// CATiledLayer.levelsOfDetail: levels past the one whose picture has a
+    /// pixel each way are not used (a 100-point layer's coarsest is 1/64).
+    @Test func theCoarsestLevelKeepsAPixelEachWayS7_8() {
+        let twenty = tiled(levels: 20, bias: 0)
+        let square = Size(width: 100, height: 100)
+        #expect(TilePlan.level(stretch: 0.001, contentsScale: 1, tiled: twenty, size: square) == -6)
+        #expect(TilePlan.level(stretch: 0.01, contentsScale: 1, tiled: twenty, size: square) == -6)
+        #expect(TilePlan.level(stretch: 0.1, contentsScale: 1, tiled: twenty, size: square) == -3)
+        // the narrow side counts, and contentsScale gives more pixels
+        #expect(TilePlan.level(stretch: 0.001, contentsScale: 1, tiled: twenty, size: Size(width: 1000, height: 8)) == -3)
+        #expect(TilePlan.level(stretch: 0.001, contentsScale: 4, tiled: twenty, size: square) == -8)
+        // a layer under a pixel wide is not clamped: the scale's own level
+        #expect(TilePlan.level(stretch: 0.001, contentsScale: 1, tiled: twenty, size: Size(width: 0.5, height: 9)) == -9)
     }
 
     @Test func visiblePartMapsTheClipBackIntoTheLayer() {

@@ -21,7 +21,8 @@ extension DisplayListBuilder {
         let bounds = s.pointee.bounds, contentsScale = s.pointee.contentsScale
         guard bounds.size.width > 0, bounds.size.height > 0,
               let visible = DisplayListBuilder.visiblePart(of: bounds, world: world, clip: clip) else { return }
-        let level = TilePlan.level(stretch: DisplayListBuilder.stretch(world), contentsScale: contentsScale, tiled: tiled)
+        let level = TilePlan.level(stretch: DisplayListBuilder.stretch(world), contentsScale: contentsScale, tiled: tiled,
+                                   size: bounds.size)
         let scale = contentsScale * pow(2, Double(level))
         let tw = tiled.tileSize.width / scale, th = tiled.tileSize.height / scale
         guard tw > 0, th > 0 else { return }   // no tiles to draw
@@ -90,10 +91,16 @@ extension DisplayListBuilder {
 /// from levelsOfDetailBias - levelsOfDetail + 1 up to levelsOfDetailBias
 /// (so 1, 1/2, 1/4 ... with no bias; 2x and 4x added by a bias of 2). A
 /// frame uses the smallest level at least as fine as the output needs.
+/// The coarsest level still has a pixel each way for a layer of `size`
+/// (CATiledLayer.levelsOfDetail: "the bottom most level of detail must
+/// contain at least a single pixel in each dimension"): more levels than
+/// that are not used.
 enum TilePlan {
-    static func level(stretch: Double, contentsScale: Double, tiled: TiledState) -> Int {
+    static func level(stretch: Double, contentsScale: Double, tiled: TiledState, size: Size) -> Int {
         let highest = Int(tiled.levelsOfDetailBias)
-        let lowest = highest - Int(tiled.levelsOfDetail) + 1
+        var lowest = highest - Int(tiled.levelsOfDetail) + 1
+        let side = min(size.width, size.height) * contentsScale
+        if side >= 1 && side.isFinite { lowest = max(lowest, min(highest, -Int(log2(side).rounded(.down)))) }
         let wanted = stretch / contentsScale
         let e = wanted > 0 && wanted.isFinite ? Int((log2(wanted) - 1e-9).rounded(.up)) : 0
         return min(max(e, lowest), highest)
