@@ -122,6 +122,13 @@ private func get<R>(_ handle: OpaquePointer?, _ property: EmitterCellProperty, _
     get(cell, EmitterCellProperties.contentsRect, Rect.zero.lk) { if case .rect(let r) = $0 { r.lk } else { Rect.zero.lk } }
 }
 
+@c @implementation public func lk_emitter_cell_set_contents_scale(_ cell: OpaquePointer?, _ v: Double) -> lk_status {
+    set(cell, EmitterCellProperties.contentsScale, .number(v))
+}
+@c @implementation public func lk_emitter_cell_get_contents_scale(_ cell: OpaquePointer?) -> Double {
+    get(cell, EmitterCellProperties.contentsScale, 0.0) { if case .number(let n) = $0 { n } else { 0 } }
+}
+
 @c @implementation public func lk_emitter_cell_set_autoreverses(_ cell: OpaquePointer?, _ v: Bool) -> lk_status {
     set(cell, EmitterCellProperties.autoreverses, .bool(v))
 }

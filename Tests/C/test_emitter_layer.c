@@ -608,6 +608,32 @@ static void test_scale_inherited(void)
     lk_release(square);
 }
 
+/* CAEmitterCell.contentsScale: the contents' pixels per point. A 16-pixel
+   image at contentsScale 2 makes 8-point particles (2x artwork drawn at its
+   point size); the getter reads it back, and 0 or a negative scale is
+   refused, naming the argument. */
+static void test_contents_scale(void)
+{
+    lk_image *square = solid_image(16, 16, 255, 255, 255, 0);
+    double start;
+    lk_layer *e = emitter_layer(&start);
+    lk_emitter_cell *c = straight_cell(square, 0);
+    LKT_CHECK_NEAR("S7.4 a cell's contentsScale is 1 by default", lk_emitter_cell_get_contents_scale(c), 1, 0);
+    LKT_CHECK_STATUS("S7.4 contentsScale 2", lk_emitter_cell_set_contents_scale(c, 2), LK_OK);
+    LKT_CHECK_ERROR("S7.4 contentsScale 0 is refused", lk_emitter_cell_set_contents_scale(c, 0), LK_ERROR_INVALID_ARGUMENT,
+                    "contentsScale");
+    LKT_CHECK_NEAR("S8 ... and changes nothing", lk_emitter_cell_get_contents_scale(c), 2, 0);
+    lk_emitter_layer_set_cells(e, &c, 1);
+    lk_emitter_layer_set_emitter_position(e, lk_point_make(60, 40));
+    uint8_t *px = frame_at(start + 1.5);
+    int width = run_width(px, 60, 40);
+    LKT_CHECK(width == 8, "S7.4 a 16-pixel image at contentsScale 2 draws 8-point particles", "%d points wide", width);
+    free(px);
+    drop(e);
+    lk_release(c);
+    lk_release(square);
+}
+
 /* CAEmitterLayer: the particles "are drawn above the layer's background
    color and border"; a sublayer is drawn above them (docs/emitter.md). A
    10-point red particle at (5, 60) on a 10-point blue border over a green
@@ -802,6 +828,7 @@ int main(void)
     test_shape_radius();
     test_layer_change_applies_from_commit();
     test_scale_inherited();
+    test_contents_scale();
     test_particles_above_border();
     test_properties_and_errors();
     test_huge_birth_rate();

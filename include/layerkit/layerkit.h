@@ -401,6 +401,10 @@ lk_status lk_emitter_cell_set_contents(lk_emitter_cell *cell, lk_image *image);
 lk_image *lk_emitter_cell_get_contents(const lk_emitter_cell *cell);
 lk_status lk_emitter_cell_set_contents_rect(lk_emitter_cell *cell, lk_rect r);
 lk_rect   lk_emitter_cell_get_contents_rect(const lk_emitter_cell *cell);
+/* contents pixels per point at scale 1 (> 0, default 1): 2 draws a 2x image
+   at its point size */
+lk_status lk_emitter_cell_set_contents_scale(lk_emitter_cell *cell, double scale);
+double    lk_emitter_cell_get_contents_scale(const lk_emitter_cell *cell);
 lk_status lk_emitter_cell_set_autoreverses(lk_emitter_cell *cell, bool autoreverses);
 bool      lk_emitter_cell_get_autoreverses(const lk_emitter_cell *cell);
 lk_status lk_emitter_cell_set_fill_mode(lk_emitter_cell *cell, lk_fill_mode mode);

@@ -29,6 +29,9 @@ public struct EmitterCellAttributes: Equatable, Sendable {
     /// Change per second of each colour component, clamped to 0...1.
     public var redSpeed = 0.0, greenSpeed = 0.0, blueSpeed = 0.0, alphaSpeed = 0.0
     public var contentsRect = Rect.unit
+    /// Pixels of the contents per point of a particle at scale 1
+    /// (CAEmitterCell.contentsScale: a 2x image drawn at its point size).
+    public var contentsScale = 1.0
     public var enabled = true
     /// CAMediaTiming on a cell: when it emits, relative to its emitter (the
     /// layer, or the parent particle's birth). A duration of 0 means forever.

@@ -26,6 +26,11 @@ public enum EmitterCellProperties {
                             })
     }
 
+    static func positive(_ v: Double, _ keyPath: String, _: EmitterCellAttributes) throws(LayerKitError) -> Double {
+        guard v > 0 else { throw .invalid("\(keyPath): must be greater than 0 (got \(v))") }
+        return v
+    }
+
     static func nonNegative(_ v: Double, _ keyPath: String, _: EmitterCellAttributes) throws(LayerKitError) -> Double {
         guard v >= 0 else { throw .invalid("\(keyPath): must not be negative (got \(v))") }
         return v
@@ -77,6 +82,8 @@ public enum EmitterCellProperties {
             guard r.isFinite else { throw .invalid("\(keyPath): \(describe(value)) is not finite") }
             cell.attributes.contentsRect = r
         })
+
+    public static let contentsScale = number("contentsScale", \.contentsScale, check: positive)
 
     public static let enabled = EmitterCellProperty(
         key: "enabled", type: .bool, read: { .bool($0.attributes.enabled) },
@@ -149,7 +156,7 @@ public enum EmitterCellProperties {
         name, enabled, birthRate, lifetime, lifetimeRange, emissionLatitude, emissionLongitude,
         emissionRange, velocity, velocityRange, xAcceleration, yAcceleration, zAcceleration,
         scale, scaleRange, scaleSpeed, spin, spinRange, color, redRange, greenRange, blueRange,
-        alphaRange, redSpeed, greenSpeed, blueSpeed, alphaSpeed, contents, contentsRect,
+        alphaRange, redSpeed, greenSpeed, blueSpeed, alphaSpeed, contents, contentsRect, contentsScale,
         beginTime, duration, speed, timeOffset, repeatCount, repeatDuration, autoreverses, fillMode,
     ]
 

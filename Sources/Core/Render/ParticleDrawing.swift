@@ -36,12 +36,14 @@ extension DisplayListBuilder {
         var appended: Unmanaged<Image>?   // the last image added to `images`
         var lastCell: Int32 = -1
         var source = Rect.zero
+        var pointsPerPixel = 1.0   // 1 / the cell's contentsScale
         for p in particles where !truncated {
             if p.cell != lastCell {
                 guard let contents = simulation.contents(ofCell: p.cell) else { continue }
                 let cr = simulation.contentsRect(ofCell: p.cell)
                 let w = Double(contents.width), h = Double(contents.height)
                 source = Rect(x: cr.origin.x * w, y: cr.origin.y * h, width: cr.size.width * w, height: cr.size.height * h)
+                pointsPerPixel = 1 / simulation.contentsScale(ofCell: p.cell)
                 if appended?.toOpaque() != Unmanaged.passUnretained(contents).toOpaque() {
                     images.append(contents)
                     appended = Unmanaged.passUnretained(contents)
@@ -50,7 +52,7 @@ extension DisplayListBuilder {
                 lastCell = p.cell
             }
             guard let image else { continue }
-            let w = abs(source.size.width) * p.scale, h = abs(source.size.height) * p.scale
+            let w = abs(source.size.width) * p.scale * pointsPerPixel, h = abs(source.size.height) * p.scale * pointsPerPixel
             guard w > 0, h > 0, p.color.a > 0 else { continue }
             let c = cos(p.rotation), sn = sin(p.rotation)
             var m = Transform3D.identity
