@@ -52,8 +52,7 @@ private func get<R>(_ handle: OpaquePointer?, _ property: EmitterCellProperty, _
 @c @implementation public func lk_emitter_cell_set_cells(_ cell: OpaquePointer?, _ cells: UnsafePointer<OpaquePointer?>?, _ count: Int) -> lk_status {
     run {
         let target = try emitterCell(cell)
-        // size_t arrives as Int: a count past Int.max is negative here.
-        guard count >= 0, count <= 1 << 20 else { throw LayerKitError(.invalidArgument, "count: \(UInt(bitPattern: count)) is not a plausible number of cells") }
+        let count = try arrayCount(count, "count")
         guard count == 0 || cells != nil else { throw LayerKitError(.invalidArgument, "cells: NULL with count \(count)") }
         var list: [EmitterCell] = []
         for i in 0..<count { list.append(try emitterCell(cells![i], "cells[\(i)]")) }

@@ -23,18 +23,17 @@ extension Layer {
     func builtInAction(forKey key: String) -> Action? {
         if let fade = builtInTransition(forKey: key) { return Action(.animation(fade)) }
         guard let (animation, property) = builtInAnimation(forKey: key) else { return nil }
-        // Its ends as S3.3 gives them (attachBuiltIn sets the same for the
-        // search's shortcut): the render side's presentation is still the
-        // one from before the change, the model already has the new value.
-        let model = withUnsafePointer(to: &state) { property.read($0) }
-        guard !model.holdsLayer else { return Action(.animation(animation)) }   // (see attachBuiltIn)
-        let from = RenderTree.shared.presentationValue(of: self, property: property, subpath: [], keyPath: key,
-                                                       at: mediaTime()) ?? model
-        if !from.holdsLayer {
-            animation.fromValue = from
-            animation.toValue = model
-        }
+        builtInEnds(property, key: key, at: mediaTime()).set(on: animation)
         return Action(.animation(animation))
+    }
+
+    /// The built-in action's ends (S3.3): the presentation value now (the
+    /// render side's, still from before the change) and the new model value.
+    func builtInEnds(_ property: AnyProperty, key: String, at time: Double) -> BuiltInEnds {
+        let model = withUnsafePointer(to: &state) { property.read($0) }
+        let from = RenderTree.shared.presentationValue(of: self, property: property, subpath: [], keyPath: key,
+                                                       at: time) ?? model
+        return BuiltInEnds(from: from, to: model)
     }
 
     /// S3.3: `contents` and the `sublayers` event fade, as a transition over
@@ -109,5 +108,22 @@ extension Layer {
     public func setStyleAction(_ action: Action?, forKey event: String) throws(LayerKitError) {
         try checkWritable()
         styleActions[event] = action
+    }
+}
+
+/// A built-in action's start and end (Layer.builtInEnds).
+struct BuiltInEnds {
+    let from: Value, to: Value
+
+    /// Sets them as the animation's fromValue and toValue, unless either
+    /// is a layer (a mask's): an animation holding one could keep layers
+    /// alive in a loop (a mask whose own animation holds the layer it
+    /// masked, where animations never end, outside any display). Such an
+    /// animation goes from the value before it to the model's, read as the
+    /// frames go.
+    func set(on animation: Animation) {
+        guard !from.holdsLayer && !to.holdsLayer else { return }
+        animation.fromValue = from
+        animation.toValue = to
     }
 }

@@ -57,26 +57,16 @@ extension Layer {
                                      runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
                                      property: property)
         } else {
-            let model = withUnsafePointer(to: &state) { property.read($0) }
-            let previous = RenderTree.shared.presentationValue(of: self, property: property, subpath: [],
-                                                               keyPath: key, at: now) ?? model
-            if case .transform(let offset)? = property.slot, case .transform(let from) = previous,
-               case .transform(let to) = model {
+            let ends = builtInEnds(property, key: key, at: now)
+            if case .transform(let offset)? = property.slot, case .transform(let from) = ends.from,
+               case .transform(let to) = ends.to {
                 record = AnimationRecord(builtIn: key, animation: animation,
                                          track: .transform(TransformTrack(offset: offset, from: from, to: to)),
                                          slot: .transform(offset), runLoop: RunLoop.current,
                                          groups: Transaction.groupsForNewAnimation(in: transaction), property: property)
             } else {
-                // A mask's ends are layers: an animation holding them could
-                // keep layers alive in a loop (a mask whose own animation
-                // holds the layer it masked, where animations never end,
-                // outside any display); it goes from the value before it
-                // to the model's, read as the frames go.
-                if !model.holdsLayer && !previous.holdsLayer {
-                    animation.fromValue = previous
-                    animation.toValue = model
-                }
-                record = AnimationRecord(key: key, animation: animation, previousValue: previous,
+                ends.set(on: animation)
+                record = AnimationRecord(key: key, animation: animation, previousValue: ends.from,
                                          runLoop: RunLoop.current, groups: Transaction.groupsForNewAnimation(in: transaction),
                                          property: property, subpath: [])
             }
