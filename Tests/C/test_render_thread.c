@@ -232,6 +232,30 @@ int main(void)
     LKT_CHECK(matched, "S5.2 the last frame shows the rotation at its frame time", "angle %f not on screen", angle);
     free(rgba);
 
+    /* S4.2's pause recipe: the paused rotation stands still, so the render
+       thread sleeps (it drew the same frame 60 times a second); resumed, it
+       runs again */
+    double paused = lk_layer_convert_time(NULL, lk_media_time(), bar);
+    lk_layer_set_speed(bar, 0);
+    lk_layer_set_time_offset(bar, paused);
+    lk_transaction_flush();
+    sleep_seconds(0.1);   /* the frame in flight */
+    lk_display_stats held = lkt_stats(d);
+    sleep_seconds(0.3);
+    lk_display_stats still = lkt_stats(d);
+    LKT_CHECK(still.frames_presented == held.frames_presented,
+              "S4.2 S5.2 a paused layer's running animation keeps the render thread asleep", "%llu frames in 0.3 s",
+              (unsigned long long)(still.frames_presented - held.frames_presented));
+    lk_layer_set_speed(bar, 1);
+    lk_layer_set_time_offset(bar, 0);
+    lk_layer_set_begin_time(bar, 0);
+    lk_layer_set_begin_time(bar, lk_layer_convert_time(NULL, lk_media_time(), bar) - paused);
+    lk_transaction_flush();
+    sleep_seconds(0.3);
+    lk_display_stats going = lkt_stats(d);
+    LKT_CHECK(going.frames_presented >= still.frames_presented + 10, "S4.2 S5.2 resumed, it is drawn at 60 Hz again",
+              "%llu frames in 0.3 s", (unsigned long long)(going.frames_presented - still.frames_presented));
+
     lk_display_close(d);
     lk_release(root);
     lk_release(bar);

@@ -19,6 +19,10 @@ public struct DisplayListBuilder: ~Copyable {
     public private(set) var count = 0
     /// Whether an animation in the last list may still change what is drawn.
     public internal(set) var animating = false
+    /// Whether the layer being visited has a standing local time: a speed of
+    /// 0 on it or above it (paused, S4.2). Its animations then show the same
+    /// frame for ever and ask for no more frames (the render thread sleeps).
+    var timeFrozen = false
     /// Layers whose kind content was rasterized (not reused) since this builder began.
     public internal(set) var rasterizations: UInt64 = 0
     /// A list has at most this many drawing ops (fills, images, borders,
@@ -110,6 +114,7 @@ public struct DisplayListBuilder: ~Copyable {
     mutating func build(root: RenderNode?, at time: Double, events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         count = 0
         animating = false
+        timeFrozen = false
         images.removeAll(keepingCapacity: true)
         openGroups.removeAll(keepingCapacity: true)
         stopCount = 0
@@ -214,6 +219,9 @@ public struct DisplayListBuilder: ~Copyable {
                         events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         guard spend(1) else { return }
         let time = TimingModel.localTime(parentTime, node.state.timing)
+        let frozenAbove = timeFrozen
+        if node.state.timing.speed == 0 { timeFrozen = true }
+        defer { timeFrozen = frozenAbove }
         if node.animations.isEmpty {
             // Fields are read in place: copying the whole LayerState would
             // retain and release its object references for every layer.
@@ -226,7 +234,7 @@ public struct DisplayListBuilder: ~Copyable {
             let running = node.tracks.withUnsafeMutableBufferPointer { tracks in
                 AnimationEvaluator.apply(tracks: tracks, to: s, layerTime: time, model: node.statePointer, events: events)
             }
-            if running { animating = true }
+            noteRunning(running)
             visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
         } else {
             // Animations apply once per frame; geometry and appearance both use the result.
@@ -234,7 +242,7 @@ public struct DisplayListBuilder: ~Copyable {
             withUnsafeMutablePointer(to: &presented) { s in
                 let running = AnimationEvaluator.apply(node.animations, to: s, layerTime: time, model: node.statePointer,
                                                        events: events)
-                if running { animating = true }
+                noteRunning(running)
                 if let record = node.transition, let before = node.transitionBefore,
                    let p = DisplayListBuilder.transitionProgress(record, layerTime: time) {
                     drawTransition(record.animation.transition, progress: p, before: before, node: node, s,
@@ -254,7 +262,13 @@ public struct DisplayListBuilder: ~Copyable {
     mutating func noteUndrawn(under node: RenderNode, time: Double,
                               events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         guard let events else { return }
-        if DisplayListBuilder.noteEvents(under: node, time: time, events: events) { animating = true }
+        noteRunning(DisplayListBuilder.noteEvents(under: node, time: time, events: events))
+    }
+
+    /// An animation that may still change asks for another frame, unless its
+    /// layer's time stands still (`timeFrozen`).
+    mutating func noteRunning(_ running: Bool) {
+        if running && !timeFrozen { animating = true }
     }
 
     /// `node`'s mask and sublayers, and theirs, at `time` (node's local time).
@@ -275,7 +289,8 @@ public struct DisplayListBuilder: ~Copyable {
             running = true
         }
         if noteEvents(under: node, time: time, events: events) { running = true }
-        return running
+        // Under a speed of 0 nothing moves on (`timeFrozen`).
+        return running && node.state.timing.speed != 0
     }
 
     private static func world(of s: UnsafeMutablePointer<LayerState>, in parent: Placement) -> Transform3D {

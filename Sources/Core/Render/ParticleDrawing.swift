@@ -22,7 +22,7 @@ extension DisplayListBuilder {
         if let depth {
             particles = DisplayListBuilder.inDepth(particles, depth.map, sorted: config.renderMode == .backToFront)
         }
-        if !particles.isEmpty || (config.birthRate > 0 && e.cells.contains { $0.attributes.enabled }) { animating = true }
+        noteRunning(!particles.isEmpty || (config.birthRate > 0 && e.cells.contains { $0.attributes.enabled }))
         var flags = LK_DL_FLAG_ANTIALIAS.rawValue
         if config.renderMode == .additive { flags |= LK_DL_FLAG_BLEND_ADD.rawValue }
         let first = beginVariableRun()

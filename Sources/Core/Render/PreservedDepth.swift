@@ -27,11 +27,11 @@ extension DisplayListBuilder {
                                           opacity: opacity, time: layer.time - Double(n) * r.instanceDelay,
                                           events: n == 0 ? layer.events : nil,
                                           tint: DisplayListBuilder.multiply(instanceTint, c), into: &items,
-                                          running: &running)
+                                          running: &running, frozen: timeFrozen)
             }
             power = step.concatenating(power)
         }
-        if running { animating = true }
+        noteRunning(running)
         let gathered = items.count
         drawSpace(&items, base: depth.base, clip: clip, events: layer.events)
         noteSpaceLimit(gathered)   // (after: a truncated build visits nothing more)

@@ -29,6 +29,9 @@ extension DisplayListBuilder {
         /// Whether its animations' start and stop are noted (not for
         /// replicator instances after the first: they are not layers).
         let notesEvents: Bool
+        /// Whether the layers above it in the tree have a speed of 0
+        /// (`timeFrozen`): the time it is drawn at stands still.
+        let frozen: Bool
         /// A preservesDepth replicator: its own background, contents and
         /// border only, its instances being items of the space themselves.
         var contentOnly = false
@@ -44,8 +47,8 @@ extension DisplayListBuilder {
         var running = false
         DisplayListBuilder.gather(node.children, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, space: space,
                                   base: base, opacity: opacity, time: time, events: events, tint: instanceTint,
-                                  into: &items, running: &running)
-        if running { animating = true }
+                                  into: &items, running: &running, frozen: timeFrozen)
+        noteRunning(running)
         let gathered = items.count
         drawSpace(&items, base: base, clip: parent.clip, events: events)
         noteSpaceLimit(gathered)   // (after: a truncated build visits nothing more)
@@ -71,8 +74,11 @@ extension DisplayListBuilder {
             // A cut layer's animations start and stop once, with its first piece.
             let notes = item.notesEvents && !visited[piece.index]
             visited[piece.index] = true
+            let frozenAbove = timeFrozen
+            timeFrozen = item.frozen
             visit(item.node, parent: placement, parentOpacity: item.parentOpacity, parentTime: item.parentTime,
                   events: notes ? events : nil)
+            timeFrozen = frozenAbove
             for _ in piece.clips { append(.popClip, item.world, item.bounds) }
         }
         contentOnly = nil
@@ -152,12 +158,15 @@ extension DisplayListBuilder {
     /// coordinates into the superlayer's (unflattened); nested transform
     /// layers add their sublayers to the same space. `running` is set when
     /// an animation of a layer placed here runs (the layers drawn note
-    /// their own when visited; the transform layers here are not visited).
+    /// their own when visited; the transform layers here are not visited),
+    /// unless its time stands still: `frozen` (the layers above `children`
+    /// have a speed of 0) or a speed of 0 of its own or between.
     static func gather(_ children: [RenderNode], sublayerTransform: Transform3D?, space: Transform3D,
                        base: Transform3D, opacity: Double, time: Double,
                        events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?, tint: Color?,
-                       into items: inout [SpaceItem], running: inout Bool) {
+                       into items: inout [SpaceItem], running: inout Bool, frozen: Bool) {
         for child in children {
+            let childFrozen = frozen || child.state.timing.speed == 0
             // (nested preservesDepth replicators multiply: cut at the limit)
             guard items.count < DisplayListBuilder.maximumSpaceItems else { return }
             let local = TimingModel.localTime(time, child.state.timing)
@@ -170,13 +179,13 @@ extension DisplayListBuilder {
                     AnimationEvaluator.apply(child.animations, to: p, layerTime: local, model: child.statePointer,
                                              events: isSpace ? events : nil)
                 }
-                if runs { running = true }
+                if runs && !childFrozen { running = true }
             }
             guard !presented.hidden, presented.opacity > 0 else {
                 // Not drawn: its animations' starts and ends, and those under
                 // it, are noted as for any layer not drawn (noteUndrawn; a
                 // transform layer's own, noted above, are noted only once).
-                if let events, DisplayListBuilder.noteEvents(of: child, parentTime: time, events: events) {
+                if let events, DisplayListBuilder.noteEvents(of: child, parentTime: time, events: events), !frozen {
                     running = true
                 }
                 continue
@@ -187,7 +196,7 @@ extension DisplayListBuilder {
             if isSpace {
                 gather(child.children, sublayerTransform: presented.sublayerTransformAboutAnchor, space: m, base: base,
                        opacity: opacity * presented.opacity, time: local, events: events, tint: tint, into: &items,
-                       running: &running)
+                       running: &running, frozen: childFrozen)
                 continue
             }
             let b = presented.bounds
@@ -204,7 +213,7 @@ extension DisplayListBuilder {
             }
             var item = SpaceItem(node: child, world: m.flattened.concatenating(base), map: m, depth: depth,
                                  quad: quad, bounds: b, order: items.count, parentOpacity: opacity,
-                                 parentTime: time, tint: tint, notesEvents: events != nil)
+                                 parentTime: time, tint: tint, notesEvents: events != nil, frozen: frozen)
             if presented.layerKind == .replicator && presented.replicator.preservesDepth && !child.children.isEmpty {
                 // S7.5: "acts similarly to the CATransformLayer": in a shared
                 // space its instances join the space, each sorted among the
@@ -223,7 +232,7 @@ extension DisplayListBuilder {
                                space: n == 0 ? m : power.concatenating(m), base: base,
                                opacity: opacity * presented.opacity, time: local - Double(n) * r.instanceDelay,
                                events: n == 0 ? events : nil, tint: DisplayListBuilder.multiply(tint, c),
-                               into: &items, running: &running)
+                               into: &items, running: &running, frozen: childFrozen)
                     }
                     power = step.concatenating(power)
                 }
