@@ -128,6 +128,35 @@ private func get<R>(_ handle: OpaquePointer?, _ property: EmitterCellProperty, _
     get(cell, EmitterCellProperties.contentsScale, 0.0) { if case .number(let n) = $0 { n } else { 0 } }
 }
 
+@c @implementation public func lk_emitter_cell_set_magnification_filter(_ cell: OpaquePointer?, _ f: lk_contents_filter) -> lk_status {
+    run {
+        let target = try emitterCell(cell)
+        try EmitterCellProperties.magnificationFilter.set(on: target, .string(try contentsFilter(f, "filter").name))
+    }
+}
+@c @implementation public func lk_emitter_cell_get_magnification_filter(_ cell: OpaquePointer?) -> lk_contents_filter {
+    read(LK_CONTENTS_FILTER_LINEAR) {
+        lk_contents_filter(rawValue: UInt32(try emitterCell(cell).attributes.magnificationFilter.rawValue))
+    }
+}
+@c @implementation public func lk_emitter_cell_set_minification_filter(_ cell: OpaquePointer?, _ f: lk_contents_filter) -> lk_status {
+    run {
+        let target = try emitterCell(cell)
+        try EmitterCellProperties.minificationFilter.set(on: target, .string(try contentsFilter(f, "filter").name))
+    }
+}
+@c @implementation public func lk_emitter_cell_get_minification_filter(_ cell: OpaquePointer?) -> lk_contents_filter {
+    read(LK_CONTENTS_FILTER_LINEAR) {
+        lk_contents_filter(rawValue: UInt32(try emitterCell(cell).attributes.minificationFilter.rawValue))
+    }
+}
+@c @implementation public func lk_emitter_cell_set_minification_filter_bias(_ cell: OpaquePointer?, _ v: Double) -> lk_status {
+    set(cell, EmitterCellProperties.minificationFilterBias, .number(v))
+}
+@c @implementation public func lk_emitter_cell_get_minification_filter_bias(_ cell: OpaquePointer?) -> Double {
+    get(cell, EmitterCellProperties.minificationFilterBias, 0.0) { if case .number(let n) = $0 { n } else { 0 } }
+}
+
 @c @implementation public func lk_emitter_cell_set_autoreverses(_ cell: OpaquePointer?, _ v: Bool) -> lk_status {
     set(cell, EmitterCellProperties.autoreverses, .bool(v))
 }

@@ -288,6 +288,43 @@ private func get<T, R>(_ handle: OpaquePointer?, _ property: Property<T>, _ zero
     read(LK_FILL_REMOVED) { lk_fill_mode(rawValue: UInt32(try layer(l).get(LayerProperties.fillMode).rawValue)) }
 }
 
+/// An lk_contents_filter argument as a ContentsFilter; `name` for the message.
+func contentsFilter(_ f: lk_contents_filter, _ name: String) throws(LayerKitError) -> ContentsFilter {
+    guard let filter = ContentsFilter(rawValue: Int32(bitPattern: f.rawValue)) else {
+        throw LayerKitError(.invalidArgument, "\(name): \(f.rawValue) is not an lk_contents_filter")
+    }
+    return filter
+}
+
+@c @implementation public func lk_layer_set_magnification_filter(_ l: OpaquePointer?, _ f: lk_contents_filter) -> lk_status {
+    run {
+        let target = try layer(l)
+        try target.set(LayerProperties.magnificationFilter, try contentsFilter(f, "filter"))
+    }
+}
+@c @implementation public func lk_layer_get_magnification_filter(_ l: OpaquePointer?) -> lk_contents_filter {
+    read(LK_CONTENTS_FILTER_LINEAR) {
+        lk_contents_filter(rawValue: UInt32(try layer(l).get(LayerProperties.magnificationFilter).rawValue))
+    }
+}
+@c @implementation public func lk_layer_set_minification_filter(_ l: OpaquePointer?, _ f: lk_contents_filter) -> lk_status {
+    run {
+        let target = try layer(l)
+        try target.set(LayerProperties.minificationFilter, try contentsFilter(f, "filter"))
+    }
+}
+@c @implementation public func lk_layer_get_minification_filter(_ l: OpaquePointer?) -> lk_contents_filter {
+    read(LK_CONTENTS_FILTER_LINEAR) {
+        lk_contents_filter(rawValue: UInt32(try layer(l).get(LayerProperties.minificationFilter).rawValue))
+    }
+}
+@c @implementation public func lk_layer_set_minification_filter_bias(_ layer: OpaquePointer?, _ v: Double) -> lk_status {
+    set(layer, LayerProperties.minificationFilterBias, v)
+}
+@c @implementation public func lk_layer_get_minification_filter_bias(_ layer: OpaquePointer?) -> Double {
+    get(layer, LayerProperties.minificationFilterBias, 0.0) { $0 }
+}
+
 @c @implementation public func lk_layer_set_mask(_ l: OpaquePointer?, _ m: OpaquePointer?) -> lk_status {
     run {
         let target = try layer(l)

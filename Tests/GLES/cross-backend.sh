@@ -40,7 +40,7 @@ count() { # count LOG: adds the log's closing `c-tests: N passed, N failed`
 # software: the ones with references
 for backend in gles software; do
     tests=(render render_3d gradient_layer emitter_layer replicator_layer)
-    [ "$backend" = gles ] && tests+=(render_thread time preserves_depth transform_layer damage call_sequences)
+    [ "$backend" = gles ] && tests+=(render_thread time preserves_depth transform_layer damage contents_filters call_sequences)
     echo "== the C rendering tests on $backend: ${tests[*]}"
     LKTEST_BACKEND=$backend LKTEST_KEEP_ACTUAL=1 LKTEST_BUILD_DIR="$build/$backend" \
         LKTEST_OUTPUT_DIR="$out/$backend" "$root/Tests/run-c-tests.sh" "$prefix" "${tests[@]}" \

@@ -225,6 +225,16 @@ typedef enum lk_contents_gravity {
     LK_GRAVITY_BOTTOM_RIGHT           /* "bottomRight" */
 } lk_contents_gravity;
 
+/* magnification_filter / minification_filter (CALayerContentsFilter): how
+   contents are sampled when drawn larger / smaller than their pixels (more
+   than one image pixel per output pixel along either side: smaller). */
+typedef enum lk_contents_filter {
+    LK_CONTENTS_FILTER_LINEAR = 0,    /* "linear" (default): bilinear */
+    LK_CONTENTS_FILTER_NEAREST,       /* "nearest": the nearest pixel (crisp pixel art) */
+    LK_CONTENTS_FILTER_TRILINEAR      /* "trilinear": mipmaps, which Core Animation lets a
+                                         renderer ignore; LayerKit samples it as linear */
+} lk_contents_filter;
+
 typedef enum lk_fill_mode {
     LK_FILL_REMOVED = 0, LK_FILL_FORWARDS, LK_FILL_BACKWARDS, LK_FILL_BOTH
 } lk_fill_mode;
@@ -308,6 +318,14 @@ lk_status lk_layer_set_contents_gravity(lk_layer *layer, lk_contents_gravity g);
 lk_contents_gravity lk_layer_get_contents_gravity(const lk_layer *layer);
 lk_status lk_layer_set_contents_scale(lk_layer *layer, double scale);
 double    lk_layer_get_contents_scale(const lk_layer *layer);
+lk_status lk_layer_set_magnification_filter(lk_layer *layer, lk_contents_filter filter);
+lk_contents_filter lk_layer_get_magnification_filter(const lk_layer *layer);
+lk_status lk_layer_set_minification_filter(lk_layer *layer, lk_contents_filter filter);
+lk_contents_filter lk_layer_get_minification_filter(const lk_layer *layer);
+/* the bias of a trilinear minification filter's mipmap choice (default 0);
+   kept and reported: LayerKit draws trilinear as linear */
+lk_status lk_layer_set_minification_filter_bias(lk_layer *layer, double bias);
+double    lk_layer_get_minification_filter_bias(const lk_layer *layer);
 /* retained by the layer; a mask cannot have a superlayer or be a mask twice */
 lk_status lk_layer_set_mask(lk_layer *layer, lk_layer *mask);
 lk_layer *lk_layer_get_mask(const lk_layer *layer);
@@ -405,6 +423,13 @@ lk_rect   lk_emitter_cell_get_contents_rect(const lk_emitter_cell *cell);
    at its point size */
 lk_status lk_emitter_cell_set_contents_scale(lk_emitter_cell *cell, double scale);
 double    lk_emitter_cell_get_contents_scale(const lk_emitter_cell *cell);
+/* as the layer's: how the particles' contents are sampled */
+lk_status lk_emitter_cell_set_magnification_filter(lk_emitter_cell *cell, lk_contents_filter filter);
+lk_contents_filter lk_emitter_cell_get_magnification_filter(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_minification_filter(lk_emitter_cell *cell, lk_contents_filter filter);
+lk_contents_filter lk_emitter_cell_get_minification_filter(const lk_emitter_cell *cell);
+lk_status lk_emitter_cell_set_minification_filter_bias(lk_emitter_cell *cell, double bias);
+double    lk_emitter_cell_get_minification_filter_bias(const lk_emitter_cell *cell);
 lk_status lk_emitter_cell_set_autoreverses(lk_emitter_cell *cell, bool autoreverses);
 bool      lk_emitter_cell_get_autoreverses(const lk_emitter_cell *cell);
 lk_status lk_emitter_cell_set_fill_mode(lk_emitter_cell *cell, lk_fill_mode mode);

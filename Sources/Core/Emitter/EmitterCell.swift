@@ -32,6 +32,11 @@ public struct EmitterCellAttributes: Equatable, Sendable {
     /// Pixels of the contents per point of a particle at scale 1
     /// (CAEmitterCell.contentsScale: a 2x image drawn at its point size).
     public var contentsScale = 1.0
+    /// As a layer's (CALayer.magnificationFilter, minificationFilter and its
+    /// bias), for the particles' contents.
+    public var magnificationFilter = ContentsFilter.linear
+    public var minificationFilter = ContentsFilter.linear
+    public var minificationFilterBias = 0.0
     public var enabled = true
     /// CAMediaTiming on a cell: when it emits, relative to its emitter (the
     /// layer, or the parent particle's birth). A duration of 0 means forever.

@@ -85,6 +85,22 @@ public enum EmitterCellProperties {
 
     public static let contentsScale = number("contentsScale", \.contentsScale, check: positive)
 
+    /// A contents filter row: one of the names of ContentsFilter.
+    static func filter(_ key: String, _ path: WritableKeyPath<EmitterCellAttributes, ContentsFilter>)
+        -> EmitterCellProperty {
+        EmitterCellProperty(key: key, type: .string, read: { .string($0.attributes[keyPath: path].name) },
+                            write: { (cell, value, keyPath) throws(LayerKitError) in
+                                guard case .string(let s) = value, let f = ContentsFilter(name: s) else {
+                                    throw LayerKitError(.typeMismatch, "\(keyPath): expected a string, one of " + ContentsFilter.allNames.map { "\"\($0)\"" }.joined(separator: ", ") + ", got \(describe(value))")
+                                }
+                                cell.attributes[keyPath: path] = f
+                            })
+    }
+
+    public static let magnificationFilter = filter("magnificationFilter", \.magnificationFilter)
+    public static let minificationFilter = filter("minificationFilter", \.minificationFilter)
+    public static let minificationFilterBias = number("minificationFilterBias", \.minificationFilterBias)
+
     public static let enabled = EmitterCellProperty(
         key: "enabled", type: .bool, read: { .bool($0.attributes.enabled) },
         write: { (cell, value, keyPath) throws(LayerKitError) in
@@ -157,6 +173,7 @@ public enum EmitterCellProperties {
         emissionRange, velocity, velocityRange, xAcceleration, yAcceleration, zAcceleration,
         scale, scaleRange, scaleSpeed, spin, spinRange, color, redRange, greenRange, blueRange,
         alphaRange, redSpeed, greenSpeed, blueSpeed, alphaSpeed, contents, contentsRect, contentsScale,
+        magnificationFilter, minificationFilter, minificationFilterBias,
         beginTime, duration, speed, timeOffset, repeatCount, repeatDuration, autoreverses, fillMode,
     ]
 

@@ -161,6 +161,10 @@ public final class EmitterSimulation {
     public func contents(ofCell cell: Int32) -> Image? { params[Int(cell)].contents }
     public func contentsRect(ofCell cell: Int32) -> Rect { params[Int(cell)].attributes.contentsRect }
     public func contentsScale(ofCell cell: Int32) -> Double { params[Int(cell)].attributes.contentsScale }
+    public func filters(ofCell cell: Int32) -> (magnification: ContentsFilter, minification: ContentsFilter) {
+        let a = params[Int(cell)].attributes
+        return (a.magnificationFilter, a.minificationFilter)
+    }
     public func name(ofCell cell: Int32) -> String? { params[Int(cell)].name }
     /// 0 for top-level cells, 1 for their sub-cells, ...
     public func depth(ofCell cell: Int32) -> Int { params[Int(cell)].depth }

@@ -46,3 +46,21 @@ public enum FillMode: Int32, CaseIterable, Sendable {
         self = m
     }
 }
+
+/// magnificationFilter and minificationFilter (CALayerContentsFilter): how
+/// contents are sampled when drawn larger or smaller than their pixels.
+/// "trilinear" asks for mipmaps, which Apple lets renderers ignore; LayerKit's
+/// backends sample it as "linear" (docs/content.md).
+public enum ContentsFilter: Int32, CaseIterable, Sendable {
+    case linear = 0, nearest, trilinear
+
+    public var name: String {
+        switch self {
+        case .linear: "linear"
+        case .nearest: "nearest"
+        case .trilinear: "trilinear"
+        }
+    }
+}
+
+extension ContentsFilter: NamedValue {}

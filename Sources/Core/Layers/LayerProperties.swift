@@ -59,6 +59,14 @@ public enum LayerProperties {
         guard v > 0 else { throw .invalid("contentsScale: must be greater than 0 (got \(v))") }
         return v
     }
+    public static let magnificationFilter = Property("magnificationFilter", \.magnificationFilter, animatable: false,
+                                                     effect: .appearance)
+    public static let minificationFilter = Property("minificationFilter", \.minificationFilter, animatable: false,
+                                                    effect: .appearance)
+    /// Used by a trilinear minification filter's mipmap level choice (which
+    /// LayerKit's backends draw as linear): kept and reported.
+    public static let minificationFilterBias = Property("minificationFilterBias", \.minificationFilterBias,
+                                                        animatable: false, effect: .none)
     /// Hierarchy rules for masks are checked by Layer.setMask before this row is reached.
     public static let mask = Property("mask", \.mask, animatable: true, effect: .appearance)
     public static let name = Property("name", \.name, animatable: false, effect: .none)
@@ -98,7 +106,7 @@ public enum LayerProperties {
         masksToBounds.erased, doubleSided.erased, shadowColor.erased, shadowOpacity.erased,
         shadowOffset.erased, shadowRadius.erased, shadowPath.erased, contents.erased,
         contentsRect.erased, contentsCenter.erased, contentsGravity.erased, contentsScale.erased,
-        mask.erased, name.erased,
+        magnificationFilter.erased, minificationFilter.erased, minificationFilterBias.erased, mask.erased, name.erased,
         beginTime.erased, duration.erased, speed.erased, timeOffset.erased, repeatCount.erased,
         repeatDuration.erased, autoreverses.erased, fillMode.erased,
         frame,

@@ -28,6 +28,9 @@ public struct LayerState: Sendable {
     public var contentsCenter = Rect.unit
     public var contentsGravity = ContentsGravity.resize
     public var contentsScale = 1.0
+    public var magnificationFilter = ContentsFilter.linear
+    public var minificationFilter = ContentsFilter.linear
+    public var minificationFilterBias = 0.0
     public var mask: Layer? = nil
     public var name: String? = nil
     public var timing = TimingState()

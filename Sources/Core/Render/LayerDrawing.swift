@@ -196,9 +196,14 @@ extension DisplayListBuilder {
                                                       gravity: s.pointee.contentsGravity,
                                                       scale: s.pointee.contentsScale) else { return }
         images.append(image)
+        let sampling = DisplayListBuilder.contentsSampling(world, destination: placement.destination,
+                                                           source: placement.source,
+                                                           magnification: s.pointee.magnificationFilter,
+                                                           minification: s.pointee.minificationFilter)
         guard let slices = NineSlice.slices(destination: placement.destination, source: placement.source,
                                             center: s.pointee.contentsCenter, scale: s.pointee.contentsScale) else {
-            append(.image, world, placement.destination, opacity: opacity, image: image, source: placement.source)
+            append(.image, world, placement.destination, opacity: opacity, image: image, source: placement.source,
+                   flags: LK_DL_FLAG_ANTIALIAS.rawValue | sampling)
             return
         }
         // Slices meet edge to edge: drawn without anti-aliasing (pixel-centre
@@ -208,9 +213,35 @@ extension DisplayListBuilder {
         let clip = !DisplayListBuilder.landsOnPixels(world, d)
         if clip { append(.pushClip, world, d) }
         for slice in slices {
-            append(.image, world, slice.destination, opacity: opacity, image: image, source: slice.source, flags: 0)
+            append(.image, world, slice.destination, opacity: opacity, image: image, source: slice.source,
+                   flags: sampling)
         }
         if clip { append(.popClip, world, d) }
+    }
+
+    /// magnificationFilter and minificationFilter (Apple: "the filter used
+    /// when increasing / reducing the size of the content"): the nearest
+    /// flag where the filter for this draw is "nearest". The contents are
+    /// reduced when more than one of `source`'s pixels falls on an output
+    /// pixel along either side of `destination` (measured at its centre, so
+    /// under perspective too), as GL picks its minification filter.
+    static func contentsSampling(_ t: Transform3D, destination d: Rect, source: Rect,
+                                 magnification: ContentsFilter, minification: ContentsFilter) -> UInt32 {
+        guard magnification == .nearest || minification == .nearest else { return 0 }
+        let cx = d.minX + d.size.width / 2, cy = d.minY + d.size.height / 2
+        let w = cx * t.m14 + cy * t.m24 + t.m44
+        guard abs(w) > 1e-12 else { return 0 }
+        let x = cx * t.m11 + cy * t.m21 + t.m41, y = cx * t.m12 + cy * t.m22 + t.m42
+        // the map's derivatives along the layer's x and y at the centre
+        let ww = w * w
+        let alongX = ((t.m11 * w - x * t.m14) / ww, (t.m12 * w - y * t.m14) / ww)
+        let alongY = ((t.m21 * w - x * t.m24) / ww, (t.m22 * w - y * t.m24) / ww)
+        let width = (alongX.0 * alongX.0 + alongX.1 * alongX.1).squareRoot() * abs(d.size.width)
+        let height = (alongY.0 * alongY.0 + alongY.1 * alongY.1).squareRoot() * abs(d.size.height)
+        guard width > 0, height > 0 else { return 0 }
+        let texelsPerPixel = max(abs(source.size.width) / width, abs(source.size.height) / height)
+        let filter = texelsPerPixel > 1 ? minification : magnification
+        return filter == .nearest ? LK_DL_FLAG_FILTER_NEAREST.rawValue : 0
     }
 
     /// Whether `rect` under `t` is an axis-aligned rect with whole-pixel edges.

@@ -37,6 +37,7 @@ extension DisplayListBuilder {
         var lastCell: Int32 = -1
         var source = Rect.zero
         var pointsPerPixel = 1.0   // 1 / the cell's contentsScale
+        var filters = (magnification: ContentsFilter.linear, minification: ContentsFilter.linear)
         for p in particles where !truncated {
             if p.cell != lastCell {
                 guard let contents = simulation.contents(ofCell: p.cell) else { continue }
@@ -44,6 +45,7 @@ extension DisplayListBuilder {
                 let w = Double(contents.width), h = Double(contents.height)
                 source = Rect(x: cr.origin.x * w, y: cr.origin.y * h, width: cr.size.width * w, height: cr.size.height * h)
                 pointsPerPixel = 1 / simulation.contentsScale(ofCell: p.cell)
+                filters = simulation.filters(ofCell: p.cell)
                 if appended?.toOpaque() != Unmanaged.passUnretained(contents).toOpaque() {
                     images.append(contents)
                     appended = Unmanaged.passUnretained(contents)
@@ -61,9 +63,14 @@ extension DisplayListBuilder {
             if depth != nil { m.m43 = p.z }
             let white = p.color.r == 1 && p.color.g == 1 && p.color.b == 1 && p.color.a == 1
             let world = depth.map { $0.world(m) } ?? m.concatenating(layer.world)
+            let rect = Rect(x: -w / 2, y: -h / 2, width: w, height: h)
+            let sampling = filters.magnification == .linear && filters.minification == .linear ? 0
+                : DisplayListBuilder.contentsSampling(world, destination: rect, source: source,
+                                                      magnification: filters.magnification,
+                                                      minification: filters.minification)
             image._withUnsafeGuaranteedRef { contents in
-                append(.image, world, Rect(x: -w / 2, y: -h / 2, width: w, height: h),
-                       opacity: opacity, image: contents, source: source, flags: flags, tint: white ? nil : p.color)
+                append(.image, world, rect, opacity: opacity, image: contents, source: source, flags: flags | sampling,
+                       tint: white ? nil : p.color)
             }
         }
     }
