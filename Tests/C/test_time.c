@@ -615,7 +615,55 @@ static void presentation_and_links(void)
     LKT_CHECK(lk_display_get_fd(display) >= 0, "S2.2 the run loop has a pollable fd", "%d", lk_display_get_fd(display));
 }
 
-/* ---- S4.6: removed before it began; S2.2, S5.3: the run loop ---------- */
+/* S4.5, S5.1: an animation removed on completion shows nothing once it is
+   over, fill forwards or not, whether or not a frame has noted its end: it
+   held its end value in the presentation until a frame was drawn past it,
+   and an implicit animation begun meanwhile started from that held value. */
+static void presentation_after_the_end(void)
+{
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(0));
+    lk_animation_set_to_value(a, lk_value_number(0.4));
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_set_fill_mode(a, LK_FILL_FORWARDS);   /* removed on completion: the default */
+    lk_layer_add_animation(l, a, "fade");
+    lk_release(a);
+    lk_transaction_flush();
+    double b = begin_of(l, "fade");
+    LKT_CHECK_NEAR("S5.1 the presentation during the animation", opacity_at(l, b + 0.5), 0.2, 1e-9);
+    LKT_CHECK_NEAR("S4.5 S5.1 after its end, before any frame noted it: the model value", opacity_at(l, b + 5), 1.0, 1e-9);
+    lk_display_render_frame_at(display, b + 0.5);
+    LKT_CHECK_NEAR("S4.5 S5.1 ... and after a frame during it", opacity_at(l, b + 5), 1.0, 1e-9);
+    /* one that ended 4 s before now (begun 5 s ago): an implicit animation
+       begins from the model value, not the held end */
+    lk_layer_remove_animation(l, "fade");
+    a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(0));
+    lk_animation_set_to_value(a, lk_value_number(0.4));
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_set_fill_mode(a, LK_FILL_FORWARDS);
+    lk_animation_set_begin_time(a, lk_media_time() - 5);
+    lk_layer_add_animation(l, a, "late");
+    lk_release(a);
+    lk_transaction_flush();
+    lk_transaction_begin();
+    lk_transaction_set_animation_duration(1.0);
+    lk_layer_set_opacity(l, 0.9);
+    lk_transaction_commit();
+    lk_transaction_flush();
+    lk_animation *implicit = lk_layer_get_animation(l, "opacity");
+    lk_value from = lk_value_none();
+    if (implicit) lk_animation_get_from_value(implicit, &from);
+    LKT_CHECK(implicit && from.type == LK_VALUE_NUMBER && lkt_near(from.as.number, 1.0, 1e-9),
+              "S3.3 S4.5 an implicit animation begins at the model value once the filled one is over",
+              "from %s %g", implicit ? "set" : "(no animation)", from.type == LK_VALUE_NUMBER ? from.as.number : -1.0);
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_transaction_flush();
+}
+
+/* ---- S4.6: removed before it began; S2.4, S5.3: the run loop ---------- */
 
 /* An animation removed in a transaction still open while a frame is drawn
    in which it would begin: the render side still has it, and it began
@@ -812,6 +860,7 @@ int main(void)
     transaction_keys();
     explicit_animations();
     presentation_and_links();
+    presentation_after_the_end();
     removed_before_its_first_frame();
     run_loop_rules();
     undrawn_layers_animations_end();

@@ -26,8 +26,10 @@ enum AnimationEvaluator {
             // (a speed of 0 holds it where it is: no more frames needed)
             if evaluation.phase != .after && animation.timing.speed != 0 { running = true }
             if let events { note(record, evaluation.phase, events) }
-            // A finished animation that is removed on completion no longer shows (S4.5).
-            if record.stopped && animation.removedOnCompletion && evaluation.phase == .after { continue }
+            // A finished animation that is removed on completion no longer
+            // shows (S4.5), whether or not a frame has noted its end yet (a
+            // presentation at a time after it, S5.1).
+            if animation.removedOnCompletion && evaluation.phase == .after { continue }
             guard let progress = evaluation.progress else { continue }
             if let fast = record.fastTrack {
                 fast.apply(animation, progress: progress, iteration: evaluation.iteration, to: state, model: model)
@@ -164,7 +166,7 @@ enum AnimationEvaluator {
             let animation = record.animation
             let evaluation = TimingModel.evaluate(animation.timing,
                                                   localTime: TimingModel.localTime(layerTime, animation.timing))
-            if record.stopped && animation.removedOnCompletion && evaluation.phase == .after { continue }
+            if animation.removedOnCompletion && evaluation.phase == .after { continue }   // (as in apply)
             let base = record.subpath.isEmpty ? whole
                 : try? KeyPathParts.component(of: whole, path: record.subpath, keyPath: animation.keyPath ?? "")
             guard let progress = evaluation.progress,

@@ -106,7 +106,7 @@ extension NodeTrack {
     /// nil when it has no effect (S4.4, S4.5).
     func presentedProgress(layerTime: Double) -> (progress: Double, iteration: Int)? {
         let evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
-        if evaluation.phase == .after && removedOnCompletion && (seenStopped || record.stopped) { return nil }
+        if evaluation.phase == .after && removedOnCompletion { return nil }
         return evaluation.progress.map { ($0, evaluation.iteration) }
     }
 }
@@ -178,9 +178,9 @@ extension AnimationEvaluator {
                     track.pointee.seenStopped = true
                 }
             }
-            // A finished animation that is removed on completion no longer shows (S4.5).
-            if evaluation.phase == .after && track.pointee.removedOnCompletion
-                && (track.pointee.seenStopped || track.pointee.record.stopped) { continue }
+            // A finished animation that is removed on completion no longer
+            // shows (S4.5), noted or not (AnimationEvaluator.apply).
+            if evaluation.phase == .after && track.pointee.removedOnCompletion { continue }
             guard let progress = evaluation.progress else { continue }
             let kind = track.pointee.kind
             if kind == .general { continue } // not reached: such nodes take the whole-copy path

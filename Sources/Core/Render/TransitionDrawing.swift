@@ -10,7 +10,7 @@ extension DisplayListBuilder {
         let animation = record.animation
         let evaluation = TimingModel.evaluate(animation.timing,
                                               localTime: TimingModel.localTime(layerTime, animation.timing))
-        if record.stopped && animation.removedOnCompletion && evaluation.phase == .after { return nil }
+        if animation.removedOnCompletion && evaluation.phase == .after { return nil }   // (as AnimationEvaluator.apply)
         guard let progress = evaluation.progress else { return nil }
         return animation.transition.progress(at: animation.timingFunction?.evaluate(progress) ?? progress)
     }
