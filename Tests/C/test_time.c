@@ -663,6 +663,29 @@ static void presentation_after_the_end(void)
     lk_transaction_flush();
 }
 
+/* S4.4, c-api.md: a duration of infinity means forever (it was accepted and
+   then taken for an instantaneous animation, over at once). */
+static void infinite_duration(void)
+{
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(0.2));
+    lk_animation_set_to_value(a, lk_value_number(0.8));
+    LKT_CHECK_STATUS("S4.4 duration infinity is accepted", lk_animation_set_duration(a, 1.0 / 0.0), LK_OK);
+    lk_layer_add_animation(l, a, "forever");
+    lk_release(a);
+    lk_transaction_flush();
+    double b = begin_of(l, "forever");
+    LKT_CHECK_NEAR("S4.4 an infinite duration holds its start at 1 s", opacity_at(l, b + 1), 0.2, 1e-9);
+    lk_display_render_frame_at(display, b + 100);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(lk_layer_get_animation(l, "forever") != NULL, "S4.4 ... and is still running after 100 s", "removed");
+    LKT_CHECK_NEAR("S4.4 ... at its start", opacity_at(l, b + 100), 0.2, 1e-9);
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_transaction_flush();
+}
+
 /* ---- S4.6: removed before it began; S2.4, S5.3: the run loop ---------- */
 
 /* An animation removed in a transaction still open while a frame is drawn
@@ -861,6 +884,7 @@ int main(void)
     explicit_animations();
     presentation_and_links();
     presentation_after_the_end();
+    infinite_duration();
     removed_before_its_first_frame();
     run_loop_rules();
     undrawn_layers_animations_end();

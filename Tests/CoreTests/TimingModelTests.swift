@@ -137,6 +137,24 @@ private func progress(_ t: TimingState, at local: Double) -> Double? {
         #expect(TimingModel.evaluate(t, localTime: -1).progress == 0)
     }
 
+    /// An infinite duration runs for ever at its start (c-api.md: infinity
+    /// means forever); it was taken for an instantaneous node, over at once.
+    @Test func infiniteDurationS4_4() {
+        let t = timing(duration: .infinity, fillMode: .removed)
+        #expect(TimingModel.evaluate(t, localTime: 0) ==
+            TimingEvaluation(phase: .active, progress: 0, iteration: 0, activeDuration: .infinity))
+        #expect(TimingModel.evaluate(t, localTime: 1e9) ==
+            TimingEvaluation(phase: .active, progress: 0, iteration: 0, activeDuration: .infinity))
+        #expect(TimingModel.evaluate(t, localTime: -1).phase == .before)
+        let reversing = timing(duration: .infinity, repeatCount: 3, autoreverses: true)
+        #expect(TimingModel.evaluate(reversing, localTime: 50).progress == 0)
+        // a finite repeatDuration ends it, filling at where it was
+        let cut = timing(duration: .infinity, repeatDuration: 2, fillMode: .forwards)
+        #expect(TimingModel.evaluate(cut, localTime: 1).phase == .active)
+        #expect(TimingModel.evaluate(cut, localTime: 3) ==
+            TimingEvaluation(phase: .after, progress: 0, iteration: 0, activeDuration: 2))
+    }
+
     @Test func repeatDurationS4_4() {
         let t = timing(duration: 1, repeatDuration: 2.5, fillMode: .forwards)
         #expect(TimingModel.evaluate(t, localTime: 1.75) ==

@@ -64,13 +64,15 @@ public enum TimingModel {
     /// interval ended (progress 1, 0 after an autoreversed iteration, or
     /// mid-iteration for a fractional repeatCount) when filling forwards.
     /// A duration <= 0 is treated as an instantaneous node that has ended at
-    /// local time 0.
+    /// local time 0. An infinite duration runs for ever at progress 0 (the
+    /// from value; c-api.md: "infinity means forever"), or until a finite
+    /// repeatDuration ends it.
     public static func evaluate(_ t: TimingState, localTime: Double) -> TimingEvaluation {
         let cycle = cycleDuration(t)
         let fillsBackwards = t.fillMode == .backwards || t.fillMode == .both
         let fillsForwards = t.fillMode == .forwards || t.fillMode == .both
 
-        guard cycle > 0, cycle.isFinite else {
+        guard cycle > 0 else {   // (also NaN)
             if localTime < 0 || localTime.isNaN {
                 return TimingEvaluation(phase: .before, progress: fillsBackwards ? 0 : nil,
                                         iteration: 0, activeDuration: 0)
