@@ -663,6 +663,54 @@ static void presentation_after_the_end(void)
     lk_transaction_flush();
 }
 
+/* S4.2: convert_time between any two layers of a tree, through their
+   nearest common ancestor: t_local = (t_parent - beginTime) * speed +
+   timeOffset down each side. Under a paused ancestor of both the conversion
+   is still defined (it went through media time and failed); only a speed
+   of 0 between a layer and that ancestor makes it fail, naming speed 0. */
+static void convert_times(void)
+{
+    lk_layer *par = lkt_layer_new(root, 0, 0, 10, 10, lk_color_make(0, 0, 0, 0));
+    lk_layer *a = lkt_layer_new(par, 0, 0, 5, 5, lk_color_make(0, 0, 0, 0));
+    lk_layer *b = lkt_layer_new(par, 0, 0, 5, 5, lk_color_make(0, 0, 0, 0));
+    lk_layer *c = lkt_layer_new(b, 0, 0, 5, 5, lk_color_make(0, 0, 0, 0));
+    lk_layer_set_speed(par, 2);
+    lk_layer_set_begin_time(par, 3);
+    lk_layer_set_time_offset(par, 1);
+    lk_layer_set_speed(b, 2);
+    lk_layer_set_time_offset(b, 7);
+    lk_layer_set_begin_time(c, 4);
+    lk_layer_set_speed(c, 0.5);
+    /* media 10: par (10-3)*2+1 = 15, a 15, b 15*2+7 = 37, c (37-4)*0.5 = 16.5 */
+    LKT_CHECK_NEAR("S4.2 media time to a layer", lk_layer_convert_time(NULL, 10, c), 16.5, 1e-9);
+    LKT_CHECK_NEAR("S4.2 a layer to media time", lk_layer_convert_time(c, 16.5, NULL), 10, 1e-9);
+    LKT_CHECK_NEAR("S4.2 a sibling's time to a nephew's", lk_layer_convert_time(a, 15, c), 16.5, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... and back", lk_layer_convert_time(c, 16.5, a), 15, 1e-9);
+    LKT_CHECK_NEAR("S4.2 a layer to itself", lk_layer_convert_time(b, 37, b), 37, 1e-9);
+    /* paused: par stands at 100; below it time is still well defined */
+    lk_layer_set_speed(par, 0);
+    lk_layer_set_time_offset(par, 100);
+    LKT_CHECK_NEAR("S4.2 under a paused ancestor: sibling to sibling", lk_layer_convert_time(a, 100, b), 207, 1e-9);
+    LKT_CHECK_NEAR("S4.2 under a paused ancestor: to itself", lk_layer_convert_time(a, 100, a), 100, 1e-9);
+    LKT_CHECK_NEAR("S4.2 from the paused layer down", lk_layer_convert_time(par, 100, c), 101.5, 1e-9);
+    LKT_CHECK_NEAR("S4.2 media time into a paused subtree", lk_layer_convert_time(NULL, 12345, b), 207, 1e-9);
+    lkt_error_mark();
+    double none = lk_layer_convert_time(a, 100, NULL);
+    (void)none;
+    LKT_CHECK_ERROR_MESSAGE("S4.2 out of a paused subtree to media time is refused, naming speed 0", "speed 0");
+    lk_layer *other = lk_layer_create();
+    lkt_error_mark();
+    (void)lk_layer_convert_time(a, 1, other);
+    LKT_CHECK_ERROR_MESSAGE("S4.2 layers of different trees are refused", "different trees");
+    lk_release(other);
+    lk_layer_remove_from_superlayer(par);
+    lk_release(c);
+    lk_release(b);
+    lk_release(a);
+    lk_release(par);
+    lk_transaction_flush();
+}
+
 /* S4.4, c-api.md: a duration of infinity means forever (it was accepted and
    then taken for an instantaneous animation, over at once). */
 static void infinite_duration(void)
@@ -885,6 +933,7 @@ int main(void)
     presentation_and_links();
     presentation_after_the_end();
     infinite_duration();
+    convert_times();
     removed_before_its_first_frame();
     run_loop_rules();
     undrawn_layers_animations_end();

@@ -17,30 +17,27 @@ extension Layer {
         return TimingModel.localTime(parent.localTime(forMediaTime: t), state.timing)
     }
 
-    /// This layer's local time to media time; nil when a speed of 0 on the
-    /// way makes every parent time map to the same local time.
-    public func mediaTimeOfLocalTime(_ t: Double) -> Double? {
-        var time = t
-        for layer in timingChain.reversed() {
-            guard let parent = TimingModel.parentTime(time, layer.state.timing) else { return nil }
-            time = parent
-        }
-        return time
-    }
-
-    /// convertTime(t, from:, to:); nil stands for media time.
+    /// convertTime(t, from:, to:); nil stands for media time. The time goes
+    /// up from `from` to the nearest layer both are under, then down to
+    /// `to`: the timing above that layer is common to both and cancels out
+    /// (a paused ancestor of both does not stop the conversion; going
+    /// through media time, it did).
     public static func convertTime(_ t: Double, from: Layer?, to: Layer?) throws(LayerKitError) -> Double {
         if let from, let to, !from.sharesTree(with: to) {
             throw LayerKitError(.hierarchy, "from, to: the layers are in different trees")
         }
-        var media = t
-        if let from {
-            guard let m = from.mediaTimeOfLocalTime(t) else {
-                throw LayerKitError(.state, "from: the layer or an ancestor has speed 0, so its local time does not determine a media time")
+        let up = from?.timingChain ?? [], down = to?.timingChain ?? []
+        var shared = 0
+        while shared < up.count, shared < down.count, up[shared] === down[shared] { shared += 1 }
+        var time = t
+        for layer in up[shared...].reversed() {
+            guard let parent = TimingModel.parentTime(time, layer.state.timing) else {
+                throw LayerKitError(.state, "from: the layer or an ancestor it does not share with `to` has speed 0, so its local time does not determine the time above it")
             }
-            media = m
+            time = parent
         }
-        return to?.localTime(forMediaTime: media) ?? media
+        for layer in down[shared...] { time = TimingModel.localTime(time, layer.state.timing) }
+        return time
     }
 
     /// S5.1: a read-only copy of the subtree with every active animation
