@@ -615,6 +615,92 @@ static void presentation_and_links(void)
     LKT_CHECK(lk_display_get_fd(display) >= 0, "S2.2 the run loop has a pollable fd", "%d", lk_display_get_fd(display));
 }
 
+/* S5.1: the presentation is the tree as committed and drawn, animations
+   applied, throughout: its mask is a read-only copy of the mask's
+   presentation (it was the model mask, writable, unanimated); its layers are
+   the committed ones (an uncommitted move showed in it); and the copy of a
+   subtree keeps where its ancestors put it (hit testing it ignored an
+   ancestor turned away; converting it to the display's space stopped at the
+   copy). */
+static void presentation_tree(void)
+{
+    lk_layer *par = lkt_layer_new(root, 0, 0, 100, 100, lk_color_make(1, 0, 0, 1));
+    lk_layer *mask = lkt_layer_new(NULL, 10, 10, 20, 20, lk_color_make(1, 1, 1, 1));
+    lk_layer_set_mask(par, mask);
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_animation *move = lk_basic_animation_create("position");
+    lk_animation_set_from_value(move, lk_value_point(lk_point_make(20, 20)));
+    lk_animation_set_to_value(move, lk_value_point(lk_point_make(40, 40)));
+    lk_animation_set_duration(move, 1.0);
+    lk_layer_add_animation(mask, move, "move");
+    lk_release(move);
+    lk_transaction_flush();
+    double b = begin_of(mask, "move");
+    lk_layer *pp = lk_layer_copy_presentation_at(par, b + 0.5);
+    lk_layer *pm = lk_layer_get_mask(pp);
+    LKT_CHECK(pm != NULL && pm != mask && lk_layer_get_model_layer(pm) == mask,
+              "S5.1 a presentation's mask is the mask's presentation, not the model mask", "%p (model %p)", (void *)pm,
+              (void *)mask);
+    if (pm) {
+        LKT_CHECK_POINT("S5.1 ... with its animation applied", lk_layer_get_position(pm), lk_point_make(30, 30), 1e-9);
+        LKT_CHECK_ERROR("S5.1 ... and read-only", lk_layer_set_opacity(pm, 0.3), LK_ERROR_STATE, "read-only");
+    }
+    LKT_CHECK_NEAR("S5.1 the model mask is untouched", lk_layer_get_opacity(mask), 1, 0);
+    lk_release(pp);
+
+    /* committed: b under par; moved under other, not yet committed */
+    lk_layer *bl = lkt_layer_new(par, 50, 50, 40, 40, lk_color_make(0, 0, 1, 1));
+    lk_layer *other = lkt_layer_new(root, 100, 0, 100, 100, lk_color_make(0, 1, 0, 1));
+    lk_layer_set_mask(par, NULL);
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, lk_media_time() + 1);
+    lk_transaction_begin();
+    lk_layer_add_sublayer(other, bl);
+    lk_layer *pr = lk_layer_copy_presentation(root);
+    lk_layer *hit = lk_layer_hit_test(pr, lk_point_make(70, 70));
+    LKT_CHECK(hit && lk_layer_get_model_layer(hit) == bl,
+              "S5.1 S1.5 an uncommitted move: the presentation hit is where the layer is drawn", "hit %p (b %p, par %p)",
+              hit ? (void *)lk_layer_get_model_layer(hit) : NULL, (void *)bl, (void *)par);
+    hit = lk_layer_hit_test(pr, lk_point_make(160, 60));
+    LKT_CHECK(hit && lk_layer_get_model_layer(hit) == other, "S5.1 ... and not where the model has it",
+              "hit %p (other %p)", hit ? (void *)lk_layer_get_model_layer(hit) : NULL, (void *)other);
+    lk_release(pr);
+    lk_transaction_commit();
+    lk_transaction_flush();
+    pr = lk_layer_copy_presentation(other);
+    LKT_CHECK(pr && lk_layer_get_sublayer_count(pr) == 1, "S5.1 committed, the move shows in the presentation",
+              "%zu sublayers", pr ? lk_layer_get_sublayer_count(pr) : 0);
+    lk_release(pr);
+
+    /* a single-sided layer under an ancestor turned away: not hit, through a
+       copy of its own subtree too */
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_double_sided(bl, false);
+    lk_layer_set_transform(other, lk_transform3d_make_rotation(LKT_PI, 0, 1, 0));
+    lk_transaction_commit();
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, lk_media_time() + 10);
+    lk_point p = lk_point_make(70, 70);
+    LKT_CHECK(lk_layer_hit_test(bl, p) == NULL, "S1.5 S6.1 a back face is not hit", "hit");
+    lk_layer *copy = lk_layer_copy_presentation(bl);
+    LKT_CHECK(copy && lk_layer_hit_test(copy, p) == NULL, "S5.1 S6.1 ... nor is its presentation, copied alone",
+              "hit");
+    lk_point model_pt = lk_layer_convert_point(bl, lk_point_make(5, 5), NULL);
+    lk_point copy_pt = copy ? lk_layer_convert_point(copy, lk_point_make(5, 5), NULL) : lk_point_make(-1, -1);
+    LKT_CHECK_POINT("S5.1 S1.4 a subtree's copy converts to the display's space as its model does", copy_pt, model_pt,
+                    1e-9);
+    lk_release(copy);
+
+    lk_layer_remove_from_superlayer(par);
+    lk_layer_remove_from_superlayer(other);
+    lk_release(bl);
+    lk_release(other);
+    lk_release(mask);
+    lk_release(par);
+    lk_transaction_flush();
+}
+
 /* S4.5, S5.1: an animation removed on completion shows nothing once it is
    over, fill forwards or not, whether or not a frame has noted its end: it
    held its end value in the presentation until a frame was drawn past it,
@@ -931,6 +1017,7 @@ int main(void)
     transaction_keys();
     explicit_animations();
     presentation_and_links();
+    presentation_tree();
     presentation_after_the_end();
     infinite_duration();
     convert_times();

@@ -744,8 +744,10 @@ void          lk_layer_remove_all_animations(lk_layer *layer);
 size_t        lk_layer_get_animation_keys(const lk_layer *layer, const char **keys, size_t capacity);
 
 /* Presentation (S5.1): a new reference to a read-only copy of the layer's
-   subtree with every active animation applied now (or at media_time); NULL
-   if the layer was never committed. */
+   subtree as committed (as drawn) with every active animation applied now
+   (or at media_time); masks are copies too. The copy has no superlayer but
+   keeps where its ancestors placed it (hit testing, converting to NULL).
+   NULL if the layer was never committed. */
 lk_layer *lk_layer_copy_presentation(lk_layer *layer);
 lk_layer *lk_layer_copy_presentation_at(lk_layer *layer, double media_time);
 /* the model layer of a presentation copy (+0); a model layer returns itself */

@@ -42,6 +42,9 @@ public class Layer: Object, @unchecked Sendable {
     public var needsDisplayOnBoundsChange = false
     /// A presentation copy (S5.1) is read-only and names its model layer.
     public private(set) var modelLayer: Layer?
+    /// The top of a presentation copy: where its model's superlayer (or mask
+    /// owner) placed it, as presented (the copy has no superlayer).
+    final var presentedPlacement: PresentedPlacement?
     public var isPresentationCopy: Bool { modelLayer != nil }
 
     private static let nextID = Atomic<UInt64>(1)
@@ -58,7 +61,8 @@ public class Layer: Object, @unchecked Sendable {
         tileStore?.owner = self
     }
 
-    /// A read-only copy of `model` showing `state` (S5.1).
+    /// A read-only copy of `model` showing `state` (S5.1); its sublayers and
+    /// mask are set by RenderTree.presentationCopy.
     init(presentationOf model: Layer, state: LayerState) {
         id = Layer.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         modelLayer = model
@@ -346,5 +350,20 @@ public class Layer: Object, @unchecked Sendable {
         var node = self
         while let parent = node.superlayer ?? node.maskOwner { node = parent }
         return node
+    }
+}
+
+/// Where the superlayer of a presentation copy's top placed it when the copy
+/// was made (S5.1): the superlayer's sublayerTransform about its anchor (nil
+/// for a mask, placed in its owner's coordinates) and the superlayer's map
+/// to its root's space, both as presented. Hit testing and conversions of
+/// the copy read them where a model layer reads its ancestors.
+final class PresentedPlacement: @unchecked Sendable {
+    let sublayerTransform: Transform3D?
+    let superlayerToRoot: Transform3D
+
+    init(sublayerTransform: Transform3D?, superlayerToRoot: Transform3D) {
+        self.sublayerTransform = sublayerTransform
+        self.superlayerToRoot = superlayerToRoot
     }
 }

@@ -63,17 +63,20 @@ extension Layer {
     /// sublayerTransform, flattened into the superlayer's plane (S6.3). A
     /// mask is placed in its owner's coordinates.
     public var transformToSuperlayer: Transform3D {
-        state.transformToSuperlayer(through: superlayer?.state.sublayerTransformAboutAnchor)
+        state.transformToSuperlayer(through: superlayer?.state.sublayerTransformAboutAnchor
+                                        ?? presentedPlacement?.sublayerTransform)
     }
 
     /// Layer coordinates to the space its tree's root is placed in (a display's pixels).
     public var transformToRootSpace: Transform3D {
         var m = transformToSuperlayer
-        var node = superlayer ?? maskOwner
-        while let current = node {
-            m = m.concatenating(current.transformToSuperlayer)
-            node = current.superlayer ?? current.maskOwner
+        var top: Layer = self
+        while let up = top.superlayer ?? top.maskOwner {
+            m = m.concatenating(up.transformToSuperlayer)
+            top = up
         }
+        // a presentation copy's top: where its model's ancestors put it
+        if let placement = top.presentedPlacement { m = m.concatenating(placement.superlayerToRoot) }
         return m
     }
 

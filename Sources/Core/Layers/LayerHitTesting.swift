@@ -11,7 +11,8 @@ extension Layer {
     /// masksToBounds. Whether the superlayer's plane is seen from behind
     /// comes from the ancestors' maps (flattened, as S1.4 converts).
     public func hitTest(_ p: Point) -> Layer? {
-        let flipped = superlayer.map { Homography($0.transformToRootSpace).determinant < 0 } ?? false
+        let flipped = superlayer.map { Homography($0.transformToRootSpace).determinant < 0 }
+            ?? presentedPlacement.map { Homography($0.superlayerToRoot).determinant < 0 } ?? false
         return hitTest(p, flipped: flipped)
     }
 
@@ -61,7 +62,9 @@ extension Layer {
     /// the superlayer's sublayerTransform (and so its perspective).
     private var mapToSpace: Transform3D {
         var m = state.transformToSuperlayerPlane
-        if let st = superlayer?.state.sublayerTransformAboutAnchor { m = m.concatenating(st) }
+        if let st = superlayer?.state.sublayerTransformAboutAnchor ?? presentedPlacement?.sublayerTransform {
+            m = m.concatenating(st)
+        }
         return m
     }
 

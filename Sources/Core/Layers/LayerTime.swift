@@ -40,17 +40,10 @@ extension Layer {
         return time
     }
 
-    /// S5.1: a read-only copy of the subtree with every active animation
-    /// applied at `time`; nil for a layer never committed.
+    /// S5.1: a read-only copy of the subtree as it shows at `time`
+    /// (RenderTree.presentationCopy); nil for a layer never committed.
     public func presentationCopy(at time: Double) -> Layer? {
         if let model = modelLayer { return model.presentationCopy(at: time) }
-        guard let state = RenderTree.shared.presentationState(of: self, at: time) else { return nil }
-        let copy = Layer(presentationOf: self, state: state)
-        for child in sublayers {
-            guard let c = child.presentationCopy(at: time) else { continue }
-            c.superlayer = copy
-            copy.sublayers.append(c)
-        }
-        return copy
+        return RenderTree.shared.presentationCopy(of: self, at: time)
     }
 }

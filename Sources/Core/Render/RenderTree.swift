@@ -19,6 +19,11 @@ final class RenderNode: @unchecked Sendable {
     /// RenderTree.sync's mark for the children it keeps.
     var childStamp: UInt64 = 0
     weak var parent: RenderNode?
+    /// The model layer, for presentation copies only (S5.1: built on the
+    /// model side from the committed tree, under the lock); the render side
+    /// never reads it. Weak: a released layer's node stays among its
+    /// parent's children until the parent's next commit.
+    weak var layer: Layer?
     var animations: [AnimationRecord] = [] {
         didSet { rebuildTracks() }
     }
@@ -277,6 +282,7 @@ public final class RenderTree: @unchecked Sendable {
         if let node = layer.renderNode { return node }
         let node = RenderNode(id: layer.id, state: layer.state)
         nodes[layer.id] = node
+        node.layer = layer
         layer.renderNode = node
         sync(node, with: layer, commitTime: time)
         return node
@@ -464,19 +470,82 @@ public final class RenderTree: @unchecked Sendable {
         return TimingModel.localTime(parentTime, node.state.timing)
     }
 
-    /// S5.1: the layer's presentation state at `time`, nil if never committed.
-    func presentationState(of layer: Layer, at time: Double) -> LayerState? {
+    /// S5.1: a read-only copy of the layer's subtree as it shows at `time`:
+    /// the committed tree (not the model's uncommitted changes), each layer
+    /// with its animations applied, its mask a copy of the mask's
+    /// presentation. The copy's top keeps where its superlayer (or mask
+    /// owner) puts it, for hit testing and conversion. Nil if never committed.
+    func presentationCopy(of layer: Layer, at time: Double) -> Layer? {
         withLock {
             guard let node = layer.renderNode else { return nil }
-            var state = node.state
-            let local = RenderTree.localTime(of: node, at: time)
-            withUnsafeMutablePointer(to: &state) { presented in
-                _ = AnimationEvaluator.apply(node.animations, to: presented, layerTime: local, model: node.statePointer,
-                                             events: nil)
-            }
-            state.mask = layer.state.mask
-            return state
+            let parentTime = node.parent.map { RenderTree.localTime(of: $0, at: time) } ?? time
+            let copy = presentedCopy(node, model: layer, parentTime: parentTime)
+            copy.presentedPlacement = node.parent.map { presentedPlacement(under: $0, of: node, at: time) }
+            return copy
         }
+    }
+
+    private func presentedState(_ node: RenderNode, localTime: Double) -> LayerState {
+        var state = node.state
+        withUnsafeMutablePointer(to: &state) { presented in
+            _ = AnimationEvaluator.apply(node.animations, to: presented, layerTime: localTime, model: node.statePointer,
+                                         events: nil)
+        }
+        state.mask = nil
+        return state
+    }
+
+    private func presentedCopy(_ node: RenderNode, model: Layer, parentTime: Double) -> Layer {
+        let local = TimingModel.localTime(parentTime, node.state.timing)
+        let copy = Layer(presentationOf: model, state: presentedState(node, localTime: local))
+        if let mask = node.mask, let maskModel = mask.layer {
+            let maskCopy = presentedCopy(mask, model: maskModel, parentTime: local)
+            maskCopy.maskOwner = copy
+            copy.state.mask = maskCopy
+        }
+        var sublayers: [Layer] = []
+        sublayers.reserveCapacity(node.children.count)
+        for child in node.children {
+            guard let childModel = child.layer else { continue }   // released, not yet committed
+            let c = presentedCopy(child, model: childModel, parentTime: local)
+            c.superlayer = copy
+            sublayers.append(c)
+        }
+        copy.sublayers = sublayers
+        return copy
+    }
+
+    /// Where `parent` (the superlayer, or the mask owner, of `node`) places
+    /// its sublayers at `time`, as presented: its sublayerTransform and its
+    /// map to the root's space.
+    private func presentedPlacement(under parent: RenderNode, of node: RenderNode,
+                                    at time: Double) -> PresentedPlacement {
+        var chain: [RenderNode] = []
+        var n: RenderNode? = parent
+        while let current = n { chain.append(current); n = current.parent }
+        // presented states from the root down, each at its local time
+        var states: [LayerState] = []
+        var parentTime = time
+        for current in chain.reversed() {
+            let local = TimingModel.localTime(parentTime, current.state.timing)
+            states.append(presentedState(current, localTime: local))
+            parentTime = local
+        }
+        // (states[k] is chain.reversed()[k]; the last is `parent`)
+        var toRoot = Transform3D.identity
+        for k in stride(from: states.count - 1, through: 0, by: -1) {
+            let above: Transform3D?
+            if k == 0 {
+                above = nil
+            } else {
+                let isMask = chain[states.count - 1 - k].parent?.mask === chain[states.count - 1 - k]
+                above = isMask ? nil : states[k - 1].sublayerTransformAboutAnchor
+            }
+            toRoot = toRoot.concatenating(states[k].transformToSuperlayer(through: above))
+        }
+        let isMask = parent.mask === node
+        return PresentedPlacement(sublayerTransform: isMask ? nil : states.last?.sublayerTransformAboutAnchor,
+                                  superlayerToRoot: toRoot)
     }
 
     /// `inlinePresentedLanes` for the layer's node (nil when the layer was
