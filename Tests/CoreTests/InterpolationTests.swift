@@ -64,6 +64,16 @@ private let blue = Color(r: 0, g: 0, b: 1, a: 1)
         #expect(near(mid, .color(Color(r: 1.0 / 3, g: 1.0 / 3, b: 1.0 / 3, a: 0.75))))
     }
 
+    /// S4.8 additive colours: offsets with alpha 0 keep their colour between
+    /// the ends (premultiplied, every value between was (0,0,0,0): the
+    /// animation added nothing while it ran, then jumped at its end).
+    @Test func transparentEndsInterpolateStraightS4_8() {
+        let offset = Color(r: 0.4, g: 0, b: 0.2, a: 0)
+        #expect(near(lerp(.color(.clear), .color(offset), 0.5), .color(Color(r: 0.2, g: 0, b: 0.1, a: 0))))
+        let same = Color(r: 0.1, g: 0.1, b: 0.1, a: 0)
+        #expect(near(lerp(.color(same), .color(same), 0.5), .color(same)))
+    }
+
     @Test func colourOvershootIsClampedS4_9() {
         let grey = Color(r: 0.5, g: 0.5, b: 0.5, a: 0.5)
         let white = Color(r: 1, g: 1, b: 1, a: 1)
