@@ -3,7 +3,9 @@
    alike, against a cairo reference; the classic spinner (12 instances
    turned 2 pi / 12 apart, instanceDelay = duration / 12, one opacity
    animation on the one sublayer) with each instance's opacity checked at a
-   known time; instances are not hit; errors naming the argument; nested
+   known time; instances are not hit; the sublayer's animation events
+   (start, stop, completion, removal) heard once with no instance 0 drawn
+   and with several drawn; errors naming the argument; nested
    replicators past the display list's limits (S8.1).
    Tolerance: channels within 3, antialiased edges within 64 on at most 40
    pixels; spinner opacities within 3/255. */
@@ -144,6 +146,121 @@ static void test_spinner(void)
     free(px);
     lk_layer_remove_from_superlayer(r);
     lk_release(r);
+}
+
+/* ---- S4.6, S2.4, S4.5: the sublayers' events without instance 0 -------- */
+
+/* What each case heard: a late callback from an earlier case (its layer
+   removed, its transaction completing) counts for that case, not this. */
+static struct heard {
+    int starts, stops, completions;
+} heard[16];
+static int cases;
+
+static void heard_start(lk_animation *a, void *user_data)
+{
+    (void)a;
+    ((struct heard *)user_data)->starts++;
+}
+
+static void heard_stop(lk_animation *a, bool finished, void *user_data)
+{
+    (void)a;
+    (void)finished;
+    ((struct heard *)user_data)->stops++;
+}
+
+static void completed(void *user_data)
+{
+    ((struct heard *)user_data)->completions++;
+}
+
+enum { NO_INSTANCES, INSTANCE_0_CLEAR, ONLY_INSTANCE_1, DRAWN, NO_INSTANCES_IN_SPACE, ONLY_INSTANCE_1_IN_SPACE };
+
+/* A 0.5 s opacity animation, with a delegate, added to a replicator's
+   sublayer in a transaction with a completion, then 20 frames 0.1 s apart:
+   the sublayer's animation starts and stops once, the transaction
+   completes once, and the finished animation is removed, whatever
+   instances the replicator draws (the sublayer is a layer, and its time is
+   instance 0's). They were lost when no instance 0 was drawn: no
+   instances, instanceColor's alpha 0 (even with instance 1 drawn through
+   an alpha offset), with or without preservesDepth, also inside a
+   transform layer's space. */
+static void check_events(const char *name, int setup, bool depth)
+{
+    lk_transaction_set_disable_actions(true);
+    lk_layer *holder = NULL, *r = lk_replicator_layer_create();
+    lk_layer_set_frame(r, lk_rect_make(0, 0, W, 60));
+    if (setup == NO_INSTANCES_IN_SPACE || setup == ONLY_INSTANCE_1_IN_SPACE) {
+        holder = lk_transform_layer_create();
+        lk_layer_set_frame(holder, lk_rect_make(0, 0, W, H));
+        lk_layer_add_sublayer(holder, r);
+        lk_layer_add_sublayer(root, holder);
+    } else {
+        lk_layer_add_sublayer(root, r);
+    }
+    lk_layer *square = lkt_layer_new(r, 5, 5, 10, 10, lk_color_make(1, 1, 1, 1));
+    lk_replicator_layer_set_preserves_depth(r, depth);
+    lk_replicator_layer_set_instance_transform(r, lkt_t_translation(30, 0, 0));
+    if (setup == NO_INSTANCES || setup == NO_INSTANCES_IN_SPACE) lk_replicator_layer_set_instance_count(r, 0);
+    if (setup == INSTANCE_0_CLEAR) lk_replicator_layer_set_instance_color(r, lk_color_make(1, 1, 1, 0));
+    if (setup == ONLY_INSTANCE_1 || setup == ONLY_INSTANCE_1_IN_SPACE) {
+        lk_replicator_layer_set_instance_count(r, 3);
+        lk_replicator_layer_set_instance_color(r, lk_color_make(1, 1, 1, 0));
+        lk_replicator_layer_set_instance_alpha_offset(r, 1);
+        lk_replicator_layer_set_instance_delay(r, 0.05);
+    }
+    if (setup == DRAWN) lk_replicator_layer_set_instance_count(r, 3);
+    lk_transaction_flush();
+
+    struct heard *h = &heard[cases++ % 16];
+    lk_animation_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.did_start = heard_start;
+    d.did_stop = heard_stop;
+    double t0 = lk_media_time();
+    lk_transaction_begin();
+    lk_transaction_set_completion(completed, h);
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(0));
+    lk_animation_set_to_value(a, lk_value_number(1));
+    lk_animation_set_duration(a, 0.5);
+    lk_animation_set_delegate(a, &d, h, NULL);
+    lk_layer_add_animation(square, a, "fade");
+    lk_release(a);
+    lk_transaction_commit();
+    int i;
+    for (i = 1; i <= 20; i++) {
+        lk_display_render_frame_at(display, t0 + 0.1 * i);
+        lk_display_dispatch(display, 0);
+    }
+    const char *keys[2];
+    size_t left = lk_layer_get_animation_keys(square, keys, 2);
+    LKT_CHECK(h->starts == 1 && h->stops == 1 && h->completions == 1 && left == 0, name,
+              "starts %d, stops %d, completions %d, animations left %zu (want 1, 1, 1, 0)", h->starts, h->stops,
+              h->completions, left);
+    lk_layer_remove_from_superlayer(holder ? holder : r);
+    lk_release(r);
+    if (holder) lk_release(holder);
+}
+
+static void test_events_without_instance_0(void)
+{
+    check_events("S4.6 S2.4 S4.5 a sublayer's animation starts, stops, completes and is removed with instanceCount 0",
+                 NO_INSTANCES, false);
+    check_events("S4.6 S2.4 S4.5 ... with instanceColor's alpha 0", INSTANCE_0_CLEAR, false);
+    check_events("S4.6 S2.4 S4.5 ... with instance 0 clear and instances 1 and 2 drawn (alpha offset, delay)",
+                 ONLY_INSTANCE_1, false);
+    check_events("S4.6 S2.4 S4.5 ... with instanceCount 0 and preservesDepth", NO_INSTANCES, true);
+    check_events("S4.6 S2.4 S4.5 ... with instance 0 clear, instances 1 and 2 drawn, and preservesDepth",
+                 ONLY_INSTANCE_1, true);
+    check_events("S4.6 S2.4 S4.5 ... with instanceCount 0, preservesDepth, in a transform layer",
+                 NO_INSTANCES_IN_SPACE, true);
+    check_events("S4.6 S2.4 S4.5 ... with instance 0 clear, preservesDepth, in a transform layer",
+                 ONLY_INSTANCE_1_IN_SPACE, true);
+    check_events("S4.6 exactly one start and one stop with three instances drawn", DRAWN, false);
+    check_events("S4.6 ... and with preservesDepth", DRAWN, true);
 }
 
 static void test_errors(void)
@@ -314,6 +431,7 @@ int main(void)
     lk_display_set_root_layer(display, root);
     test_row_and_colours();
     test_spinner();
+    test_events_without_instance_0();
     test_errors();
     test_limits();
     lk_display_close(display);

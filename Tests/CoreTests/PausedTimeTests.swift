@@ -104,4 +104,54 @@ import Testing
         #expect(running.animating && running.count > 0)
         #expect(!paused.animating && paused.count > 0)   // its particles show, standing
     }
+
+    /// A replicator that draws no instance 0 (none at all, or instance 0
+    /// clear with instance 1 shown by an alpha offset), with or without
+    /// preservesDepth, still notes its sublayer's running animation (S4.6):
+    /// its start is noted once and it asks for frames, unless the
+    /// replicator is paused. Without instance 0 nothing was noted: the
+    /// animation never started, and a frame asked for no next one.
+    @Test(arguments: [false, true])
+    func undrawnInstanceZeroNotesItsSublayersS4_6(preservesDepth: Bool) throws {
+        func scene(count: Double, clear: Bool, paused: Bool) throws -> (starts: Int, animating: Bool) {
+            let root = makeLayer(frame: Rect(x: 0, y: 0, width: 200, height: 200))
+            let replicator = Layer(layerKind: .replicator)
+            try replicator.setFrame(Rect(x: 0, y: 0, width: 200, height: 200))
+            try replicator.set(ReplicatorProperties.preservesDepth, preservesDepth)
+            try replicator.set(ReplicatorProperties.instanceCount, count)
+            try replicator.set(ReplicatorProperties.instanceTransform, Transform3D.translation(60, 0, 0))
+            if clear {
+                try replicator.set(ReplicatorProperties.instanceColor, Color(r: 1, g: 1, b: 1, a: 0))
+                try replicator.set(ReplicatorProperties.instanceAlphaOffset, 1)
+            }
+            let now = mediaTime()
+            // Local time 5 at `now`, standing there when paused.
+            try replicator.set(LayerProperties.speed, paused ? 0 : 1)
+            try replicator.set(LayerProperties.beginTime, paused ? 0 : now - 5)
+            try replicator.set(LayerProperties.timeOffset, paused ? 5 : 0)
+            let layer = makeLayer(frame: Rect(x: 10, y: 10, width: 50, height: 50))
+            try layer.set(LayerProperties.backgroundColor, Color(r: 1, g: 0, b: 0, a: 1))
+            try replicator.addSublayer(layer)
+            try root.addSublayer(replicator)
+            let fade = Animation(kind: .basic, keyPath: "opacity")
+            (fade.fromValue, fade.toValue) = (.number(0), .number(1))
+            fade.timing.beginTime = 4
+            fade.timing.duration = 10
+            try layer.addAnimation(fade, forKey: "fade")
+            ModelLock.shared.withLock { Transaction.flush() }
+            var builder = DisplayListBuilder()
+            var events: [AnimationEvaluator.Event] = []
+            RenderTree.shared.withLock {
+                builder.build(root: RenderTree.shared.node(root.id), at: now + 1, events: &events)
+            }
+            let starts = events.filter { if case .started = $0 { true } else { false } }.count
+            return (starts, builder.animating)
+        }
+        for (count, clear) in [(0.0, false), (1, true), (2, true), (2, false)] {
+            let running = try scene(count: count, clear: clear, paused: false)
+            #expect(running.starts == 1 && running.animating, "count \(count), clear \(clear): \(running)")
+            let paused = try scene(count: count, clear: clear, paused: true)
+            #expect(paused.starts == 1 && !paused.animating, "paused, count \(count), clear \(clear): \(paused)")
+        }
+    }
 }

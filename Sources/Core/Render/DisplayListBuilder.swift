@@ -276,6 +276,14 @@ public struct DisplayListBuilder: ~Copyable {
                            events: UnsafeMutablePointer<[AnimationEvaluator.Event]>) -> Bool {
         var running = false
         if let mask = node.mask, noteEvents(of: mask, parentTime: time, events: events) { running = true }
+        if noteEvents(ofSublayers: node, time: time, events: events) { running = true }
+        return running
+    }
+
+    /// `node`'s sublayers and all under them (not its mask), at `time`.
+    static func noteEvents(ofSublayers node: RenderNode, time: Double,
+                           events: UnsafeMutablePointer<[AnimationEvaluator.Event]>) -> Bool {
+        var running = false
         for child in node.children where noteEvents(of: child, parentTime: time, events: events) { running = true }
         return running
     }

@@ -4,11 +4,18 @@ extension DisplayListBuilder {
     /// S7.5: the sublayers drawn instanceCount times, instance n through
     /// instanceTransform^n about the layer's anchor, multiplied by its
     /// colour, its sublayers' time n x instanceDelay behind. No layer is
-    /// copied: the same nodes are visited again.
+    /// copied: the same nodes are visited again. The sublayers' animation
+    /// events are noted once a frame, at their own time (instance 0's):
+    /// with instance 0 when it is drawn, else as for layers not drawn
+    /// (as noteUndrawn does), even when later instances are drawn.
     mutating func drawInstances(_ layer: LayerDraw, opacity: Double, clip: ScreenBox) {
         let s = layer.state
         let r = s.pointee.replicator
         let count = Int(r.instanceCount)
+        // S4.6, S2.4: the sublayers are layers once, whatever is drawn of them.
+        if !r.drawsInstanceZero, let events = layer.events {
+            noteRunning(DisplayListBuilder.noteEvents(ofSublayers: layer.node, time: layer.time, events: events))
+        }
         guard count > 0 else { return }
         if r.preservesDepth, let depth = layer.depth {
             drawInstancesInDepth(layer, depth, opacity: opacity, clip: clip)

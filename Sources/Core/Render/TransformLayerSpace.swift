@@ -222,6 +222,12 @@ extension DisplayListBuilder {
                 item.contentOnly = true
                 items.append(item)
                 let r = presented.replicator
+                // S4.6, S2.4: as in drawInstances, the sublayers' events
+                // go with instance 0, or are noted here without it.
+                if !r.drawsInstanceZero, let events,
+                   DisplayListBuilder.noteEvents(ofSublayers: child, time: local, events: events), !childFrozen {
+                    running = true
+                }
                 let step = withUnsafeMutablePointer(to: &presented) { DisplayListBuilder.instanceStep($0) }
                 let sublayerTransform = presented.sublayerTransformAboutAnchor
                 var power = Transform3D.identity

@@ -26,6 +26,13 @@ public struct ReplicatorState: KindState {
                      b: unit(instanceColor.b + k * instanceBlueOffset), a: unit(instanceColor.a + k * instanceAlphaOffset))
     }
 
+    /// Whether instance 0 is drawn (there is one, and its colour is not
+    /// clear). The sublayers' animations start and stop on their own time,
+    /// which is instance 0's: they note their events (S4.6) when instance 0
+    /// is drawn, and as layers not drawn when it is not; later instances,
+    /// whose time is shifted by the delay, note none.
+    public var drawsInstanceZero: Bool { instanceCount >= 1 && color(ofInstance: 0).a > 0 }
+
     /// The most instances a replicator draws: each instance draws every
     /// sublayer again, so a count beyond this is taken as a mistake.
     public static let maximumInstanceCount = 10_000.0
