@@ -5,9 +5,11 @@
  * each once until evicted (least recently used, under tileCacheLimit) or
  * invalidated (setNeedsDisplay, setNeedsDisplayInRect); the level of
  * detail follows the layer's scale; the delegate draws in layer
- * coordinates. Pixels of the panned view are checked against the test's
- * own description of the content (every channel within 2; pixels within
- * 1.5 px of a tile or marker edge are not checked).
+ * coordinates; in a replicator each missing tile is drawn once a frame,
+ * at most 1024 a frame for the layer. Pixels of the panned view are
+ * checked against the test's own description of the content (every
+ * channel within 2; pixels within 1.5 px of a tile or marker edge are not
+ * checked).
  */
 #include "lktest.h"
 
@@ -531,6 +533,62 @@ static void check_tiny_tiles(void)
     lk_display_close(d);
 }
 
+/* S7.8: a tiled layer in a replicator is drawn once per instance, but
+   each tile it lacks is drawn once a frame: 1000 instances of a layer of
+   three tiles, a tenth of a point apart, draw three tiles, not 3000. And
+   at most 1024 tiles a frame are drawn for one layer, however many
+   instances show it: ten instances each showing 150 other tiles of one
+   3000 x 200 layer draw 1024 tiles in the first frame and the other 476
+   in the next, each tile once. */
+static void check_in_replicator(void)
+{
+    const char *name = "S7.8 a tiled layer in a replicator";
+    recorder r;
+    lk_display *d = lkt_open_display(W, H, name);
+    lk_layer *root, *rep, *t;
+    int first, second, third;
+    double now;
+    if (!d) return;
+    root = begin_scene(&r);
+    rep = lk_replicator_layer_create();
+    lkt_layer_place(rep, 0, 0, W, H);
+    lk_replicator_layer_set_instance_count(rep, 1000);
+    lk_replicator_layer_set_instance_transform(rep, lkt_t_translation(0, 0.1, 0));
+    lk_layer_add_sublayer(root, rep);
+    lk_release(rep);
+    t = lk_tiled_layer_create();
+    lkt_layer_place(t, 0, 0, 192, 64);
+    lk_tiled_layer_set_tile_size(t, lk_size_make(64, 64));
+    attach_tiled(rep, t, &r);
+    show_scene(d, root);
+    now = lk_media_time();
+    lk_display_render_frame_at(d, now);
+    LKT_CHECK(r.draws == 3 && has_rect(&r, 0, lk_rect_make(0, 0, 64, 64)) &&
+                  has_rect(&r, 0, lk_rect_make(64, 0, 64, 64)) && has_rect(&r, 0, lk_rect_make(128, 0, 64, 64)),
+              "S7.8 in 1000 replicator instances each of a layer's three tiles is drawn once in the frame",
+              "%d draws", r.draws);
+
+    memset(&r, 0, sizeof r);
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_replicator_layer_set_instance_count(rep, 10);
+    lk_replicator_layer_set_instance_transform(rep, lkt_t_translation(-W, 0, 0));
+    lkt_layer_place(t, 0, 0, 10 * W, H);
+    lk_tiled_layer_set_tile_size(t, lk_size_make(20, 20));
+    lk_transaction_commit();
+    lk_display_render_frame_at(d, now + 0.1);
+    first = r.draws;
+    lk_display_render_frame_at(d, now + 0.2);
+    second = r.draws - first;
+    lk_display_render_frame_at(d, now + 0.3);
+    third = r.draws - first - second;
+    LKT_CHECK(first == 1024 && second == 1500 - 1024 && third == 0,
+              "S7.8 at most 1024 tiles a frame for one layer across its replicator instances, each tile drawn once",
+              "%d, then %d, then %d draws (want 1024, 476, 0)", first, second, third);
+    lk_release(root);
+    lk_display_close(d);
+}
+
 int main(void)
 {
     check_properties();
@@ -541,5 +599,6 @@ int main(void)
     check_resolution_change();
     check_extremes();
     check_tiny_tiles();
+    check_in_replicator();
     return lkt_finish();
 }

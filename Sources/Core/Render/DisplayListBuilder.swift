@@ -76,6 +76,10 @@ public struct DisplayListBuilder: ~Copyable {
     /// Tiles the last list needed and their stores lacked (S7.8): draw them
     /// (TileStore.draw) and build again to show them.
     var tileNeeds: [TileStore.Need] = []
+    /// The tiles in tileNeeds, by store: each is needed once a frame (a
+    /// tiled layer in a replicator is drawn once per instance), and at
+    /// most maximumTilesPerFrame for one layer.
+    var tilesNeeded: [ObjectIdentifier: Set<TileStore.Key>] = [:]
     /// This build's number on the tile stores' clock.
     var tileFrame: UInt64 = 0
 
@@ -123,6 +127,7 @@ public struct DisplayListBuilder: ~Copyable {
         variableRuns.removeAll(keepingCapacity: true)
         variableRunDepth = 0
         tileNeeds.removeAll(keepingCapacity: true)
+        tilesNeeded.removeAll(keepingCapacity: true)
         tileFrame = TileStore.clock.wrappingAdd(1, ordering: .relaxed).newValue
         drawOps = 0
         work = 0

@@ -8,11 +8,14 @@ import Glibc
 /// are noted (tileNeeds) for the display to draw and build again.
 extension DisplayListBuilder {
     /// At most this many tiles per layer per frame, however the layer is
-    /// placed (a layer seen edge-on under perspective, or with no output).
-    /// Cells of the grid that come to nothing count too. (Tiles far smaller
-    /// than a point, at a contentsScale near the largest doubles, give a
-    /// grid of 2^52 rows or columns; with the indices of one side rounded
-    /// to the same number, its rows were walked with no cell in them.)
+    /// placed (a layer seen edge-on under perspective, or with no output):
+    /// cells of the grid walked each time the layer is drawn (cells that
+    /// come to nothing count too), and missing tiles noted for drawing in
+    /// the frame over all the times it is drawn (replicator instances).
+    /// (Tiles far smaller than a point, at a contentsScale near the largest
+    /// doubles, give a grid of 2^52 rows or columns; with the indices of
+    /// one side rounded to the same number, its rows were walked with no
+    /// cell in them.)
     static let maximumTilesPerFrame = 1024
 
     mutating func appendTiles(of s: UnsafeMutablePointer<LayerState>, world: Transform3D, clip: ScreenBox,
@@ -43,7 +46,7 @@ extension DisplayListBuilder {
                     // Tiles meet edge to edge: no anti-aliasing, so no seams.
                     append(.image, world, rect, opacity: opacity, image: image,
                            source: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), flags: 0)
-                } else {
+                } else if needs(key, of: tiled.store) {
                     let width = max(1, whole((rect.size.width * scale).rounded(.up)))
                     let height = max(1, whole((rect.size.height * scale).rounded(.up)))
                     tileNeeds.append(TileStore.Need(store: tiled.store, key: key, rect: rect, scale: scale,
@@ -51,6 +54,20 @@ extension DisplayListBuilder {
                 }
             }
         }
+    }
+
+    /// Whether a tile the store lacks is to be drawn for this frame: once,
+    /// however many times the layer is drawn (a tiled layer in a
+    /// replicator is drawn once per instance: 1000 instances drew each
+    /// tile 1000 times), and no more than maximumTilesPerFrame for one
+    /// layer, whatever its instances show (the rest come in later frames).
+    private mutating func needs(_ key: TileStore.Key, of store: TileStore) -> Bool {
+        let id = ObjectIdentifier(store)
+        if let keys = tilesNeeded[id] {
+            guard keys.count < DisplayListBuilder.maximumTilesPerFrame, !keys.contains(key) else { return false }
+        }
+        tilesNeeded[id, default: []].insert(key)
+        return true
     }
 
     /// v as an Int, within 2^52 either way (NaN: 0): tile indices, sizes and
