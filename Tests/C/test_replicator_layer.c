@@ -3,7 +3,8 @@
    alike, against a cairo reference; the classic spinner (12 instances
    turned 2 pi / 12 apart, instanceDelay = duration / 12, one opacity
    animation on the one sublayer) with each instance's opacity checked at a
-   known time; instances are not hit; the sublayer's animation events
+   known time; instances are not hit; shadows tinted by the instance
+   colour; the sublayer's animation events
    (start, stop, completion, removal) heard once with no instance 0 drawn
    and with several drawn; errors naming the argument; nested
    replicators past the display list's limits (S8.1).
@@ -143,6 +144,70 @@ static void test_spinner(void)
     LKT_CHECK(px[(104 * W + 80) * 4] > 200 && px[(16 * W + 80) * 4] > 200,
               "S7.5 instanceTransform turns about the centre of the bounds, with the anchor point elsewhere",
               "bottom bar %d, top bar %d", px[(104 * W + 80) * 4], px[(16 * W + 80) * 4]);
+    free(px);
+    lk_layer_remove_from_superlayer(r);
+    lk_release(r);
+}
+
+/* S7.5: instanceColor and the offsets multiply everything an instance
+   draws, a sublayer's shadow too (CAReplicatorLayer.instanceColor:
+   "Defines the color used to multiply the source object"). White 20 x 20
+   layers cast white shadows 10 points down and right (radius 0), one
+   from its alpha, one from a rect shadowPath, one from a triangle
+   shadowPath (rasterized coverage); instance 1's colour is (1, 0, 0.5,
+   0.5): its shadows, where no body covers them, read about (128, 0, 64)
+   on the black root (only the alpha reached them: 128, 128, 128).
+   Instance 2 (alpha 0) draws neither body nor shadow. */
+static void test_shadow_tint(void)
+{
+    static const struct { double x, y; int path; const char *name; } casts[] = {
+        {5, 5, 0, "S7.5 instanceColor and offsets tint a sublayer's shadow (cast by its alpha)"},
+        {5, 45, 1, "S7.5 ... a shadow from a rect shadowPath"},
+        {5, 85, 2, "S7.5 ... a shadow from a triangle shadowPath (rasterized)"},
+    };
+    lk_transaction_set_disable_actions(true);
+    lk_layer *r = lk_replicator_layer_create();
+    lk_layer_set_frame(r, lk_rect_make(0, 0, W, H));
+    lk_layer_add_sublayer(root, r);
+    size_t i;
+    for (i = 0; i < sizeof casts / sizeof casts[0]; i++) {
+        lk_layer *l = lkt_layer_new(r, casts[i].x, casts[i].y, 20, 20, lk_color_make(1, 1, 1, 1));
+        lk_layer_set_shadow_color(l, lk_color_make(1, 1, 1, 1));
+        lk_layer_set_shadow_opacity(l, 1);
+        lk_layer_set_shadow_radius(l, 0);
+        lk_layer_set_shadow_offset(l, lk_size_make(10, 10));
+        if (casts[i].path) {
+            lk_path *p = lk_path_create();
+            if (casts[i].path == 1) {
+                lk_path_add_rect(p, lk_rect_make(0, 0, 20, 20));
+            } else {
+                lk_path_move_to(p, 0, 0);
+                lk_path_line_to(p, 20, 0);
+                lk_path_line_to(p, 20, 20);
+                lk_path_close(p);
+            }
+            lk_layer_set_shadow_path(l, p);
+            lk_release(p);
+        }
+    }
+    lk_replicator_layer_set_instance_count(r, 3);
+    lk_replicator_layer_set_instance_transform(r, lkt_t_translation(50, 0, 0));
+    lk_replicator_layer_set_instance_green_offset(r, -1);
+    lk_replicator_layer_set_instance_blue_offset(r, -0.5);
+    lk_replicator_layer_set_instance_alpha_offset(r, -0.5);
+    render_at(lk_media_time() + 40);
+    uint8_t *px = (uint8_t *)malloc(W * H * 4);
+    lk_display_read_pixels(display, px, W * 4);
+    for (i = 0; i < sizeof casts / sizeof casts[0]; i++) {
+        /* in the shadow, past the body: (28, 25) from the layer's corner
+           (inside the triangle's shadow too) */
+        int x = (int)casts[i].x + 28, y = (int)casts[i].y + 25;
+        const uint8_t *own = px + (y * W + x) * 4, *one = px + (y * W + x + 50) * 4, *two = px + (y * W + x + 100) * 4;
+        LKT_CHECK(own[0] > 250 && own[1] > 250 && own[2] > 250 && abs(one[0] - 128) <= 3 && one[1] <= 3 &&
+                      abs(one[2] - 64) <= 3 && two[0] == 0 && two[1] == 0 && two[2] == 0,
+                  casts[i].name, "instance 0 %d,%d,%d (want 255,255,255), 1 %d,%d,%d (want 128,0,64), 2 %d,%d,%d (want 0,0,0)",
+                  own[0], own[1], own[2], one[0], one[1], one[2], two[0], two[1], two[2]);
+    }
     free(px);
     lk_layer_remove_from_superlayer(r);
     lk_release(r);
@@ -431,6 +496,7 @@ int main(void)
     lk_display_set_root_layer(display, root);
     test_row_and_colours();
     test_spinner();
+    test_shadow_tint();
     test_events_without_instance_0();
     test_errors();
     test_limits();

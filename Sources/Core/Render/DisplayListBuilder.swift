@@ -542,15 +542,23 @@ public struct DisplayListBuilder: ~Copyable {
             openGroups[i].box = openGroups[i].box.union(ScreenBox(world, rect))
         }
         // S7.5: inside replicator instances, fills and borders take the
-        // instance colour into their own; images get it as a TINT.
+        // instance colour into their own; images get it as a TINT; a
+        // shadow's colour takes its red, green and blue (the instance's
+        // alpha reaches the shadow through what casts it, drawn in the
+        // group with the instance colour: taken twice it would square).
         var color = color, flags = flags
         var tint = tint
+        var shadowColor = shadow?.color ?? lk_dl_color(r: 0, g: 0, b: 0, a: 0)
         if let instance = instanceTint {
             if kind == .image {
                 tint = DisplayListBuilder.multiply(tint, instance)
             } else if kind == .fill || kind == .border {
                 color = Color(r: color.r * instance.r, g: color.g * instance.g, b: color.b * instance.b,
                               a: color.a * instance.a)
+            } else if shadow != nil {
+                shadowColor.r *= Float(instance.r)
+                shadowColor.g *= Float(instance.g)
+                shadowColor.b *= Float(instance.b)
             }
         }
         var tintColor = lk_dl_color(r: 0, g: 0, b: 0, a: 0)
@@ -573,7 +581,7 @@ public struct DisplayListBuilder: ~Copyable {
             reserved: 0,
             image: image.map { UnsafePointer($0.descriptor) },
             source: lk_dl_rect(x: source.origin.x, y: source.origin.y, width: source.size.width, height: source.size.height),
-            shadow_color: shadow?.color ?? lk_dl_color(r: 0, g: 0, b: 0, a: 0),
+            shadow_color: shadowColor,
             shadow_offset_x: shadow?.offsetX ?? 0, shadow_offset_y: shadow?.offsetY ?? 0,
             shadow_sigma: shadow?.sigma ?? 0,
             tint: tintColor,
