@@ -153,8 +153,8 @@ static void check_replicator_translation(int preserves)
 
 /* S7.5: a carousel. A card 70 in front of the replicator's plane
    (zPosition), three instances each turned 120 degrees further about y
-   (about the replicator's anchor), the replicator itself tilted 20 degrees
-   about x, under perspective. With preservesDepth the card in front
+   (about the centre of the replicator's bounds), the replicator itself
+   tilted 20 degrees about x, under perspective. With preservesDepth the card in front
    (instance 0) is drawn last, over the two turned behind it, and every card
    is where the 3D projection puts it; flattened, the later instances would
    be drawn over it. */
@@ -193,7 +193,7 @@ static void check_replicator_carousel(void)
     {
         lk_transform3d rm = lkt_t_mul(lkt_quads_layer_matrix(rb, center, rp, tilt), into_root(RD));
         lk_transform3d power = lkt_t_identity();
-        /* instanceTransform about the replicator's anchor (50, 50) */
+        /* instanceTransform about the centre of the replicator's bounds (50, 50) */
         lk_transform3d step = lkt_t_mul(lkt_t_mul(lkt_t_translation(-50, -50, 0), turn), lkt_t_translation(50, 50, 0));
         for (i = 0; i < 3; i++) {
             lk_transform3d c = lkt_t_mul(lkt_quads_layer_matrix(cb, center, cp, lkt_t_identity()),

@@ -144,6 +144,12 @@ static void test_spinner(void)
     LKT_CHECK(px[(104 * W + 80) * 4] > 200 && px[(16 * W + 80) * 4] > 200,
               "S7.5 instanceTransform turns about the centre of the bounds, with the anchor point elsewhere",
               "bottom bar %d, top bar %d", px[(104 * W + 80) * 4], px[(16 * W + 80) * 4]);
+    lk_replicator_layer_set_preserves_depth(r, true);
+    render_at(begin + 4);
+    lk_display_read_pixels(display, px, W * 4);
+    LKT_CHECK(px[(104 * W + 80) * 4] > 200 && px[(16 * W + 80) * 4] > 200,
+              "S7.5 ... and with preservesDepth", "bottom bar %d, top bar %d", px[(104 * W + 80) * 4],
+              px[(16 * W + 80) * 4]);
     free(px);
     lk_layer_remove_from_superlayer(r);
     lk_release(r);

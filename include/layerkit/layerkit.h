@@ -1032,8 +1032,10 @@ bool      lk_emitter_layer_get_preserves_depth(const lk_layer *layer);
 
 /* Replicator layer (S7.5, CAReplicatorLayer): its sublayers drawn
    instance_count times (1; 0 draws none; at most 10000), instance n
-   through instance_transform^n about the layer's anchor point, multiplied
-   by instance_color plus n times the offsets (each clamped to 0..1), with
+   through instance_transform^n about the centre of the layer's bounds
+   (not its anchor point: "applied relative to the center of this layer"),
+   multiplied by instance_color plus n times the offsets (each clamped to
+   0..1; the colour multiplies all the instance draws, shadows too), with
    its sublayers' time n x instance_delay behind (so one animation on a
    sublayer runs staggered across the instances). No layer is copied, and
    only instance 0 is hit by hit testing. All but preserves_depth animate. */

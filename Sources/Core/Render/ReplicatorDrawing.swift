@@ -2,12 +2,13 @@
 /// copying a layer (PreservedDepth.swift: the same with preservesDepth).
 extension DisplayListBuilder {
     /// S7.5: the sublayers drawn instanceCount times, instance n through
-    /// instanceTransform^n about the layer's anchor, multiplied by its
-    /// colour, its sublayers' time n x instanceDelay behind. No layer is
-    /// copied: the same nodes are visited again. The sublayers' animation
-    /// events are noted once a frame, at their own time (instance 0's):
-    /// with instance 0 when it is drawn, else as for layers not drawn
-    /// (as noteUndrawn does), even when later instances are drawn.
+    /// instanceTransform^n about the centre of the layer's bounds (see
+    /// instanceStep), multiplied by its colour, its sublayers' time
+    /// n x instanceDelay behind. No layer is copied: the same nodes are
+    /// visited again. The sublayers' animation events are noted once a
+    /// frame, at their own time (instance 0's): with instance 0 when it is
+    /// drawn, else as for layers not drawn (as noteUndrawn does), even when
+    /// later instances are drawn.
     mutating func drawInstances(_ layer: LayerDraw, opacity: Double, clip: ScreenBox) {
         let s = layer.state
         let r = s.pointee.replicator

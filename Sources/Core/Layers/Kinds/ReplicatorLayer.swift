@@ -7,7 +7,8 @@ public struct ReplicatorState: KindState {
     public var instanceCount = 1.0
     /// Instance n's sublayers see time shifted back by n x instanceDelay.
     public var instanceDelay = 0.0
-    /// Instance n draws through instanceTransform^n, about the layer's anchor.
+    /// Instance n draws through instanceTransform^n, about the centre of
+    /// the layer's bounds (not its anchor point).
     public var instanceTransform = Transform3D.identity
     /// Multiplies instance 0; instance n adds n x the offsets (clamped to 0...1).
     public var instanceColor = Color(r: 1, g: 1, b: 1, a: 1)
