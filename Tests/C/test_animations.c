@@ -139,6 +139,34 @@ static void keyframe_colours(void)
                    number_at(l, "position.x", b + 2.25), 22.5, 1e-9);
     lk_layer_remove_all_animations(l);
 
+    /* cumulative and autoreversing: a repeat goes there and back, so the
+       next starts where it began (it jumped by last - first each repeat) */
+    a = lk_keyframe_animation_create("position.x");
+    lk_animation_set_values(a, steps, 3);
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_set_repeat_count(a, 3);
+    lk_animation_set_autoreverses(a, true);
+    lk_animation_set_cumulative(a, true);
+    b = add(l, a, "there and back");
+    LKT_CHECK_NEAR("S4.8 cumulative keyframes autoreversing: the second repeat starts where the first ended",
+                   number_at(l, "position.x", b + 2.0), 0, 1e-9);
+    LKT_CHECK_NEAR("S4.8 ... and moves as the first", number_at(l, "position.x", b + 2.5), 5, 1e-9);
+    lk_layer_remove_all_animations(l);
+    a = lk_basic_animation_create("position.x");
+    lk_animation_set_from_value(a, lk_value_number(0));
+    lk_animation_set_to_value(a, lk_value_number(10));
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_set_repeat_count(a, 3);
+    lk_animation_set_autoreverses(a, true);
+    lk_animation_set_cumulative(a, true);
+    b = add(l, a, "basic there and back");
+    LKT_CHECK_NEAR("S4.8 a cumulative basic animation autoreversing: no jump at the repeat",
+                   number_at(l, "position.x", b + 1.999), 0.01, 1e-6);
+    LKT_CHECK_NEAR("S4.8 ... the second repeat starts at 0", number_at(l, "position.x", b + 2.0), 0, 1e-9);
+    LKT_CHECK_NEAR("S4.8 ... and turns at 10", number_at(l, "position.x", b + 3.0), 10, 1e-9);
+    lk_layer_remove_all_animations(l);
+
     /* paced: constant speed over distance, keyTimes ignored */
     a = lk_keyframe_animation_create("position");
     lk_value pts[3] = { lk_value_point(lk_point_make(0, 0)), lk_value_point(lk_point_make(30, 40)),

@@ -28,6 +28,11 @@ public final class Animation: Object, @unchecked Sendable {
     var builtInTrack: FastTrack?
     public var additive = false
     public var cumulative = false
+    /// Whether a repeat adds what the ones before it moved (S4.8: "each
+    /// repeat starts where the previous ended"): cumulative, unless it
+    /// autoreverses, when each repeat ends where it began (it jumped by
+    /// to - from at every repeat).
+    var accumulates: Bool { cumulative && !timing.autoreverses }
     public var removedOnCompletion = true
     /// Keyframe animations (S4.10).
     public var keyframes: KeyframeParameters {

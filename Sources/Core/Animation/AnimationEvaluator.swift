@@ -136,7 +136,7 @@ enum AnimationEvaluator {
                                       base: Value?) -> Value? {
         let a = record.animation
         var v = raw
-        if a.cumulative && iteration > 0, let track = record.keyframes, let first = track.value(at: 0)?.0,
+        if a.accumulates && iteration > 0, let track = record.keyframes, let first = track.value(at: 0)?.0,
            let last = track.value(at: 1)?.0, let step = Interpolation.subtract(last, first),
            let offset = Interpolation.scale(step, by: Double(iteration)), let sum = Interpolation.add(v, offset) {
             v = sum
@@ -221,7 +221,7 @@ enum AnimationEvaluator {
         }
         let eased = Interpolation.fraction(a, progress)
         guard var v = Interpolation.interpolate(from, to, eased) else { return nil }
-        if a.cumulative && iteration > 0, let step = Interpolation.subtract(to, from),
+        if a.accumulates && iteration > 0, let step = Interpolation.subtract(to, from),
            let offset = Interpolation.scale(step, by: Double(iteration)), let sum = Interpolation.add(v, offset) {
             v = sum
         }

@@ -47,7 +47,7 @@ final class LaneTrack {
         let field = UnsafeMutableRawPointer(state).advanced(by: offset).assumingMemoryBound(to: Double.self)
         let modelField = UnsafeRawPointer(model).advanced(by: offset).assumingMemoryBound(to: Double.self)
         LaneMath.apply(present: present, from: from, to: to, by: by, previous: previous, lanes: lanes,
-                       additive: a.additive, cumulative: a.cumulative, iteration: iteration,
+                       additive: a.additive, cumulative: a.accumulates, iteration: iteration,
                        eased: eased ?? Interpolation.fraction(a, progress), field: field, modelField: modelField)
     }
 }

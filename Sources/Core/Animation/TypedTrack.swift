@@ -99,7 +99,7 @@ final class TypedTrack<T: AnimatableValue> {
         }
         let eased = Interpolation.fraction(a, progress)
         var v = T.lerp(ends.0, ends.1, eased)
-        if a.cumulative && iteration > 0 { v = T.add(v, T.scale(T.subtract(ends.1, ends.0), Double(iteration))) }
+        if a.accumulates && iteration > 0 { v = T.add(v, T.scale(T.subtract(ends.1, ends.0), Double(iteration))) }
         if a.additive { v = T.add(base, v) }
         return v
     }

@@ -52,7 +52,7 @@ struct NodeTrack {
         timing = a.timing
         removedOnCompletion = a.removedOnCompletion
         additive = a.additive
-        cumulative = a.cumulative
+        cumulative = a.accumulates
         timingFunctionID = a.timingFunction.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
         var ends = (SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>())
         var present: UInt8 = 0
