@@ -76,7 +76,9 @@ private func get<T, R>(_ handle: OpaquePointer?, _ property: Property<T>, _ zero
 }
 
 @c @implementation public func lk_layer_set_background_color(_ layer: OpaquePointer?, _ v: lk_color) -> lk_status {
-    set(layer, LayerProperties.backgroundColor, Color?.some(Color(v)))
+    // "a colour with alpha 0 is none" (the header): stored as none, so
+    // setting another clear colour is no change and runs no action (S3.6)
+    set(layer, LayerProperties.backgroundColor, v.a == 0 ? nil : Color?.some(Color(v)))
 }
 @c @implementation public func lk_layer_get_background_color(_ layer: OpaquePointer?) -> lk_color {
     get(layer, LayerProperties.backgroundColor, Color.clear.lk) { ($0 ?? Color.clear).lk }

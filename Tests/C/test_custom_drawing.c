@@ -105,6 +105,23 @@ static void test_draw(void)
     lk_layer_set_bounds(l, lk_rect_make(0, 0, 80, 60));
     lk_transaction_flush();
     LKT_CHECK(draws == 2, "S6.1 with needsDisplayOnBoundsChange a size change draws again", "%d draws", draws);
+    /* S2.1: drawing during a commit leaves no transaction open: the next
+       explicit transaction is the outermost and commits at once (the draw
+       opened an implicit one, which the next ones nested in) */
+    lk_transaction_begin();
+    lk_layer_set_needs_display(l);
+    lk_transaction_commit();
+    LKT_CHECK(draws == 3, "S6.1 an explicit commit draws the marked layer", "%d draws", draws);
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_background_color(l, lk_color_make(0, 0, 1, 1));
+    lk_transaction_commit();
+    lk_layer *shown = lk_layer_copy_presentation(l);
+    lk_color bg = shown ? lk_layer_get_background_color(shown) : lk_color_make(0, 0, 0, 0);
+    lk_release(shown);
+    LKT_CHECK(lkt_color_near(bg, lk_color_make(0, 0, 1, 1), 0),
+              "S2.1 S6.1 after a commit that drew, the next explicit commit reaches the render side at once",
+              "presented background %s", lkt_fmt_color(bg));
     lk_layer_remove_from_superlayer(l);
     lk_release(l);
     lk_transaction_flush();

@@ -179,6 +179,113 @@ static void errors(void)
     lk_release(a);
 }
 
+/* S3.4: onOrderIn on a layer added to a tree a display shows (a new layer
+   too: the usual fade-in on insert never ran for one never committed),
+   onOrderOut on one removed from it, neither for trees no display shows; a
+   layer moved to another superlayer leaves the first one as a removal does
+   (its "sublayers" event and layout; only the new one heard of the move). */
+static int order_ins, order_outs, sublayer_events;
+static lk_layer *sublayers_of;
+static void count_order(const char *event, lk_layer *layer, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    if (strcmp(event, "onOrderIn") == 0) order_ins++;
+    if (strcmp(event, "onOrderOut") == 0) order_outs++;
+}
+static lk_action *answer_sublayers(lk_layer *layer, const char *event, void *user_data)
+{
+    (void)user_data;
+    if (strcmp(event, "sublayers") == 0 && layer == sublayers_of) sublayer_events++;
+    return NULL;
+}
+
+static void hierarchy_events(void)
+{
+    lk_action *counter = lk_action_create(count_order, NULL, NULL);
+    /* a new layer, never committed, added to the shown tree */
+    lk_layer *fresh = lk_layer_create();
+    lk_layer_set_action(fresh, "onOrderIn", counter);
+    lk_layer_set_action(fresh, "onOrderOut", counter);
+    lk_layer_add_sublayer(root, fresh);
+    lk_transaction_flush();
+    LKT_CHECK(order_ins == 1, "S3.4 onOrderIn runs for a new layer added to a shown tree", "%d runs", order_ins);
+    lk_layer_remove_from_superlayer(fresh);
+    lk_transaction_flush();
+    LKT_CHECK(order_outs == 1, "S3.4 onOrderOut runs for a layer removed from a shown tree", "%d runs", order_outs);
+
+    /* a tree no display shows, committed: neither */
+    lk_layer *offscreen = lkt_layer_new(NULL, 0, 0, 50, 50, lk_color_make(1, 0, 0, 1));
+    lk_transaction_flush();
+    lk_layer_add_sublayer(offscreen, fresh);
+    lk_transaction_flush();
+    lk_layer_remove_from_superlayer(fresh);
+    lk_transaction_flush();
+    LKT_CHECK(order_ins == 1 && order_outs == 1, "S3.4 neither runs in a tree no display shows",
+              "%d in, %d out", order_ins, order_outs);
+
+    /* moved from one shown superlayer to another */
+    lk_layer *x = lkt_layer_new(root, 0, 0, 40, 40, lk_color_make(1, 0, 0, 1));
+    lk_layer *z = lkt_layer_new(root, 50, 0, 40, 40, lk_color_make(0, 1, 0, 1));
+    lk_layer_add_sublayer(x, fresh);
+    lk_transaction_flush();
+    LKT_CHECK(order_ins == 2, "S3.4 onOrderIn when added under a shown layer", "%d runs", order_ins);
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.action_for_key = answer_sublayers;
+    lk_layer_set_delegate(x, &d, NULL, NULL);
+    sublayers_of = x;
+    lk_layer_add_sublayer(z, fresh);
+    LKT_CHECK(sublayer_events == 1, "S3.4 a move asks the former superlayer for its sublayers action",
+              "%d times", sublayer_events);
+    LKT_CHECK(lk_layer_get_needs_layout(x), "S1.3 a move marks the former superlayer for layout", "not marked");
+    LKT_CHECK(order_outs == 2 && order_ins == 3, "S3.4 a move between shown superlayers: out of one, into the other",
+              "%d in, %d out", order_ins, order_outs);
+    lk_transaction_flush();
+
+    /* the display's tree no longer shown (another root): neither */
+    lk_layer *other_root = lkt_layer_new(NULL, 0, 0, 100, 100, lk_color_make(0, 0, 0, 1));
+    lk_display_set_root_layer(display, other_root);
+    lk_layer_remove_from_superlayer(fresh);
+    lk_transaction_flush();
+    LKT_CHECK(order_outs == 2, "S3.4 no onOrderOut from a tree the display stopped showing", "%d runs", order_outs);
+    lk_display_set_root_layer(display, root);
+    lk_transaction_flush();
+
+    lk_layer_set_delegate(x, NULL, NULL, NULL);
+    lk_layer_remove_from_superlayer(x);
+    lk_layer_remove_from_superlayer(z);
+    lk_release(x);
+    lk_release(z);
+    lk_release(fresh);
+    lk_release(offscreen);
+    lk_release(other_root);
+    lk_release(counter);
+    lk_transaction_flush();
+}
+
+/* S3.6, the header: a background colour with alpha 0 is none, so setting
+   one on a layer with none is no change (it ran the action and stored a
+   colour), and it reads back by key path as none. */
+static void clear_background_is_none(void)
+{
+    lk_layer *l = committed(lk_layer_create);
+    lk_layer_set_background_color(l, lk_color_make(0, 0, 0, 0));
+    lk_transaction_flush();
+    LKT_CHECK(lk_layer_get_animation(l, "backgroundColor") == NULL,
+              "S3.6 a clear background on a layer with none is no change: no animation", "animated");
+    lk_layer_set_background_color(l, lk_color_make(1, 0, 0, 1));
+    lk_layer_set_background_color(l, lk_color_make(1, 1, 1, 0));
+    lk_value v = lk_value_none();
+    lk_layer_get_value(l, "backgroundColor", &v);
+    LKT_CHECK(v.type == LK_VALUE_NONE, "S1.1 a background colour with alpha 0 reads back as none", "type %s",
+              lkt_value_type_name(v.type));
+    lk_transaction_flush();
+    lk_layer_remove_from_superlayer(l);
+    lk_transaction_flush();
+}
+
 int main(void)
 {
     display = lkt_open_display(100, 100, "open");
@@ -188,6 +295,8 @@ int main(void)
     lk_display_render_frame_at(display, lk_media_time());
     kinds();
     search_order();
+    hierarchy_events();
+    clear_background_is_none();
     errors();
     lk_display_close(display);
     lk_release(root);

@@ -59,18 +59,20 @@ extension Layer {
 
     /// Called after a property or the hierarchy changed: searches and runs
     /// the action, unless actions are disabled (S3.2) or the layer has never
-    /// been committed (it has no presentation to animate from, S5.1). `row`:
-    /// the property named `event`, when the caller has it; `transaction`:
-    /// the thread's transaction state, when the caller has it.
+    /// been committed (it has no presentation to animate from, S5.1) and
+    /// the event is not one for `uncommitted` layers (onOrderIn: a new layer
+    /// entering a shown tree). `row`: the property named `event`, when the
+    /// caller has it; `transaction`: the thread's transaction state, when
+    /// the caller has it.
     func runAction(forKey event: String, animatable: Bool, row: AnyProperty? = nil,
-                   in transaction: Transaction.ThreadState? = nil) {
+                   in transaction: Transaction.ThreadState? = nil, uncommitted: Bool = false) {
         guard !isPresentationCopy else { return }
         // The thread's transaction state, looked up once for all the action's steps.
         let transaction = transaction ?? Transaction.current
         guard !Transaction.inherited(in: transaction).disableActions else { return }
         // Committed: only a commit sets the node, under the model lock this
         // runs under (so no need of the render tree's).
-        guard renderNode != nil else { return }
+        guard renderNode != nil || uncommitted else { return }
         if delegate == nil, actions.isEmpty, styleActions.isEmpty, DefaultActions.isEmpty(for: state.layerKind) {
             // Only the built-in action can answer: its animation is attached
             // as it is, with no Action around it and no copy (the common

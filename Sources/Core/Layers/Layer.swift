@@ -254,19 +254,34 @@ public class Layer: Object, @unchecked Sendable {
         guard index >= 0, index <= countAfterRemoval else {
             throw .invalid("index: \(index) is beyond the sublayer count \(countAfterRemoval)")
         }
+        let formerParent = child.superlayer.flatMap { $0 === self ? nil : $0 }
         child.detachFromSuperlayer()
+        // A move from another superlayer is a removal there first (S3.4:
+        // its "sublayers" event and layout; only the new one heard of it).
+        formerParent?.sublayersChanged(removed: child)
         sublayers.insert(child, at: index)
         child.superlayer = self
         sublayersChanged(added: child)
     }
 
-    /// S3.4: "sublayers" on the superlayer, "onOrderIn" on the layer added.
+    /// S3.4: "sublayers" on the superlayer; "onOrderOut" on the layer
+    /// removed and "onOrderIn" on the layer added, when this tree is shown
+    /// by a display (a layer added to it need not have been committed: a new
+    /// layer fading in is the common case).
     private func sublayersChanged(added: Layer? = nil, removed: Layer? = nil) {
         changed()
         setNeedsLayout()
         runAction(forKey: "sublayers", animatable: false)
-        if let removed { removed.changed(); removed.runAction(forKey: "onOrderOut", animatable: false) }
-        if let added { added.changed(); added.runAction(forKey: "onOrderIn", animatable: false) }
+        guard added != nil || removed != nil else { return }
+        let shown = ShownTrees.shared.shows(self)
+        if let removed {
+            removed.changed()
+            if shown { removed.runAction(forKey: "onOrderOut", animatable: false) }
+        }
+        if let added {
+            added.changed()
+            if shown { added.runAction(forKey: "onOrderIn", animatable: false, uncommitted: true) }
+        }
     }
 
     public func addSublayer(_ child: Layer) throws(LayerKitError) {
@@ -304,7 +319,9 @@ public class Layer: Object, @unchecked Sendable {
         try checkWritable()
         try new.checkWritable()
         try checkCanAdopt(new, argument: "new_child")
+        let formerParent = new.superlayer.flatMap { $0 === self ? nil : $0 }
         new.detachFromSuperlayer()
+        formerParent?.sublayersChanged(removed: new)
         // Removing `new` may have shifted `old`.
         let at = indexOfSublayer(old) ?? i
         old.superlayer = nil

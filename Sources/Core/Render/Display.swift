@@ -51,7 +51,9 @@ public final class Display: Object, @unchecked Sendable {
     private var closed = false
 
     /// The root as the program set it, and its id for the render side.
-    public private(set) var root: Layer?
+    public private(set) var root: Layer? {
+        didSet { if oldValue !== root { ShownTrees.shared.hide(oldValue); ShownTrees.shared.show(root) } }
+    }
     private let rootID = Locked<UInt64?>(nil)
     /// Display links attached to this display, until invalidated.
     private let links = Locked<[DisplayLink]>([])

@@ -45,6 +45,12 @@ public enum Transaction {
         /// weakly: a layer the program lets go of before the commit has
         /// nothing left to show, and goes at once (its sublayers are freed).
         var changed: [WeakLayer] = []
+        /// The display pass of an outermost commit is running: a change its
+        /// drawing makes joins the commit's list (taken by the same walk),
+        /// and opens no implicit transaction (one was left open, so the
+        /// program's next explicit transactions nested in it and were not
+        /// committed until a flush).
+        var committing = false
         /// Names this thread's current list; a new one after each commit.
         var mark = Transaction.newMark()
         /// Layers marked with setNeedsLayout, laid out before the outermost commit.
@@ -120,6 +126,8 @@ public enum Transaction {
         var layers: [Layer] = []
         layers.reserveCapacity(state.changed.count)
         var next = 0
+        let outer = state.committing
+        state.committing = true
         while next < state.changed.count {
             // Read in place: copying a weak entry costs as much as loading it.
             let layer = state.changed.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped[next].layer }
@@ -128,6 +136,7 @@ public enum Transaction {
             if layer.needsDisplay { layer.display() }
             layers.append(layer)
         }
+        state.committing = outer
         state.changed = []
         state.mark = newMark()
         let groups = state.closedGroups
@@ -154,7 +163,7 @@ public enum Transaction {
 
     /// recordChange with the thread's state already at hand.
     static func recordChange(_ layer: Layer, in state: ThreadState) {
-        if state.frames.isEmpty { openImplicit(state) }
+        if state.frames.isEmpty && !state.committing { openImplicit(state) }
         // Under the model lock. Two threads changing one layer may each list
         // it more than once; publishing a layer twice is harmless.
         if layer.transactionMark != state.mark {
