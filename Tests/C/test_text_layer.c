@@ -260,6 +260,31 @@ static void test_absurd_bounds(void)
     drop(t);
 }
 
+/* S8.1: a font 65,536 pixels high made FreeType fail, and cairo then failed
+   every size of that face drawn before, for the rest of the process: text
+   at 20 points stopped drawing. Such a size draws nothing, and the rest
+   goes on drawing. */
+static void test_absurd_font_size(void)
+{
+    lk_layer *a = text_layer("Hello", NULL, 20, W);
+    int before = measure().pixels;
+    LKT_CHECK(before > 50, "S7.2 20-point text draws", "%d pixels", before);
+    lk_layer *big = text_layer("Hello", NULL, 65536, W);
+    lk_status s = lk_display_render_frame_at(display, lk_media_time());
+    LKT_CHECK(s == LK_OK, "S8.1 a 65,536-point font renders without an error", "%s", lkt_status_name(s));
+    drop(big);
+    lk_layer *scaled = text_layer("Hello", NULL, 40000, W);
+    lk_layer_set_contents_scale(scaled, 2);
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, lk_media_time());
+    drop(scaled);
+    lk_text_layer_set_string(a, "World");
+    lk_transaction_flush();
+    int after = measure().pixels;
+    LKT_CHECK(after > 50, "S8.1 after fonts of 65,536 and 80,000 pixels, 20-point text still draws", "%d pixels", after);
+    drop(a);
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a software display");
@@ -277,6 +302,7 @@ int main(void)
     test_reference_images();
     test_animation_and_cache();
     test_absurd_bounds();
+    test_absurd_font_size();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

@@ -133,9 +133,18 @@ public enum ContentRasterizer {
         }
     }
 
-    /// Lays out and draws; returns the number of glyphs.
+    /// The largest font size, in pixels (fontSize x contentsScale), text is
+    /// drawn at. At 65,536 pixels FreeType fails to make the font, and cairo
+    /// then fails every size of that face drawn before too, for the rest of
+    /// the process (S8.1: text at ordinary sizes stopped drawing). A glyph
+    /// this large is four times the largest content image (maximumSide).
+    static let maximumFontPixels = 32768.0
+
+    /// Lays out and draws; returns the number of glyphs (0, drawing
+    /// nothing, above maximumFontPixels).
     @discardableResult
     static func drawText(_ string: String, _ text: TextState, in box: Rect, target: UnsafePointer<lkc_target>) -> Int {
+        guard text.fontSize * target.pointee.scale <= maximumFontPixels else { return 0 }
         var string = string
         return string.withUTF8 { utf8 in
             text.font.withCString { font in
