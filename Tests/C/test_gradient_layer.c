@@ -248,6 +248,41 @@ static void test_errors(void)
     lk_release(g);
 }
 
+/* S7.3: a conic gradient layer over 8192 pixels a side is drawn (at fewer
+   pixels, stretched), as axial and radial ones are; it drew nothing. Two
+   colours a quarter turn apart: the frame shows both. */
+static void test_wide_conic(void)
+{
+    lk_layer *g = lk_gradient_layer_create();
+    lk_color two[2] = {{1, 0, 0, 1}, {0, 0, 1, 1}};
+    lk_gradient_layer_set_colors(g, two, 2);
+    lk_gradient_layer_set_type(g, LK_GRADIENT_CONIC);
+    lk_gradient_layer_set_start_point(g, lk_point_make(0.01, 0.5));
+    lk_layer_add_sublayer(root, g);
+    static const struct { double width, scale; } cases[] = {{9000, 1}, {3000, 3}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lk_transaction_begin();
+        lk_transaction_set_disable_actions(true);
+        lk_layer_set_frame(g, lk_rect_make(0, 0, cases[i].width, H));
+        lk_layer_set_contents_scale(g, cases[i].scale);
+        lk_transaction_commit();
+        render();
+        uint8_t *px = (uint8_t *)malloc(W * H * 4);
+        lk_display_read_pixels(display, px, W * 4);
+        int drawn = 0;
+        for (int k = 0; k < W * H; k++)
+            if (px[k * 4] > 32 || px[k * 4 + 2] > 32) drawn++;
+        free(px);
+        char name[160];
+        snprintf(name, sizeof name, "S7.3 a conic gradient %g points wide at scale %g is drawn", cases[i].width,
+                 cases[i].scale);
+        LKT_CHECK(drawn == W * H, name, "%d of %d pixels drawn", drawn, W * H);
+    }
+    lk_layer_remove_from_superlayer(g);
+    lk_release(g);
+    lk_transaction_flush();
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a software display");
@@ -258,6 +293,7 @@ int main(void)
     test_axial_and_radial();
     test_conic();
     test_conic_seam();
+    test_wide_conic();
     test_animations();
     test_errors();
     lk_display_close(display);

@@ -428,6 +428,51 @@ static void test_errors(void)
     lk_release(s);
 }
 
+/* Red pixels of the frame drawn by render() within rows y0..y1. */
+static int red_pixels(int y0, int y1)
+{
+    uint8_t *px = (uint8_t *)malloc(W * H * 4);
+    lk_display_read_pixels(display, px, W * 4);
+    int n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = 0; x < W; x++)
+            if (px[(y * W + x) * 4] > 128 && px[(y * W + x) * 4 + 1] < 64) n++;
+    free(px);
+    return n;
+}
+
+/* S7.1: a wide shape layer (under the 8192-pixel limit) whose path reaches
+   far past its bounds draws its visible part: its box was cut to the bounds
+   grown by 2,048 points a side, which no longer fit in 8192 pixels from a
+   layer 4,096 pixels wide on, and it drew nothing. */
+static void test_wide_layer_long_path(void)
+{
+    lk_layer *s = lk_shape_layer_create();
+    lk_shape_layer_set_fill_color(s, lk_color_make(1, 0, 0, 1));
+    lk_path *p = lk_path_create();
+    lk_path_add_rect(p, lk_rect_make(-5000, 0, 15000, 50));
+    lk_shape_layer_set_path(s, p);
+    lk_release(p);
+    lk_layer_add_sublayer(root, s);
+    static const struct { double width, scale; } cases[] = {{300, 1}, {4100, 1}, {6000, 1}, {2100, 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lk_transaction_begin();
+        lk_transaction_set_disable_actions(true);
+        lk_layer_set_frame(s, lk_rect_make(0, 0, cases[i].width, 100));
+        lk_layer_set_contents_scale(s, cases[i].scale);
+        lk_transaction_commit();
+        render();
+        int n = red_pixels(0, 50);
+        char name[160];
+        snprintf(name, sizeof name, "S7.1 a %g-point layer at scale %g with a path 15,000 points wide draws its visible part",
+                 cases[i].width, cases[i].scale);
+        LKT_CHECK(n == W * 50, name, "%d red pixels of %d", n, W * 50);
+    }
+    lk_layer_remove_from_superlayer(s);
+    lk_release(s);
+    lk_transaction_flush();
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a software display");
@@ -441,6 +486,7 @@ int main(void)
     test_stroke_end();
     test_animations();
     test_cache();
+    test_wide_layer_long_path();
     test_errors();
     lk_display_close(display);
     lk_release(root);

@@ -54,6 +54,20 @@ public enum ContentRasterizer {
 
     static func color(_ c: Color) -> lkc_color { lkc_color(r: c.r, g: c.g, b: c.b, a: c.a) }
 
+    /// A shape's box (layer coordinates) within maximumSide pixels a side:
+    /// as it is when it fits, else cut to the layer's bounds grown by a
+    /// quarter of maximumSide, or by what still fits when the bounds are
+    /// wide (grown by the quarter, a layer over 4,096 pixels no longer fit,
+    /// and drew nothing). Layers over maximumSide themselves draw nothing.
+    static func cut(_ rect: Rect, near bounds: Rect, scale: Double) -> Rect {
+        guard rect.size.width * scale > maximumSide || rect.size.height * scale > maximumSide else { return rect }
+        let side = (maximumSide - 2) / scale   // (2: withTarget's snapping outwards to whole pixels)
+        let dx = min(side / 4, max(0, (side - bounds.size.width) / 2))
+        let dy = min(side / 4, max(0, (side - bounds.size.height) / 2))
+        return rect.intersection(Rect(x: bounds.minX - dx, y: bounds.minY - dy,
+                                      width: bounds.size.width + 2 * dx, height: bounds.size.height + 2 * dy))
+    }
+
     // MARK: Shape (S7.1)
 
     public static func shape(_ shape: ShapeState, bounds: Rect, scale: Double) -> Output? {
@@ -75,10 +89,7 @@ public enum ContentRasterizer {
             if shape.lineCap == .square { reach = max(reach, shape.lineWidth / 2 * 2.0.squareRoot()) }
             rect = rect.insetBy(-reach)
         }
-        rect = rect.insetBy(-1) // anti-aliasing
-        if rect.size.width * scale > maximumSide || rect.size.height * scale > maximumSide {
-            rect = rect.intersection(bounds.insetBy(-maximumSide / scale / 4))
-        }
+        rect = cut(rect.insetBy(-1), near: bounds, scale: scale) // (-1: anti-aliasing)
         let (ops, points) = path.data.flattenedForRasterizer()
         return withTarget(covering: rect, scale: scale) { target in
             ops.withUnsafeBufferPointer { o in
@@ -108,10 +119,7 @@ public enum ContentRasterizer {
     /// elsewhere; the shadow group tints and blurs it. Cut like a shape.
     static func coverage(of path: PathData, bounds: Rect, scale: Double) -> Output? {
         guard !path.isEmpty else { return nil }
-        var rect = path.bounds.insetBy(-1) // anti-aliasing
-        if rect.size.width * scale > maximumSide || rect.size.height * scale > maximumSide {
-            rect = rect.intersection(bounds.insetBy(-maximumSide / scale / 4))
-        }
+        let rect = cut(path.bounds.insetBy(-1), near: bounds, scale: scale) // (-1: anti-aliasing)
         let (ops, points) = path.flattenedForRasterizer()
         return withTarget(covering: rect, scale: scale) { target in
             ops.withUnsafeBufferPointer { o in
@@ -165,6 +173,11 @@ public enum ContentRasterizer {
 
     public static func gradient(_ g: GradientState, bounds: Rect, scale: Double) -> Output? {
         guard !g.colors.isEmpty else { return nil }
+        // A gradient varies smoothly: one over maximumSide pixels a side is
+        // drawn at fewer pixels and stretched (it drew nothing; the axial
+        // and radial ones, drawn by the backends, have no limit).
+        let longest = max(bounds.size.width, bounds.size.height) * scale
+        let scale = longest > maximumSide - 2 ? scale * (maximumSide - 2) / longest : scale
         return withTarget(covering: bounds, scale: scale) { target in
             drawGradient(g, in: bounds, target: target)
         }
