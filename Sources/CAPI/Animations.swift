@@ -136,6 +136,7 @@ private func setAnimationValue(_ a: OpaquePointer?, _ v: lk_value, _ assign: (An
     run {
         let target = try mutableAnimation(a)
         let converted = try value(from: v, "v")
+        guard converted.isFinite else { throw LayerKitError(.invalidArgument, "v: holds a number that is not finite (NaN or infinity)") }
         if case .none = converted { assign(target, nil) } else { assign(target, converted) }
     }
 }

@@ -222,6 +222,34 @@ static void check_bad_values(void)
     lk_release(l);
 }
 
+/* S8.1: an animation's values with NaN or infinity are refused, naming the
+   argument, and change nothing (they were accepted, then animated as NaN). */
+static void check_non_finite_animation_values(void)
+{
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(0.5));
+    LKT_CHECK_ERROR("S8.1 fromValue NaN is refused", lk_animation_set_from_value(a, lk_value_number(NAN)),
+                    LK_ERROR_INVALID_ARGUMENT, "v|finite");
+    LKT_CHECK_ERROR("S8.1 toValue infinity is refused", lk_animation_set_to_value(a, lk_value_number(INFINITY)),
+                    LK_ERROR_INVALID_ARGUMENT, "v|finite");
+    LKT_CHECK_ERROR("S8.1 byValue with an infinite point is refused",
+                    lk_animation_set_by_value(a, lk_value_point(lk_point_make(INFINITY, 0))), LK_ERROR_INVALID_ARGUMENT,
+                    "v|finite");
+    lk_value from = lk_value_none(), to = lk_value_none();
+    lk_animation_get_from_value(a, &from);
+    lk_animation_get_to_value(a, &to);
+    LKT_CHECK(from.type == LK_VALUE_NUMBER && from.as.number == 0.5 && to.type == LK_VALUE_NONE,
+              "S8.1 refused values change nothing", "from type %d, to type %d", (int)from.type, (int)to.type);
+    lk_release(a);
+    lk_animation *k = lk_keyframe_animation_create("position");
+    lk_value values[2] = {lk_value_point(lk_point_make(0, 0)), lk_value_point(lk_point_make(NAN, 1))};
+    LKT_CHECK_ERROR("S8.1 a keyframe value with NaN is refused, naming it", lk_animation_set_values(k, values, 2),
+                    LK_ERROR_INVALID_ARGUMENT, "values[1]");
+    LKT_CHECK(lk_animation_get_values(k, NULL, 0) == 0, "S8.1 ... and no values are set", "%zu values",
+              lk_animation_get_values(k, NULL, 0));
+    lk_release(k);
+}
+
 static void check_absurd_sizes(void)
 {
     lk_display_options o;
@@ -327,6 +355,7 @@ int main(void)
     check_bad_values();
     check_absurd_sizes();
     check_absurd_counts();
+    check_non_finite_animation_values();
     check_thread_local();
     return lkt_finish();
 }

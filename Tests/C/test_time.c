@@ -646,6 +646,9 @@ static void presentation_tree(void)
         LKT_CHECK_ERROR("S5.1 ... and read-only", lk_layer_set_opacity(pm, 0.3), LK_ERROR_STATE, "read-only");
     }
     LKT_CHECK_NEAR("S5.1 the model mask is untouched", lk_layer_get_opacity(mask), 1, 0);
+    LKT_CHECK_ERROR("S5.1 a presentation copy cannot be a display's root", lk_display_set_root_layer(display, pp),
+                    LK_ERROR_STATE, "presentation");
+    LKT_CHECK(lk_display_get_root_layer(display) == root, "S5.1 ... and the root stays", "changed");
     lk_release(pp);
 
     /* committed: b under par; moved under other, not yet committed */

@@ -254,6 +254,10 @@ public final class Display: Object, @unchecked Sendable {
 
     public func setRoot(_ layer: Layer?) throws(LayerKitError) {
         guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
+        if layer?.isPresentationCopy == true {
+            // (never committed: the display drew nothing)
+            throw LayerKitError(.state, "root: a presentation layer is a read-only copy; show its model layer")
+        }
         root = layer
         rootID.withLock { $0 = layer?.id }
         renderLoop?.wake()

@@ -20,6 +20,21 @@ public enum Value: Equatable, @unchecked Sendable {
     /// Whether it is a layer (a reference that can close a loop of layers).
     var holdsLayer: Bool { if case .layer = self { true } else { false } }
 
+    /// Whether every number in it is finite (S8.1: NaN and infinite
+    /// geometry are refused, in an animation's values too).
+    public var isFinite: Bool {
+        switch self {
+        case .number(let n): n.isFinite
+        case .point(let p): p.isFinite
+        case .size(let s): s.isFinite
+        case .rect(let r): r.isFinite
+        case .color(let c): c.isFinite
+        case .transform(let t): t.isFinite
+        case .list(let items): items.allSatisfy(\.isFinite)
+        case .none, .bool, .image, .path, .string, .layer: true
+        }
+    }
+
     public var type: ValueType {
         switch self {
         case .none: .none
