@@ -200,6 +200,16 @@ static lk_action *answer_sublayers(lk_layer *layer, const char *event, void *use
     return NULL;
 }
 
+/* the former superlayer's "sublayers" action empties the new superlayer */
+static lk_layer *emptied;
+static void empty_the_other(const char *event, lk_layer *layer, void *user_data)
+{
+    (void)event;
+    (void)layer;
+    (void)user_data;
+    while (lk_layer_get_sublayer_count(emptied) > 0) lk_layer_remove_from_superlayer(lk_layer_get_sublayer(emptied, 0));
+}
+
 static void hierarchy_events(void)
 {
     lk_action *counter = lk_action_create(count_order, NULL, NULL);
@@ -253,7 +263,28 @@ static void hierarchy_events(void)
     lk_display_set_root_layer(display, root);
     lk_transaction_flush();
 
+    /* S8.1: an action run by a move may change the tree: the move is done
+       before any action runs (the former superlayer's ran between the
+       removal and the insertion, and its change made the index stale: a
+       trap, found by the random call sequences) */
+    lk_layer *y = lkt_layer_new(x, 0, 0, 5, 5, lk_color_make(1, 1, 1, 1));
+    lk_layer *z1 = lkt_layer_new(z, 0, 0, 5, 5, lk_color_make(1, 1, 1, 1));
+    lk_layer *z2 = lkt_layer_new(z, 0, 0, 5, 5, lk_color_make(1, 1, 1, 1));
+    lk_transaction_flush();
     lk_layer_set_delegate(x, NULL, NULL, NULL);
+    lk_action *emptier = lk_action_create(empty_the_other, NULL, NULL);
+    lk_layer_set_action(x, "sublayers", emptier);
+    lk_release(emptier);
+    emptied = z;
+    LKT_CHECK_STATUS("S8.1 a move whose actions change the tree", lk_layer_insert_sublayer(z, y, 2), LK_OK);
+    LKT_CHECK(lk_layer_get_superlayer(y) == z || lk_layer_get_superlayer(y) == NULL,
+              "S1.3 ... leaves a consistent tree", "superlayer %p", (void *)lk_layer_get_superlayer(y));
+    lk_layer_set_action(x, "sublayers", NULL);
+    lk_transaction_flush();
+    lk_release(y);
+    lk_release(z1);
+    lk_release(z2);
+
     lk_layer_remove_from_superlayer(x);
     lk_layer_remove_from_superlayer(z);
     lk_release(x);

@@ -256,11 +256,13 @@ public class Layer: Object, @unchecked Sendable {
         }
         let formerParent = child.superlayer.flatMap { $0 === self ? nil : $0 }
         child.detachFromSuperlayer()
-        // A move from another superlayer is a removal there first (S3.4:
-        // its "sublayers" event and layout; only the new one heard of it).
-        formerParent?.sublayersChanged(removed: child)
         sublayers.insert(child, at: index)
         child.superlayer = self
+        // A move from another superlayer is a removal there too (S3.4: its
+        // "sublayers" event and layout; only the new one heard of it). The
+        // actions run once the tree is as it ends up: an action may change
+        // it again (run between, one made the index stale: a trap).
+        formerParent?.sublayersChanged(removed: child)
         sublayersChanged(added: child)
     }
 
@@ -321,12 +323,12 @@ public class Layer: Object, @unchecked Sendable {
         try checkCanAdopt(new, argument: "new_child")
         let formerParent = new.superlayer.flatMap { $0 === self ? nil : $0 }
         new.detachFromSuperlayer()
-        formerParent?.sublayersChanged(removed: new)
         // Removing `new` may have shifted `old`.
         let at = indexOfSublayer(old) ?? i
         old.superlayer = nil
         new.superlayer = self
         sublayers[at] = new
+        formerParent?.sublayersChanged(removed: new)   // (after: as in insertSublayer)
         sublayersChanged(added: new, removed: old)
     }
 
