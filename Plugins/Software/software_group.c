@@ -54,8 +54,8 @@
    growing its parent's box by its reach), asked for targets of up to
    65536 pixels a side (17 GB; a random call sequence found it). 1024
    keeps every shadow of sigma up to 341 without offset whole; the gles
-   backend keeps 256 (docs/gles.md). */
-#define SW_GROUP_MARGIN 1024
+   backend keeps 256 (docs/gles.md). SW_GROUP_MARGIN, 1024, is in
+   software_private.h: polygons are cut to the same space (sw_space_box). */
 /* Offsets beyond this put the shadow off any output; clamped so that box
    arithmetic stays in int32. */
 #define SW_MAX_OFFSET (4.0 * SW_MAX_SIZE)
@@ -195,9 +195,7 @@ bool sw_group_push(lk_backend_instance *inst, const lk_dl_op *op)
         int32_t ox = split_offset(op->shadow_offset_x, &fx), oy = split_offset(op->shadow_offset_y, &fy);
         need = bounding(need, grow(shift(parent->box, -ox, -oy), kernel_reach(shadow_sigma(op))));
     }
-    sw_box space = { -SW_GROUP_MARGIN, -SW_GROUP_MARGIN,
-                     pixman_image_get_width(inst->framebuffer) + SW_GROUP_MARGIN,
-                     pixman_image_get_height(inst->framebuffer) + SW_GROUP_MARGIN };
+    sw_box space = sw_space_box(inst);
     sw_box box = sw_box_intersect(sw_box_intersect(rect_box(op->rect), need), space);
 
     sw_group *g = &inst->groups[inst->group_count];

@@ -491,6 +491,29 @@ static bool draw_pieces(lk_backend_instance *inst, sw_paint *p, const sw_piece *
     return composite_mask(inst, p, mask, box, clip);
 }
 
+/* Everything any target holds: the output grown by the group margin. */
+sw_box sw_space_box(const lk_backend_instance *inst)
+{
+    sw_box space = { -SW_GROUP_MARGIN, -SW_GROUP_MARGIN,
+                     pixman_image_get_width(inst->framebuffer) + SW_GROUP_MARGIN,
+                     pixman_image_get_height(inst->framebuffer) + SW_GROUP_MARGIN };
+    return space;
+}
+
+/* shape's device polygon into r->polygon, cut to sw_space_box and never to
+   a clip or damage box (the coverage is worked out from the polygon's
+   bounds, *bounds, so that no box changes a pixel: S6.4); *box is the part
+   of the bounds inside limit. Returns the point count (0: nothing). */
+static int space_polygon(lk_backend_instance *inst, const sw_shape *shape, sw_box limit,
+                         sw_box *bounds, sw_box *box)
+{
+    sw_box space = sw_space_box(inst);
+    int n = sw_shape_polygon(inst->raster, shape, space);
+    *bounds = sw_polygon_bounds(inst->raster->polygon, n, space);
+    *box = sw_box_intersect(*bounds, limit);
+    return n;
+}
+
 /* Draws the part of shape (minus hole) inside limit through a coverage
    mask of its outline; *drawn tells whether any of it was there. */
 static bool draw_polygon(lk_backend_instance *inst, sw_paint *p, const sw_shape *shape,
@@ -499,17 +522,19 @@ static bool draw_polygon(lk_backend_instance *inst, sw_paint *p, const sw_shape 
 {
     *drawn = false;
     sw_raster_scratch *r = inst->raster;
-    int n = sw_shape_polygon(r, shape, limit);
-    sw_box box = sw_polygon_bounds(r->polygon, n, limit);
+    sw_box bounds, box;
+    if (sw_box_empty(limit)) return true;
+    int n = space_polygon(inst, shape, limit, &bounds, &box);
     if (n == 0 || sw_box_empty(box) || !prepare_source(p, box)) return true;
     *drawn = true;
     pixman_image_t *mask = scratch_mask(inst, box);
     if (!mask) return false;
-    sw_rasterize_polygon(r, mask, box, r->polygon, n, antialias, false, inst->white);
+    sw_rasterize_polygon(r, mask, box, bounds, r->polygon, n, antialias, false, inst->white);
     if (hole) {
-        int nh = sw_shape_polygon(r, hole, box);
-        if (nh > 0)
-            sw_rasterize_polygon(r, mask, box, r->polygon, nh, antialias, true, inst->white);
+        sw_box hole_bounds, hole_box;
+        int nh = space_polygon(inst, hole, box, &hole_bounds, &hole_box);
+        if (nh > 0 && !sw_box_empty(hole_box))
+            sw_rasterize_polygon(r, mask, box, hole_bounds, r->polygon, nh, antialias, true, inst->white);
     }
     return composite_mask(inst, p, mask, box, clip);
 }
@@ -883,12 +908,12 @@ bool sw_paint_clip(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip 
         fill_pieces(mask, box, pieces, n, PIXMAN_OP_SRC);
     } else {
         sw_raster_scratch *r = inst->raster;
-        int n = sw_shape_polygon(r, &shape, parent->box);
-        box = sw_polygon_bounds(r->polygon, n, parent->box);
+        sw_box bounds;
+        int n = space_polygon(inst, &shape, parent->box, &bounds, &box);
         if (n == 0 || sw_box_empty(box)) return true;
         if (!(mask = pixman_image_create_bits(PIXMAN_a8, box.x1 - box.x0, box.y1 - box.y0, NULL, 0)))
             return false;
-        sw_rasterize_polygon(r, mask, box, r->polygon, n, antialias, false, inst->white);
+        sw_rasterize_polygon(r, mask, box, bounds, r->polygon, n, antialias, false, inst->white);
     }
     if (parent->mask)
         pixman_image_composite32(PIXMAN_OP_IN, parent->mask, NULL, mask, box.x0 - parent->mask_x,

@@ -110,6 +110,13 @@ bool sw_device_bounds(const sw_shape *shape, double b[4]);
 bool sw_homography_to_pixman(const sw_homography *h, double width, double height,
                              pixman_transform_t *out);
 
+/* Group content is kept at most this far beyond the output's edges (see
+   software_group.c). */
+#define SW_GROUP_MARGIN 1024
+
+/* The output grown by SW_GROUP_MARGIN on every side: where device
+   polygons are cut. */
+sw_box sw_space_box(const lk_backend_instance *inst);
 /* Maps shape into output space, clipped to limit (homogeneously, so points
    behind the eye never divide); writes the convex device polygon into
    scratch->polygon and returns its point count (0: nothing visible). */
@@ -117,13 +124,17 @@ int sw_shape_polygon(sw_raster_scratch *scratch, const sw_shape *shape, sw_box l
 /* Pixel bounds of a polygon, intersected with limit. */
 sw_box sw_polygon_bounds(const sw_point *points, int count, sw_box limit);
 /* Adds the polygon's coverage to the A8 mask (subtract: removes it, as
-   mask *= 1 - coverage). The mask's pixel (0,0) is output pixel origin.
-   Without antialias, pixels are sampled at their centres; with it, coverage
-   is the exact area of polygon and pixel square (analytic, for masks up to
-   SW_ANALYTIC_MAX_AREA pixels; pixman's sample grid beyond). */
-void sw_rasterize_polygon(sw_raster_scratch *scratch, pixman_image_t *mask, sw_box origin,
-                          const sw_point *points, int count, bool antialias, bool subtract,
-                          pixman_image_t *white);
+   mask *= 1 - coverage). The mask's pixel (0,0) is output pixel
+   (mask_box.x0, mask_box.y0); bounds are the polygon's pixel bounds
+   (sw_polygon_bounds), which the coverage is worked out from, so that a
+   pixel's value does not depend on mask_box (only the part of the mask
+   inside bounds is written). Without antialias, pixels are sampled at
+   their centres; with it, coverage is the exact area of polygon and pixel
+   square (analytic, for bounds up to SW_ANALYTIC_MAX_AREA pixels; pixman's
+   sample grid beyond). */
+void sw_rasterize_polygon(sw_raster_scratch *scratch, pixman_image_t *mask, sw_box mask_box,
+                          sw_box bounds, const sw_point *points, int count, bool antialias,
+                          bool subtract, pixman_image_t *white);
 
 /* Releases the buffers scratch owns (not scratch itself). */
 void sw_raster_scratch_free(sw_raster_scratch *scratch);

@@ -405,32 +405,36 @@ static bool reserve_cells(sw_raster_scratch *scratch, size_t count)
     return scratch->cells != NULL;
 }
 
-/* Adds edge a -> b (mask coordinates, inside [0, width] x [0, height]) to
-   the cells, stride = width + 2 per row. */
+/* Adds edge a -> b (coordinates from the polygon's bounds, inside [0, width]
+   x [0, height]) to the cells of rows row_begin .. row_end - 1, stride =
+   width + 2 per row, the first row row_begin. A row's cells do not depend
+   on which rows are asked for: an edge's x at a row boundary is worked out
+   from its start point the same way whichever row comes first. */
 static inline double min_d(double a, double b) { return a < b ? a : b; }
 static inline double max_d(double a, double b) { return a > b ? a : b; }
 
 /* floor and ceil of v >= 0 (coordinates in the mask are never negative). */
 static inline int ceil_int(double v) { int i = (int)v; return (double)i < v ? i + 1 : i; }
 
-static void accumulate_edge(float *cells, int stride, int width, int height, sw_point a, sw_point b)
+static void accumulate_edge(float *cells, int stride, int width, int row_begin, int row_end,
+                            sw_point a, sw_point b)
 {
     if (!(a.y != b.y)) return;
     double dir = 1.0;
     if (a.y > b.y) { sw_point t = a; a = b; b = t; dir = -1.0; }
-    double y0 = max_d(a.y, 0.0), y1 = min_d(b.y, (double)height);
+    double y0 = max_d(a.y, (double)row_begin), y1 = min_d(b.y, (double)row_end);
     if (!(y1 > y0)) return;
     double dxdy = (b.x - a.x) / (b.y - a.y);
     int row0 = (int)y0, row1 = ceil_int(y1);
-    if (row1 > height) row1 = height;
+    if (row1 > row_end) row1 = row_end;
     double x_top = min_d(max_d(a.x + (y0 - a.y) * dxdy, 0.0), (double)width);
     for (int row = row0; row < row1; row++) {
         double bottom = min_d((double)(row + 1), y1);
         double top = max_d((double)row, y0);
-        double x_bottom = bottom >= y1 ? b.x : a.x + (bottom - a.y) * dxdy;
+        double x_bottom = bottom >= b.y ? b.x : a.x + (bottom - a.y) * dxdy;
         x_bottom = min_d(max_d(x_bottom, 0.0), (double)width);
         double d = dir * (bottom - top);
-        float *line = cells + (size_t)row * (size_t)stride;
+        float *line = cells + (size_t)(row - row_begin) * (size_t)stride;
         double x0 = min_d(x_top, x_bottom), x1 = max_d(x_top, x_bottom);
         int i0 = (int)x0, i1 = ceil_int(x1);
         double x0_floor = (double)i0;
@@ -502,88 +506,124 @@ static void apply_run(uint8_t *out, int n, uint32_t v, bool subtract)
     }
 }
 
-/* The analytic path; false (mask untouched) when the cells cannot be had. */
-static bool rasterize_analytic(sw_raster_scratch *scratch, pixman_image_t *mask, sw_box origin,
-                               const sw_point *points, int count, bool subtract)
+/* The analytic path; false (mask untouched) when the cells cannot be had.
+   Each row is summed from the polygon's left bound, whatever part of it the
+   mask holds: a pixel's sum is then the same float additions in the same
+   order whatever the mask box (a clip, the damage, a band), so an edge
+   pixel whose coverage is exactly half cannot round to 127 in one box and
+   128 in another. */
+static bool rasterize_analytic(sw_raster_scratch *scratch, pixman_image_t *mask, sw_box mask_box,
+                               sw_box bounds, const sw_point *points, int count, bool subtract)
 {
-    int width = pixman_image_get_width(mask), height = pixman_image_get_height(mask);
+    sw_box region = sw_box_intersect(mask_box, bounds);
     int mask_stride = pixman_image_get_stride(mask);
     uint8_t *bits = (uint8_t *)pixman_image_get_data(mask);
-    if (width <= 0 || height <= 0 || !bits) return true;
+    if (sw_box_empty(region) || !bits) return true;
+    int width = bounds.x1 - bounds.x0, height = bounds.y1 - bounds.y0;
+    int row_begin = region.y0 - bounds.y0, row_end = region.y1 - bounds.y0;
+    int col_begin = region.x0 - bounds.x0, col_end = region.x1 - bounds.x0;
     int stride = width + 2;
-    if (!reserve_cells(scratch, (size_t)stride * (size_t)height)) return false;
+    if (!reserve_cells(scratch, (size_t)stride * (size_t)(row_end - row_begin))) return false;
     float *cells = scratch->cells;
 
     /* Only rows the polygon reaches hold anything. */
     double top = HUGE_VAL, bottom = -HUGE_VAL;
     for (int i = 0; i < count; i++) {
         sw_point a = points[i], b = points[(i + 1) % count];
-        a.x -= origin.x0; a.y -= origin.y0;
-        b.x -= origin.x0; b.y -= origin.y0;
+        a.x -= bounds.x0; a.y -= bounds.y0;
+        b.x -= bounds.x0; b.y -= bounds.y0;
         top = fmin(top, a.y); bottom = fmax(bottom, a.y);
-        accumulate_edge(cells, stride, width, height, a, b);
+        accumulate_edge(cells, stride, width, row_begin, row_end, a, b);
     }
     int row0 = top > 0.0 ? (int)fmin(top, (double)height) : 0;
     int row1 = bottom < (double)height ? (int)ceil(fmax(bottom, 0.0)) : height;
+    if (row0 < row_begin) row0 = row_begin;
+    if (row1 > row_end) row1 = row_end;
 
     for (int row = row0; row < row1; row++) {
-        float *line = cells + (size_t)row * (size_t)stride;
-        uint8_t *out = bits + (size_t)row * (size_t)mask_stride;
+        float *line = cells + (size_t)(row - row_begin) * (size_t)stride;
+        /* out[k] is column col_begin + k */
+        uint8_t *out = bits + (size_t)(row + bounds.y0 - mask_box.y0) * (size_t)mask_stride +
+                       (region.x0 - mask_box.x0);
         float sum = 0.0f;
-        uint32_t v = 0;
         int i = 0;
-        while (i < width) {
+        /* Left of the mask: only the sum. */
+        while (i < col_begin) {
+            int j = i;
+            while (j + SW_CELL_RUN <= col_begin && cells_zero(line + j)) j += SW_CELL_RUN;
+            i = j;
+            int end = i + SW_CELL_RUN < col_begin ? i + SW_CELL_RUN : col_begin;
+            for (; i < end; i++) {
+                sum += line[i];
+                line[i] = 0.0f;
+            }
+        }
+        uint32_t v = coverage_byte(sum);
+        while (i < col_end) {
             /* Where no edge passes, the coverage of the pixel before carries
                on (the inside of the shape, or the outside). */
             int j = i;
-            while (j + SW_CELL_RUN <= width && cells_zero(line + j)) j += SW_CELL_RUN;
+            while (j + SW_CELL_RUN <= col_end && cells_zero(line + j)) j += SW_CELL_RUN;
             if (j > i) {
-                if (v != 0) apply_run(out + i, j - i, v, subtract);
+                if (v != 0) apply_run(out + (i - col_begin), j - i, v, subtract);
                 i = j;
             }
-            int end = i + SW_CELL_RUN < width ? i + SW_CELL_RUN : width;
+            int end = i + SW_CELL_RUN < col_end ? i + SW_CELL_RUN : col_end;
             if (subtract) {
                 for (; i < end; i++) {
                     sum += line[i];
                     line[i] = 0.0f;
                     v = coverage_byte(sum);
-                    uint32_t t = out[i] * (255u - v) + 0x80u;
-                    out[i] = (uint8_t)(((t >> 8) + t) >> 8);
+                    uint32_t t = out[i - col_begin] * (255u - v) + 0x80u;
+                    out[i - col_begin] = (uint8_t)(((t >> 8) + t) >> 8);
                 }
             } else {
                 for (; i < end; i++) {
                     sum += line[i];
                     line[i] = 0.0f;
                     v = coverage_byte(sum);
-                    uint32_t t = out[i] + v;
-                    out[i] = (uint8_t)(t > 255u ? 255u : t);
+                    uint32_t t = out[i - col_begin] + v;
+                    out[i - col_begin] = (uint8_t)(t > 255u ? 255u : t);
                 }
             }
         }
-        line[width] = 0.0f;
-        line[width + 1] = 0.0f;
+        /* Right of the mask: cleared unread. */
+        memset(line + col_end, 0, (size_t)(stride - col_end) * sizeof *line);
     }
     return true;
 }
 
-void sw_rasterize_polygon(sw_raster_scratch *scratch, pixman_image_t *mask, sw_box origin,
-                          const sw_point *points, int count, bool antialias, bool subtract,
-                          pixman_image_t *white)
+void sw_rasterize_polygon(sw_raster_scratch *scratch, pixman_image_t *mask, sw_box mask_box,
+                          sw_box bounds, const sw_point *points, int count, bool antialias,
+                          bool subtract, pixman_image_t *white)
 {
+    if (sw_box_empty(sw_box_intersect(mask_box, bounds))) return;
+    /* Chosen on the polygon's bounds, not on the mask: a clip or damage box
+       must not change how a pixel is drawn. */
     if (antialias && count >= 3 &&
-        (int64_t)pixman_image_get_width(mask) * pixman_image_get_height(mask) <= SW_ANALYTIC_MAX_AREA &&
-        rasterize_analytic(scratch, mask, origin, points, count, subtract))
+        (int64_t)(bounds.x1 - bounds.x0) * (bounds.y1 - bounds.y0) <= SW_ANALYTIC_MAX_AREA &&
+        rasterize_analytic(scratch, mask, mask_box, bounds, points, count, subtract))
         return;
-    int n = trapezoids(points, count, origin, scratch->traps);
+    /* The trapezoids from the bounds' corner, moved onto the mask by whole
+       pixels: pixman steps its edges exactly, so a pixel's samples do not
+       depend on the mask box either. */
+    int n = trapezoids(points, count, bounds, scratch->traps);
     if (n == 0) return;
+    int dx = bounds.x0 - mask_box.x0, dy = bounds.y0 - mask_box.y0;
     if (antialias && !subtract) {
         /* ADD straight into the A8 mask: pixman's 17x15 sample grid. */
-        pixman_add_trapezoids(mask, 0, 0, n, scratch->traps);
+        for (int i = 0; i < n; i++) pixman_rasterize_trapezoid(mask, &scratch->traps[i], dx, dy);
         return;
     }
-    /* An A1 mask samples each pixel once, at its centre. */
-    pixman_composite_trapezoids(subtract ? PIXMAN_OP_OUT_REVERSE : PIXMAN_OP_ADD, white, mask,
-                                antialias ? PIXMAN_a8 : PIXMAN_a1, 0, 0, 0, 0, n, scratch->traps);
+    /* An A1 mask samples each pixel once, at its centre; the trapezoids go
+       into a mask of their own, then ADD or OUT_REVERSE onto this one. */
+    int w = pixman_image_get_width(mask), h = pixman_image_get_height(mask);
+    pixman_image_t *tmp = pixman_image_create_bits(antialias ? PIXMAN_a8 : PIXMAN_a1, w, h, NULL, 0);
+    if (!tmp) return;
+    for (int i = 0; i < n; i++) pixman_rasterize_trapezoid(tmp, &scratch->traps[i], dx, dy);
+    pixman_image_composite32(subtract ? PIXMAN_OP_OUT_REVERSE : PIXMAN_OP_ADD, white, tmp, mask,
+                             0, 0, 0, 0, 0, 0, w, h);
+    pixman_image_unref(tmp);
 }
 
 /* ------------------------------------------------------------------------ */
