@@ -29,8 +29,12 @@
 /* The largest output side; keeps every coordinate we hand pixman well inside
    its 16.16 fixed-point range. */
 #define SW_MAX_SIZE 16384
-/* (sw_sprite keeps a box corner, within -2 and SW_MAX_SIZE + 2, in 16 bits) */
-_Static_assert(SW_MAX_SIZE + 2 <= 32767, "sw_sprite.ox, oy are 16-bit");
+/* Group content is kept at most this far beyond the output's edges (see
+   software_group.c). */
+#define SW_GROUP_MARGIN 1024
+/* (sw_sprite keeps a box corner, within -SW_GROUP_MARGIN - 2 and SW_MAX_SIZE
+   + SW_GROUP_MARGIN + 2, in 16 bits: a group's target reaches that far) */
+_Static_assert(SW_MAX_SIZE + SW_GROUP_MARGIN + 2 <= 32767, "sw_sprite.ox, oy are 16-bit");
 
 /* Quarter-circle flattening: at most this many segments per corner. */
 #define SW_MAX_ARC_SEGMENTS 128
@@ -109,10 +113,6 @@ bool sw_device_bounds(const sw_shape *shape, double b[4]);
    [0, height]; false when it cannot be represented */
 bool sw_homography_to_pixman(const sw_homography *h, double width, double height,
                              pixman_transform_t *out);
-
-/* Group content is kept at most this far beyond the output's edges (see
-   software_group.c). */
-#define SW_GROUP_MARGIN 1024
 
 /* The output grown by SW_GROUP_MARGIN on every side: where device
    polygons are cut. */

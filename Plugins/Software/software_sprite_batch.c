@@ -167,8 +167,11 @@ static void sprite_cuts(sw_sprite *s, sw_sprite_cut_lines *lines, const sw_image
 /* ------------------------------------------------------------------------ */
 /* The rule, and runs                                                        */
 
-/* v limited to just beyond the largest output, so that it converts to int */
-static double clamp_coord(double v) { return fmin(fmax(v, -2.0), SW_MAX_SIZE + 2.0); }
+/* v limited to just beyond the largest target (the output and the group
+   margin around it), so that it converts to int. Limited to 2 pixels
+   beyond the output (before 2026-11-27), a group's content farther off it
+   was cut there and cast no shadow onto it. */
+static double clamp_coord(double v) { return fmin(fmax(v, -SW_GROUP_MARGIN - 2.0), SW_MAX_SIZE + SW_GROUP_MARGIN + 2.0); }
 
 /* The pixels a sprite with bounds b may touch: its bounds, the clip, the
    target, the clip mask. */

@@ -622,6 +622,62 @@ done:
     lkt_end();
 }
 
+/* S6.1, S6.4: content up to SW_GROUP_MARGIN beyond the output casts its
+   shadow onto it on the sprite path as on pixman's. Found by differential
+   fuzzing: the sprite path clamped a sprite's box to 2 pixels beyond the
+   output, so a group's content above the output's top (turned fills and
+   images, which go through sprites) was cut there, and its shadow came
+   out up to 8 levels lighter than pixman's (docs allow 3). */
+static void test_sprite_shadow_from_beyond_the_output(void)
+{
+    if (strcmp(lkt_backend_name(), "software") != 0) return;   /* the sprite path is the software backend's */
+    lkt_begin("sprite_path_shadow_of_content_beyond_the_output_matches_pixman");
+    lk_dl_op ops[6];
+    uint32_t n = 0;
+    for (int i = 0; i < 2; i++) {
+        /* above the top edge, shadow moved down; left of the left edge, moved right */
+        double x = i ? -70 : 60, y = i ? 60 : -70, w = 60, h = 64;
+        ops[n++] = shadow_group(x - 20, y - 20, w + 40, h + 40, lkt_color(0, 0, 0, 0.8f), i ? 25 : -8,
+                                i ? 2 : 25, 4);
+        lk_dl_op fill = lkt_fill(x, y, w, h, lkt_color(0.9f, 0.5f, 0.2f, 1));
+        double c = cos(1.19), sn = sin(1.19), cx = x + w / 2, cy = y + h / 2;
+        fill.transform[0] = c; fill.transform[1] = sn;
+        fill.transform[4] = -sn; fill.transform[5] = c;
+        fill.transform[12] = cx - c * cx + sn * cy;
+        fill.transform[13] = cy - sn * cx - c * cy;
+        fill.flags |= LK_DL_FLAG_ANTIALIAS;
+        ops[n++] = fill;
+        ops[n++] = pop();
+    }
+    lkt_frame sprites = lkt_frame_new(W, H);
+    lk_backend_instance *off = NULL;
+    lk_display_list list = lkt_list(ops, n, W, H, lkt_color(1, 1, 1, 1));
+    if (!draw(ops, n, lkt_color(1, 1, 1, 1))) goto done;
+    memcpy(sprites.pixels, frame.pixels, (size_t)W * H * 4);
+    setenv("LAYERKIT_SOFTWARE_SPRITES", "0", 1);
+    off = lkt_open(b, NULL, W, H);
+    unsetenv("LAYERKIT_SOFTWARE_SPRITES");
+    if (!off) {
+        lkt_fail("could not open a second instance with LAYERKIT_SOFTWARE_SPRITES=0");
+        goto done;
+    }
+    if (!lkt_render(b, off, &list, &frame)) goto done;
+    for (uint32_t i = 0; i < (uint32_t)W * H; i++) {
+        for (int k = 0; k < 32; k += 8) {
+            int got = (int)((sprites.pixels[i] >> k) & 255), want = (int)((frame.pixels[i] >> k) & 255);
+            if (abs(got - want) > 3) {
+                lkt_fail("pixel (%u,%u) %08x on the sprite path, %08x on pixman's: more than 3 apart",
+                         i % W, i / W, sprites.pixels[i], frame.pixels[i]);
+                goto done;
+            }
+        }
+    }
+done:
+    if (off) b->close(off);
+    free(sprites.pixels);
+    lkt_end();
+}
+
 int main(void)
 {
     b = lkt_load();
@@ -637,6 +693,7 @@ int main(void)
     test_wide_shadows();
     test_group_targets_bounded();
     test_shadow_builds_agree();
+    test_sprite_shadow_from_beyond_the_output();
     test_malformed();
 
     b->close(inst);
