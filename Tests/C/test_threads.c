@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <signal.h>
+#include <unistd.h>
 
 #define THREADS 3
 #define LAYERS 8
@@ -269,6 +271,205 @@ static void check_runs_on_threads(void)
     lk_release(d);
 }
 
+/* ---- S2.1 across threads, S8.1: no loop on the render side ------------ */
+
+/* A commit publishes the layers its thread changed as the model has them,
+   moves another thread made in a transaction still open included. With
+   root -> [X, Y] committed: thread A (open) puts Y under X; the main
+   thread commits a change to X (so X -> Y reaches the render side); A
+   (still open) puts Y under the root and X under Y; the main thread commits
+   a change to Y, whose sublayers are now [X]. Published as is, X -> Y ->
+   X was a loop: the next frame or presentation copy recursed until the
+   stack overflowed. Now the link that would close a loop waits for A's
+   commit, which publishes its moves; then the tree is root -> Y -> X. */
+typedef struct stepper {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int step;
+} stepper;
+static stepper steps = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+static lk_layer *loop_x, *loop_y, *loop_root;
+
+static void step_to(int n)
+{
+    pthread_mutex_lock(&steps.lock);
+    steps.step = n;
+    pthread_cond_broadcast(&steps.changed);
+    pthread_mutex_unlock(&steps.lock);
+}
+
+static void wait_for(int n)
+{
+    pthread_mutex_lock(&steps.lock);
+    while (steps.step < n) pthread_cond_wait(&steps.changed, &steps.lock);
+    pthread_mutex_unlock(&steps.lock);
+}
+
+static void *open_moves(void *context)
+{
+    (void)context;
+    lk_transaction_begin();
+    lk_layer_add_sublayer(loop_x, loop_y);
+    step_to(1);
+    wait_for(2);
+    lk_layer_add_sublayer(loop_root, loop_y);
+    lk_layer_add_sublayer(loop_y, loop_x);
+    step_to(3);
+    wait_for(4);
+    lk_transaction_commit();
+    step_to(5);
+    return NULL;
+}
+
+static void check_no_render_loop(void)
+{
+    lk_display *d = lkt_open_display(64, 48, "S8.1 a display with a manual clock");
+    if (!d) return;
+    loop_root = lkt_layer_new(NULL, 0, 0, 64, 48, lk_color_make(0, 0, 0, 1));
+    loop_x = lkt_layer_new(loop_root, 0, 0, 20, 20, lk_color_make(1, 0, 0, 1));
+    loop_y = lkt_layer_new(loop_root, 5, 5, 10, 10, lk_color_make(0, 0, 1, 1));
+    lk_display_set_root_layer(d, loop_root);
+    lk_transaction_flush();
+    lk_display_render_frame_at(d, lk_media_time());
+    pthread_t other;
+    if (pthread_create(&other, NULL, open_moves, NULL) != 0) {
+        LKT_CHECK(0, "S8.1 start a thread", "pthread_create failed");
+        return;
+    }
+    wait_for(1);
+    lk_transaction_begin();
+    lk_layer_set_opacity(loop_x, 0.9);
+    lk_transaction_commit();
+    step_to(2);
+    wait_for(3);
+    lk_transaction_begin();
+    lk_layer_set_opacity(loop_y, 0.9);
+    lk_transaction_commit();
+    lk_status drawn = lk_display_render_frame_at(d, lk_media_time() + 1);
+    lk_layer *p = lk_layer_copy_presentation(loop_root);
+    LKT_CHECK(drawn == LK_OK && p != NULL,
+              "S8.1 moves of a transaction still open on another thread make no loop on the render side",
+              "render %s", lkt_status_name(drawn));
+    lk_release(p);
+    step_to(4);
+    wait_for(5);
+    pthread_join(other, NULL);
+    lk_transaction_flush();
+    lk_display_render_frame_at(d, lk_media_time() + 2);
+    p = lk_layer_copy_presentation(loop_root);
+    lk_layer *py = p && lk_layer_get_sublayer_count(p) == 1 ? lk_layer_get_sublayer(p, 0) : NULL;
+    lk_layer *px = py && lk_layer_get_sublayer_count(py) == 1 ? lk_layer_get_sublayer(py, 0) : NULL;
+    LKT_CHECK(py && px && lk_layer_get_model_layer(py) == loop_y && lk_layer_get_model_layer(px) == loop_x &&
+                  lk_layer_get_sublayer_count(px) == 0,
+              "S2.1 once that thread commits, the render side has its tree: root -> Y -> X", "root has %zu sublayers",
+              p ? lk_layer_get_sublayer_count(p) : 0);
+    lk_release(p);
+    lk_display_close(d);
+    lk_release(loop_x);
+    lk_release(loop_y);
+    lk_release(loop_root);
+}
+
+/* ---- S8.1: closing the display from a callback while tiles are wanted -- */
+
+/* A delegate's callback runs under the library's lock; closing the display
+   there waits for the render thread to end, and a render thread waiting for
+   that lock to draw a tiled layer's tiles never did: a deadlock (an alarm
+   turns a hang into a failure). */
+static lk_display *closing;
+static int tile_draws;
+static lk_layer *painted_by_tiles;
+static void draw_tile(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    tile_draws++;
+    /* S2.2: a change made here, on the render thread, is committed (it
+       opened an implicit transaction there, which nothing ever committed) */
+    lk_transaction_set_disable_actions(true);   /* (the implicit transaction's) */
+    lk_layer_set_background_color(painted_by_tiles, lk_color_make(0, 1, 0, 1));
+    lk_canvas_clear(canvas, lk_color_make(0, 0, 1, 1));
+}
+static lk_action *close_on_opacity(lk_layer *layer, const char *event, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    if (strcmp(event, "opacity") == 0 && closing) {
+        /* the render thread wants tiles at its next frame: let it wait for this lock */
+        struct timespec ts = {0, 60 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        lk_display_close(closing);
+        closing = NULL;
+    }
+    return NULL;
+}
+
+static void fail_on_alarm(int signal)
+{
+    (void)signal;
+    static const char message[] = "FAIL S8.1 closing the display from a callback while tiles are wanted: deadlock\n";
+    if (write(2, message, sizeof message - 1) < 0) _exit(3);
+    _exit(3);
+}
+
+static void check_close_from_callback(void)
+{
+    lk_display_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = (uint32_t)sizeof o;
+    o.backend = lkt_backend();
+    o.width = 160;
+    o.height = 120;
+    lk_display *d = lk_display_open(&o);   /* a real clock: the render thread draws tiles */
+    if (!LKT_CHECK(d != NULL, "S8.1 open a display with a real clock", "%s", lk_last_error())) return;
+    lk_layer *r = lkt_layer_new(NULL, 0, 0, 160, 120, lk_color_make(0, 0, 0, 1));
+    /* 100,000 points wide, sliding past: new tiles are wanted every frame */
+    lk_layer *t = lk_tiled_layer_create();
+    lk_layer_set_frame(t, lk_rect_make(0, 0, 100000, 120));
+    lk_tiled_layer_set_tile_size(t, lk_size_make(16, 16));
+    lk_animation *slide = lk_basic_animation_create("position.x");
+    lk_animation_set_from_value(slide, lk_value_number(50000));
+    lk_animation_set_to_value(slide, lk_value_number(-50000));
+    lk_animation_set_duration(slide, 20);
+    lk_layer_add_animation(t, slide, "slide");
+    lk_release(slide);
+    lk_layer_delegate td;
+    memset(&td, 0, sizeof td);
+    td.struct_size = sizeof td;
+    td.draw = draw_tile;
+    lk_layer_set_delegate(t, &td, NULL, NULL);
+    lk_layer *x = lkt_layer_new(r, 0, 0, 20, 20, lk_color_make(1, 0, 0, 1));
+    lk_layer_delegate xd;
+    memset(&xd, 0, sizeof xd);
+    xd.struct_size = sizeof xd;
+    xd.action_for_key = close_on_opacity;
+    lk_layer_set_delegate(x, &xd, NULL, NULL);
+    lk_layer_add_sublayer(r, t);
+    lk_display_set_root_layer(d, r);
+    lk_transaction_flush();
+    painted_by_tiles = x;
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    lk_layer *shown = lk_layer_copy_presentation(x);
+    lk_color c = shown ? lk_layer_get_background_color(shown) : lk_color_make(0, 0, 0, 0);
+    lk_release(shown);
+    LKT_CHECK(tile_draws > 0 && lkt_color_near(c, lk_color_make(0, 1, 0, 1), 0),
+              "S2.2 a change a tile's draw makes on the render thread is committed", "%d tiles, presented %s", tile_draws,
+              lkt_fmt_color(c));
+    signal(SIGALRM, fail_on_alarm);
+    alarm(10);
+    closing = d;
+    lk_layer_set_opacity(x, 0.5);   /* its delegate closes the display */
+    alarm(0);
+    LKT_CHECK(closing == NULL && tile_draws > 0, "S8.1 a callback closes the display while the render thread wants tiles",
+              "%d tiles drawn", tile_draws);
+    lk_transaction_flush();
+    lk_layer_set_delegate(x, NULL, NULL, NULL);
+    lk_release(x);
+    lk_release(t);
+    lk_release(r);
+}
+
 int main(void)
 {
     const char *calls_env = getenv("LKTEST_THREAD_CALLS");
@@ -362,6 +563,8 @@ int main(void)
     lk_release(root);
     check_ended_thread();
     check_runs_on_threads();
+    check_no_render_loop();
+    check_close_from_callback();
     free(pixels);
     free(workers);
     pthread_key_delete(current_worker);

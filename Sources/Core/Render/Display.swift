@@ -290,7 +290,14 @@ public final class Display: Object, @unchecked Sendable {
         for pass in 0..<2 {
             guard let (needs, frame) = try present(at: time, events: &events, animating: &animating, drawn: &drawn,
                                                    drawingTiles: pass == 0) else { break }
-            for need in needs { _ = TileStore.draw(need, frame: frame) }
+            for need in needs { _ = TileStore.draw(need, frame: frame, giveUp: { self.isClosed }) }
+            // Changes the tile delegates made on the render thread commit
+            // now: it runs no run loop, so its implicit transaction stayed
+            // open for good (S2.2). (With a manual clock they are the
+            // caller's, committed by its own loop.)
+            if !manualClock && !needs.isEmpty {
+                _ = ModelLock.shared.withLock(unless: { self.isClosed }) { Transaction.flush() }
+            }
         }
         guard drawn else { return false }
         let live = links.withLock { list -> [DisplayLink] in

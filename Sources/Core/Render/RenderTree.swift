@@ -297,6 +297,30 @@ public final class RenderTree: @unchecked Sendable {
     /// Stamps the children kept by one sync, to find those it dropped in one pass.
     private var childStamp: UInt64 = 0
 
+    /// Makes `c` a child (or the mask) of `node` on the render side: taken
+    /// from the parent it had, so a node is under one parent only; false,
+    /// changing nothing, when `c` is `node` or above it. A commit publishes
+    /// the layers its thread changed as the model has them now, and another
+    /// thread's transaction still open may have moved some of them: its
+    /// moves then reach the render side in part (S2.1 across threads), and
+    /// unchecked, such parts closed loops (a layer drawn inside itself until
+    /// the stack overflowed, S8.1). The skipped link comes with the other
+    /// thread's commit, which publishes the layers it moved.
+    private static func adopt(_ c: RenderNode, under node: RenderNode) -> Bool {
+        if c.parent === node { return true }
+        var above: RenderNode? = node
+        while let n = above {
+            if n === c { return false }
+            above = n.parent
+        }
+        if let old = c.parent {
+            if old.mask === c { old.mask = nil }
+            if let i = old.children.firstIndex(where: { $0 === c }) { old.children.remove(at: i) }
+        }
+        c.parent = node
+        return true
+    }
+
     private func sync(_ node: RenderNode, with layer: Layer, commitTime time: Double) {
         node.statePointer.pointee = layer.state
         node.statePointer.pointee.mask = nil  // RenderNode.renderable
@@ -305,11 +329,16 @@ public final class RenderTree: @unchecked Sendable {
             node.syncedSublayersVersion = layer.sublayersVersion
             childStamp &+= 1
             let stamp = childStamp
-            let children = layer.sublayers.map { child -> RenderNode in
+            var children: [RenderNode] = []
+            children.reserveCapacity(layer.sublayers.count)
+            for child in layer.sublayers {
                 let c = ensureNode(child, time)
-                c.parent = node
+                guard RenderTree.adopt(c, under: node) else {
+                    node.syncedSublayersVersion = UInt64.max   // (taken at a later commit)
+                    continue
+                }
                 c.childStamp = stamp
-                return c
+                children.append(c)
             }
             for old in node.children where old.parent === node && old.childStamp != stamp {
                 old.parent = nil
@@ -319,8 +348,7 @@ public final class RenderTree: @unchecked Sendable {
         let oldMask = node.mask
         if let mask = layer.state.mask {
             let m = ensureNode(mask, time)
-            m.parent = node
-            node.mask = m
+            node.mask = RenderTree.adopt(m, under: node) ? m : nil
         } else {
             node.mask = nil
         }

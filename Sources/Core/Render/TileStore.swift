@@ -94,15 +94,16 @@ final class TileStore: @unchecked Sendable {
 
     /// Draws a needed tile through the owner's delegate (under the model
     /// lock, as delegates are always called) and stores it. Returns false
-    /// when nothing could draw it.
-    static func draw(_ need: Need, frame: UInt64) -> Bool {
-        let drawn: Image? = ModelLock.shared.withLock {
+    /// when nothing could draw it, or `giveUp()` turned true while waiting
+    /// for the lock (the display closing: ModelLock.withLock(unless:)).
+    static func draw(_ need: Need, frame: UInt64, giveUp: () -> Bool = { false }) -> Bool {
+        let drawn: Image? = ModelLock.shared.withLock(unless: giveUp) { () -> Image? in
             // A strong reference: the delegate may release the layer.
             guard let layer = need.store.owner, let draw = layer.delegate?.draw else { return nil }
             let canvas = Canvas(width: need.width, height: need.height, scale: need.scale, bounds: need.rect)
             draw(layer, canvas)
             return canvas.finish()
-        }
+        } ?? nil
         guard let image = drawn else { return false }
         need.store.insert(image, for: need.key, rect: need.rect, scale: need.scale, frame: frame, limit: need.limit)
         return true

@@ -22,4 +22,19 @@ public final class ModelLock: @unchecked Sendable {
         defer { pthread_mutex_unlock(&mutex) }
         return try body()
     }
+
+    /// Takes the lock, unless `giveUp()` turns true while it waits (nil
+    /// then). For the render thread: a delegate called under this lock may
+    /// close the display, whose close waits for the render thread to end,
+    /// and a render thread blocked here for the lock never did (a deadlock).
+    func withLock<R>(unless giveUp: () -> Bool, _ body: () throws -> R) rethrows -> R? {
+        var pause: UInt32 = 50   // microseconds, doubling up to 2 ms
+        while pthread_mutex_trylock(&mutex) != 0 {
+            if giveUp() { return nil }
+            usleep(pause)
+            pause = min(pause * 2, 2000)
+        }
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
 }
