@@ -575,6 +575,17 @@ static void test_malformed(void)
     lkt_end();
 }
 
+/* fill turned by angle about the centre of (x, y, w, h), anti-aliased */
+static void turn_about_centre(lk_dl_op *fill, double angle, double x, double y, double w, double h)
+{
+    double c = cos(angle), sn = sin(angle), cx = x + w / 2, cy = y + h / 2;
+    fill->transform[0] = c; fill->transform[1] = sn;
+    fill->transform[4] = -sn; fill->transform[5] = c;
+    fill->transform[12] = cx - c * cx + sn * cy;
+    fill->transform[13] = cy - sn * cx - c * cy;
+    fill->flags |= LK_DL_FLAG_ANTIALIAS;
+}
+
 /* S6.1 shadows, S6.4: the software backend's blur has an SSE2 build and an
    AVX2 one, chosen at open by the CPU and LAYERKIT_SOFTWARE_SPRITES: both
    must give the same bytes. Shadows of 3 to 71 taps a side over rows of 13 to 160 outputs
@@ -592,14 +603,7 @@ static void test_shadow_builds_agree(void)
         double x = -20 + 47 * i, y = 10 + 23 * i, w = 9 + 31 * i, h = 5 + 11 * i;
         ops[n++] = shadow_group(x, y, w, h, lkt_color(0.1f, 0, 0.3f, 0.7f), 3.3 - i, 2.6 * i, sigmas[i]);
         lk_dl_op fill = lkt_fill(x, y, w, h, lkt_color(0.5f, 0.2f, 0, 0.5f + 0.15f * (float)i));
-        if (i % 2) {   /* turned about its centre: alpha other than 0 and 255 along its edges */
-            double c = cos(0.4 * i), sn = sin(0.4 * i), cx = x + w / 2, cy = y + h / 2;
-            fill.transform[0] = c; fill.transform[1] = sn;
-            fill.transform[4] = -sn; fill.transform[5] = c;
-            fill.transform[12] = cx - c * cx + sn * cy;
-            fill.transform[13] = cy - sn * cx - c * cy;
-            fill.flags |= LK_DL_FLAG_ANTIALIAS;
-        }
+        if (i % 2) turn_about_centre(&fill, 0.4 * i, x, y, w, h);   /* alpha other than 0 and 255 along its edges */
         ops[n++] = fill;
         ops[n++] = pop();
     }
@@ -640,12 +644,7 @@ static void test_sprite_shadow_from_beyond_the_output(void)
         ops[n++] = shadow_group(x - 20, y - 20, w + 40, h + 40, lkt_color(0, 0, 0, 0.8f), i ? 25 : -8,
                                 i ? 2 : 25, 4);
         lk_dl_op fill = lkt_fill(x, y, w, h, lkt_color(0.9f, 0.5f, 0.2f, 1));
-        double c = cos(1.19), sn = sin(1.19), cx = x + w / 2, cy = y + h / 2;
-        fill.transform[0] = c; fill.transform[1] = sn;
-        fill.transform[4] = -sn; fill.transform[5] = c;
-        fill.transform[12] = cx - c * cx + sn * cy;
-        fill.transform[13] = cy - sn * cx - c * cy;
-        fill.flags |= LK_DL_FLAG_ANTIALIAS;
+        turn_about_centre(&fill, 1.19, x, y, w, h);
         ops[n++] = fill;
         ops[n++] = pop();
     }
