@@ -254,12 +254,25 @@ static void hierarchy_events(void)
               "%d in, %d out", order_ins, order_outs);
     lk_transaction_flush();
 
+    /* hidden, then shown again: onOrderOut, then onOrderIn, as Core
+       Animation documents them ("... or the layer is no longer set as
+       hidden"); in a tree no display shows, neither */
+    lk_layer_set_hidden(fresh, true);
+    LKT_CHECK(order_outs == 3, "S3.4 onOrderOut runs when a shown layer is hidden", "%d runs", order_outs);
+    lk_layer_set_hidden(fresh, false);
+    LKT_CHECK(order_ins == 4, "S3.4 onOrderIn runs when it is no longer hidden", "%d runs", order_ins);
+    lk_transaction_flush();
+
     /* the display's tree no longer shown (another root): neither */
     lk_layer *other_root = lkt_layer_new(NULL, 0, 0, 100, 100, lk_color_make(0, 0, 0, 1));
     lk_display_set_root_layer(display, other_root);
+    lk_layer_set_hidden(fresh, true);
+    lk_layer_set_hidden(fresh, false);
     lk_layer_remove_from_superlayer(fresh);
     lk_transaction_flush();
-    LKT_CHECK(order_outs == 2, "S3.4 no onOrderOut from a tree the display stopped showing", "%d runs", order_outs);
+    LKT_CHECK(order_outs == 3 && order_ins == 4,
+              "S3.4 neither for hiding, showing or removing in a tree the display stopped showing", "%d in, %d out",
+              order_ins, order_outs);
     lk_display_set_root_layer(display, root);
     lk_transaction_flush();
 

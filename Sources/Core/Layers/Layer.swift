@@ -138,6 +138,13 @@ public class Layer: Object, @unchecked Sendable {
                       row: property.offset.flatMap { LayerProperties.row(atOffset: $0, key: property.key) },
                       in: transaction)
         }
+        // Core Animation's onOrderIn is also "the action taken when ... the
+        // layer is no longer set as hidden", and onOrderOut when it is
+        // hidden (S3.4: in a tree a display shows). (Bool only: compiled
+        // out of the other specializations.)
+        if T.self == Bool.self, property.key == LayerProperties.hidden.key, ShownTrees.shared.shows(self) {
+            runAction(forKey: state.hidden ? "onOrderOut" : "onOrderIn", animatable: false, in: transaction)
+        }
     }
 
     public func get<T>(_ property: Property<T>) -> T { state[keyPath: property.keyPath] }
