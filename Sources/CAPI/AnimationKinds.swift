@@ -52,9 +52,7 @@ private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) 
         var converted: [Value] = []
         for i in 0..<count {
             // Paths are copied: later edits of the caller's path do not reach the animation.
-            let v = try value(from: values![i], "values[\(i)]")
-            guard v.isFinite else { throw LayerKitError(.invalidArgument, "values[\(i)]: holds a number that is not finite (NaN or infinity)") }
-            switch v {
+            switch try finiteValue(from: values![i], "values[\(i)]") {
             case .path(let p): converted.append(.path(p.copy()))
             case let v: converted.append(v)
             }

@@ -135,8 +135,7 @@ private func setFlag(_ a: OpaquePointer?, _ change: (Animation) -> Void) -> lk_s
 private func setAnimationValue(_ a: OpaquePointer?, _ v: lk_value, _ assign: (Animation, Value?) -> Void) -> lk_status {
     run {
         let target = try mutableAnimation(a)
-        let converted = try value(from: v, "v")
-        guard converted.isFinite else { throw LayerKitError(.invalidArgument, "v: holds a number that is not finite (NaN or infinity)") }
+        let converted = try finiteValue(from: v, "v")
         if case .none = converted { assign(target, nil) } else { assign(target, converted) }
     }
 }

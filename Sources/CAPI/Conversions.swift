@@ -70,6 +70,16 @@ func value(from v: lk_value, _ argument: String) throws(LayerKitError) -> Value 
     }
 }
 
+/// value(from:_:) refusing NaN and infinity anywhere in it (S8.1): an
+/// animation's from, to, by and keyframe values.
+func finiteValue(from v: lk_value, _ argument: String) throws(LayerKitError) -> Value {
+    let converted = try value(from: v, argument)
+    guard converted.isFinite else {
+        throw LayerKitError(.invalidArgument, "\(argument): holds a number that is not finite (NaN or infinity)")
+    }
+    return converted
+}
+
 /// A Value for the program; strings point into storage kept with `owner`
 /// under `key` (valid until that value changes or the owner goes).
 func cValue(_ value: Value, owner: Object, key: String) -> lk_value {

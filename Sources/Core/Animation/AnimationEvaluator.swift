@@ -23,8 +23,7 @@ enum AnimationEvaluator {
             let animation = record.animation
             let local = TimingModel.localTime(layerTime, animation.timing)
             let evaluation = TimingModel.evaluate(animation.timing, localTime: local)
-            // (a speed of 0 holds it where it is: no more frames needed)
-            if evaluation.phase != .after && animation.timing.speed != 0 { running = true }
+            if evaluation.movesOn(speed: animation.timing.speed) { running = true }
             if let events { note(record, evaluation.phase, events) }
             // A finished animation that is removed on completion no longer
             // shows (S4.5), whether or not a frame has noted its end yet (a
@@ -49,7 +48,7 @@ enum AnimationEvaluator {
         for record in records {
             let timing = record.animation.timing
             let evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
-            if evaluation.phase != .after && timing.speed != 0 { running = true }
+            if evaluation.movesOn(speed: timing.speed) { running = true }
             note(record, evaluation.phase, events)
         }
         return running

@@ -26,6 +26,13 @@ public struct TimingEvaluation: Equatable, Sendable {
     }
 }
 
+extension TimingEvaluation {
+    /// Whether a node so evaluated may still change as time goes on: not
+    /// over, and its own speed not 0 (which holds it where it is: a frame
+    /// would show the same).
+    func movesOn(speed: Double) -> Bool { phase != .after && speed != 0 }
+}
+
 /// Timing as pure functions of (timing values, time): no state, so a layer's
 /// or an animation's position in time can be computed for any instant,
 /// repeatedly and from any thread.

@@ -85,20 +85,21 @@ public enum EmitterCellProperties {
 
     public static let contentsScale = number("contentsScale", \.contentsScale, check: positive)
 
-    /// A contents filter row: one of the names of ContentsFilter.
-    static func filter(_ key: String, _ path: WritableKeyPath<EmitterCellAttributes, ContentsFilter>)
+    /// A row of an enumeration set by Core Animation's names (fillMode, the
+    /// contents filters): one of T's names.
+    static func named<T: NamedValue>(_ key: String, _ path: WritableKeyPath<EmitterCellAttributes, T>)
         -> EmitterCellProperty {
         EmitterCellProperty(key: key, type: .string, read: { .string($0.attributes[keyPath: path].name) },
                             write: { (cell, value, keyPath) throws(LayerKitError) in
-                                guard case .string(let s) = value, let f = ContentsFilter(name: s) else {
-                                    throw LayerKitError(.typeMismatch, "\(keyPath): expected a string, one of " + ContentsFilter.allNames.map { "\"\($0)\"" }.joined(separator: ", ") + ", got \(describe(value))")
+                                guard case .string(let s) = value, let v = T(name: s) else {
+                                    throw LayerKitError(.typeMismatch, "\(keyPath): expected a string, one of " + T.allNames.map { "\"\($0)\"" }.joined(separator: ", ") + ", got \(describe(value))")
                                 }
-                                cell.attributes[keyPath: path] = f
+                                cell.attributes[keyPath: path] = v
                             })
     }
 
-    public static let magnificationFilter = filter("magnificationFilter", \.magnificationFilter)
-    public static let minificationFilter = filter("minificationFilter", \.minificationFilter)
+    public static let magnificationFilter = named("magnificationFilter", \.magnificationFilter)
+    public static let minificationFilter = named("minificationFilter", \.minificationFilter)
     public static let minificationFilterBias = number("minificationFilterBias", \.minificationFilterBias)
 
     public static let enabled = EmitterCellProperty(
@@ -159,14 +160,7 @@ public enum EmitterCellProperties {
             default: throw expected(keyPath, "a bool (or the number 0 or 1)", value)
             }
         })
-    public static let fillMode = EmitterCellProperty(
-        key: "fillMode", type: .string, read: { .string($0.attributes.timing.fillMode.name) },
-        write: { (cell, value, keyPath) throws(LayerKitError) in
-            guard case .string(let s) = value, let mode = FillMode(name: s) else {
-                throw LayerKitError(.typeMismatch, "\(keyPath): expected a string, one of " + FillMode.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ") + ", got \(describe(value))")
-            }
-            cell.attributes.timing.fillMode = mode
-        })
+    public static let fillMode = named("fillMode", \.timing.fillMode)
 
     public static let all: [EmitterCellProperty] = [
         name, enabled, birthRate, lifetime, lifetimeRange, emissionLatitude, emissionLongitude,

@@ -21,11 +21,6 @@ public enum ContentsGravity: Int32, CaseIterable, Sendable {
         case .bottomRight: "bottomRight"
         }
     }
-
-    public init?(name: String) {
-        guard let g = ContentsGravity.allCases.first(where: { $0.name == name }) else { return nil }
-        self = g
-    }
 }
 
 /// fillMode of a timing node (S4.1, S4.4).
@@ -39,11 +34,6 @@ public enum FillMode: Int32, CaseIterable, Sendable {
         case .backwards: "backwards"
         case .both: "both"
         }
-    }
-
-    public init?(name: String) {
-        guard let m = FillMode.allCases.first(where: { $0.name == name }) else { return nil }
-        self = m
     }
 }
 
@@ -63,4 +53,6 @@ public enum ContentsFilter: Int32, CaseIterable, Sendable {
     }
 }
 
+extension ContentsGravity: NamedValue {}
+extension FillMode: NamedValue {}
 extension ContentsFilter: NamedValue {}

@@ -136,11 +136,7 @@ public final class AnyProperty: @unchecked Sendable {
 
 func mismatch<T>(_ key: String, _ expected: ValueType, _ got: Value, _: T.Type) -> LayerKitError {
     var expectation = "a \(expected) value"
-    if T.self == ContentsGravity.self {
-        expectation = "a string, one of " + ContentsGravity.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
-    } else if T.self == FillMode.self {
-        expectation = "a string, one of " + FillMode.allCases.map { "\"\($0.name)\"" }.joined(separator: ", ")
-    } else if let named = T.self as? any NamedValue.Type {
+    if let named = T.self as? any NamedValue.Type {
         expectation = "a string, one of " + named.allNames.map { "\"\($0)\"" }.joined(separator: ", ")
     } else if T.self == Bool.self {
         expectation = "a bool value (or the number 0 or 1)"

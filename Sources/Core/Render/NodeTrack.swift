@@ -159,7 +159,7 @@ extension AnimationEvaluator {
                 let timing = track.pointee.timing
                 evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
             }
-            if evaluation.phase != .after && track.pointee.timing.speed != 0 { running = true }
+            if evaluation.movesOn(speed: track.pointee.timing.speed) { running = true }
             if let events {
                 if !track.pointee.seenStarted && evaluation.phase != .before {
                     let record = track.pointee.record

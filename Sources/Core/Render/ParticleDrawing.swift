@@ -64,10 +64,9 @@ extension DisplayListBuilder {
             let white = p.color.r == 1 && p.color.g == 1 && p.color.b == 1 && p.color.a == 1
             let world = depth.map { $0.world(m) } ?? m.concatenating(layer.world)
             let rect = Rect(x: -w / 2, y: -h / 2, width: w, height: h)
-            let sampling = filters.magnification == .linear && filters.minification == .linear ? 0
-                : DisplayListBuilder.contentsSampling(world, destination: rect, source: source,
-                                                      magnification: filters.magnification,
-                                                      minification: filters.minification)
+            let sampling = DisplayListBuilder.contentsSampling(world, destination: rect, source: source,
+                                                               magnification: filters.magnification,
+                                                               minification: filters.minification)
             image._withUnsafeGuaranteedRef { contents in
                 append(.image, world, rect, opacity: opacity, image: contents, source: source, flags: flags | sampling,
                        tint: white ? nil : p.color)

@@ -506,9 +506,10 @@ public final class RenderTree: @unchecked Sendable {
     func presentationCopy(of layer: Layer, at time: Double) -> Layer? {
         withLock {
             guard let node = layer.renderNode else { return nil }
-            let parentTime = node.parent.map { RenderTree.localTime(of: $0, at: time) } ?? time
+            guard let parent = node.parent else { return presentedCopy(node, model: layer, parentTime: time) }
+            let (placement, parentTime) = presentedPlacement(under: parent, of: node, at: time)
             let copy = presentedCopy(node, model: layer, parentTime: parentTime)
-            copy.presentedPlacement = node.parent.map { presentedPlacement(under: $0, of: node, at: time) }
+            copy.presentedPlacement = placement
             return copy
         }
     }
@@ -545,35 +546,31 @@ public final class RenderTree: @unchecked Sendable {
 
     /// Where `parent` (the superlayer, or the mask owner, of `node`) places
     /// its sublayers at `time`, as presented: its sublayerTransform and its
-    /// map to the root's space.
+    /// map to the root's space; and `parent`'s local time, worked out on the
+    /// way down (the copy starts from it).
     private func presentedPlacement(under parent: RenderNode, of node: RenderNode,
-                                    at time: Double) -> PresentedPlacement {
-        var chain: [RenderNode] = []
+                                    at time: Double) -> (PresentedPlacement, parentTime: Double) {
+        var chain: [RenderNode] = []   // the root first, `parent` last
         var n: RenderNode? = parent
         while let current = n { chain.append(current); n = current.parent }
-        // presented states from the root down, each at its local time
+        chain.reverse()
         var states: [LayerState] = []
-        var parentTime = time
-        for current in chain.reversed() {
-            let local = TimingModel.localTime(parentTime, current.state.timing)
+        var local = time
+        for current in chain {
+            local = TimingModel.localTime(local, current.state.timing)
             states.append(presentedState(current, localTime: local))
-            parentTime = local
         }
-        // (states[k] is chain.reversed()[k]; the last is `parent`)
+        // Each level's map into the one above (through that one's
+        // sublayerTransform, unless it is that one's mask), up to the root.
         var toRoot = Transform3D.identity
-        for k in stride(from: states.count - 1, through: 0, by: -1) {
-            let above: Transform3D?
-            if k == 0 {
-                above = nil
-            } else {
-                let isMask = chain[states.count - 1 - k].parent?.mask === chain[states.count - 1 - k]
-                above = isMask ? nil : states[k - 1].sublayerTransformAboutAnchor
-            }
+        for k in chain.indices.reversed() {
+            let above = k == 0 || chain[k - 1].mask === chain[k] ? nil : states[k - 1].sublayerTransformAboutAnchor
             toRoot = toRoot.concatenating(states[k].transformToSuperlayer(through: above))
         }
-        let isMask = parent.mask === node
-        return PresentedPlacement(sublayerTransform: isMask ? nil : states.last?.sublayerTransformAboutAnchor,
-                                  superlayerToRoot: toRoot)
+        let placement = PresentedPlacement(sublayerTransform: parent.mask === node ? nil
+                                               : states.last?.sublayerTransformAboutAnchor,
+                                           superlayerToRoot: toRoot)
+        return (placement, local)
     }
 
     /// `inlinePresentedLanes` for the layer's node (nil when the layer was

@@ -65,23 +65,7 @@ extension Transform3D: PropertyValue {
     public var isFiniteValue: Bool { isFinite }
 }
 
-extension ContentsGravity: PropertyValue {
-    public static var valueType: ValueType { .string }
-    public static func from(_ value: Value) -> ContentsGravity? {
-        if case .string(let s) = value { ContentsGravity(name: s) } else { nil }
-    }
-    public var value: Value { .string(name) }
-    public var isFiniteValue: Bool { true }
-}
-
-extension FillMode: PropertyValue {
-    public static var valueType: ValueType { .string }
-    public static func from(_ value: Value) -> FillMode? {
-        if case .string(let s) = value { FillMode(name: s) } else { nil }
-    }
-    public var value: Value { .string(name) }
-    public var isFiniteValue: Bool { true }
-}
+// ContentsGravity and FillMode are NamedValues (LayerEnums.swift).
 
 /// Types that an optional property holds; none is `Value.none`.
 public protocol OptionalPropertyPayload: Equatable {
