@@ -65,49 +65,49 @@ static void check_magnification(void)
     lk_layer_set_contents(l, img);
     LKT_CHECK(lk_layer_get_magnification_filter(l) == LK_CONTENTS_FILTER_LINEAR &&
                   lk_layer_get_minification_filter(l) == LK_CONTENTS_FILTER_LINEAR,
-              "contents filters are linear by default", "%d %d", (int)lk_layer_get_magnification_filter(l),
+              "S6.1 contents filters are linear by default", "%d %d", (int)lk_layer_get_magnification_filter(l),
               (int)lk_layer_get_minification_filter(l));
     draw();
     /* linear: between the red and green texels both show */
-    LKT_CHECK(at(45, 25)[0] > 60 && at(45, 25)[1] > 60, "linear magnification mixes neighbouring pixels",
+    LKT_CHECK(at(45, 25)[0] > 60 && at(45, 25)[1] > 60, "S6.1 linear magnification mixes neighbouring pixels",
               "(45,25) is %d,%d,%d", at(45, 25)[0], at(45, 25)[1], at(45, 25)[2]);
     lk_layer_set_magnification_filter(l, LK_CONTENTS_FILTER_NEAREST);
     draw();
     LKT_CHECK(is(at(45, 25), 255, 0, 0) && is(at(55, 25), 0, 255, 0) && is(at(45, 75), 0, 0, 255) &&
                   is(at(55, 75), 255, 255, 255) && is(at(2, 2), 255, 0, 0) && is(at(97, 97), 255, 255, 255),
-              "nearest magnification draws each pixel as a block", "(45,25) %d,%d,%d (55,25) %d,%d,%d (55,75) %d,%d,%d",
+              "S6.1 nearest magnification draws each pixel as a block", "(45,25) %d,%d,%d (55,25) %d,%d,%d (55,75) %d,%d,%d",
               at(45, 25)[0], at(45, 25)[1], at(45, 25)[2], at(55, 25)[0], at(55, 25)[1], at(55, 25)[2],
               at(55, 75)[0], at(55, 75)[1], at(55, 75)[2]);
     /* the minification filter is not the one for a magnified image */
     lk_layer_set_magnification_filter(l, LK_CONTENTS_FILTER_LINEAR);
     lk_layer_set_minification_filter(l, LK_CONTENTS_FILTER_NEAREST);
     draw();
-    LKT_CHECK(at(45, 25)[0] > 60 && at(45, 25)[1] > 60, "a magnified image uses the magnification filter",
+    LKT_CHECK(at(45, 25)[0] > 60 && at(45, 25)[1] > 60, "S6.1 a magnified image uses the magnification filter",
               "(45,25) is %d,%d,%d", at(45, 25)[0], at(45, 25)[1], at(45, 25)[2]);
     /* by key path, as Core Animation names the filters */
-    LKT_CHECK_STATUS("magnificationFilter by key path", lk_layer_set_value(l, "magnificationFilter", lk_value_string("nearest")),
+    LKT_CHECK_STATUS("S1.6 magnificationFilter by key path", lk_layer_set_value(l, "magnificationFilter", lk_value_string("nearest")),
                      LK_OK);
-    LKT_CHECK(lk_layer_get_magnification_filter(l) == LK_CONTENTS_FILTER_NEAREST, "the key path sets the typed property",
+    LKT_CHECK(lk_layer_get_magnification_filter(l) == LK_CONTENTS_FILTER_NEAREST, "S1.6 the key path sets the typed property",
               "%d", (int)lk_layer_get_magnification_filter(l));
     lk_layer_set_minification_filter(l, LK_CONTENTS_FILTER_NEAREST);
     lk_value v = lk_value_none();
     lk_layer_get_value(l, "minificationFilter", &v);
     LKT_CHECK(v.type == LK_VALUE_STRING && v.as.string && strcmp(v.as.string, "nearest") == 0,
-              "minificationFilter reads back by key path as its name", "type %d", (int)v.type);
+              "S1.6 minificationFilter reads back by key path as its name", "type %d", (int)v.type);
     draw();
-    LKT_CHECK(is(at(45, 25), 255, 0, 0) && is(at(55, 25), 0, 255, 0), "nearest set by key path draws blocks",
+    LKT_CHECK(is(at(45, 25), 255, 0, 0) && is(at(55, 25), 0, 255, 0), "S1.6 S6.1 nearest set by key path draws blocks",
               "(45,25) %d,%d,%d", at(45, 25)[0], at(45, 25)[1], at(45, 25)[2]);
     /* trilinear magnifies as linear */
     lk_layer_set_magnification_filter(l, LK_CONTENTS_FILTER_TRILINEAR);
     draw();
-    LKT_CHECK(at(45, 25)[0] > 60 && at(45, 25)[1] > 60, "trilinear is drawn as linear", "(45,25) is %d,%d,%d",
+    LKT_CHECK(at(45, 25)[0] > 60 && at(45, 25)[1] > 60, "S6.1 trilinear is drawn as linear", "(45,25) is %d,%d,%d",
               at(45, 25)[0], at(45, 25)[1], at(45, 25)[2]);
     /* a nearest image turned by 30 degrees still shows only its four colours */
     lk_layer_set_magnification_filter(l, LK_CONTENTS_FILTER_NEAREST);
     lk_layer_set_bounds(l, lk_rect_make(0, 0, 60, 60));
     lk_layer_set_transform(l, lkt_t_rotation_z(LKT_PI / 6));
     draw();
-    LKT_CHECK(is(at(40, 40), 255, 0, 0) && is(at(60, 60), 255, 255, 255), "nearest under a rotation",
+    LKT_CHECK(is(at(40, 40), 255, 0, 0) && is(at(60, 60), 255, 255, 255), "S6.1 nearest under a rotation",
               "(40,40) %d,%d,%d (60,60) %d,%d,%d", at(40, 40)[0], at(40, 40)[1], at(40, 40)[2], at(60, 60)[0],
               at(60, 60)[1], at(60, 60)[2]);
     lk_layer_remove_from_superlayer(l);
@@ -124,17 +124,17 @@ static void check_minification(void)
     draw();
     int grey = 1;
     for (int x = 10; x < 26; x++) grey = grey && at(x, 18)[0] > 60 && at(x, 18)[0] < 196;
-    LKT_CHECK(grey, "linear minification mixes the stripes to grey", "(12,18) is %d", at(12, 18)[0]);
+    LKT_CHECK(grey, "S6.1 linear minification mixes the stripes to grey", "(12,18) is %d", at(12, 18)[0]);
     /* the magnification filter is not the one for a reduced image */
     lk_layer_set_magnification_filter(l, LK_CONTENTS_FILTER_NEAREST);
     draw();
-    LKT_CHECK(at(12, 18)[0] > 60 && at(12, 18)[0] < 196, "a reduced image uses the minification filter",
+    LKT_CHECK(at(12, 18)[0] > 60 && at(12, 18)[0] < 196, "S6.1 a reduced image uses the minification filter",
               "(12,18) is %d", at(12, 18)[0]);
     lk_layer_set_minification_filter(l, LK_CONTENTS_FILTER_NEAREST);
     draw();
     int pure = 1;
     for (int x = 10; x < 26; x++) pure = pure && (is(at(x, 18), 0, 0, 0) || is(at(x, 18), 255, 255, 255));
-    LKT_CHECK(pure, "nearest minification picks one pixel, black or white", "(12,18) is %d,%d,%d", at(12, 18)[0],
+    LKT_CHECK(pure, "S6.1 nearest minification picks one pixel, black or white", "(12,18) is %d,%d,%d", at(12, 18)[0],
               at(12, 18)[1], at(12, 18)[2]);
     /* grown back past one pixel a pixel, the magnification filter applies */
     lk_layer_set_bounds(l, lk_rect_make(0, 0, 80, 80));
@@ -142,7 +142,7 @@ static void check_minification(void)
     draw();
     pure = 1;
     for (int x = 20; x < 60; x++) pure = pure && (is(at(x, 40), 0, 0, 0) || is(at(x, 40), 255, 255, 255));
-    LKT_CHECK(pure, "the same image enlarged takes the (nearest) magnification filter", "(21,40) is %d",
+    LKT_CHECK(pure, "S6.1 the same image enlarged takes the (nearest) magnification filter", "(21,40) is %d",
               at(21, 40)[0]);
     lk_layer_remove_from_superlayer(l);
     lk_release(l);
@@ -152,22 +152,22 @@ static void check_minification(void)
 static void check_bias_and_errors(void)
 {
     lk_layer *l = lk_layer_create();
-    LKT_CHECK_NEAR("minificationFilterBias is 0 by default", lk_layer_get_minification_filter_bias(l), 0, 0);
-    LKT_CHECK_STATUS("set minificationFilterBias", lk_layer_set_minification_filter_bias(l, -0.5), LK_OK);
-    LKT_CHECK_NEAR("minificationFilterBias reads back", lk_layer_get_minification_filter_bias(l), -0.5, 0);
-    LKT_CHECK_ERROR("a filter out of the enumeration is refused",
+    LKT_CHECK_NEAR("S1.1 minificationFilterBias is 0 by default", lk_layer_get_minification_filter_bias(l), 0, 0);
+    LKT_CHECK_STATUS("S1.1 set minificationFilterBias", lk_layer_set_minification_filter_bias(l, -0.5), LK_OK);
+    LKT_CHECK_NEAR("S1.1 minificationFilterBias reads back", lk_layer_get_minification_filter_bias(l), -0.5, 0);
+    LKT_CHECK_ERROR("S8.1 a filter out of the enumeration is refused",
                     lk_layer_set_magnification_filter(l, (lk_contents_filter)7), LK_ERROR_INVALID_ARGUMENT, "filter");
-    LKT_CHECK_ERROR("a filter name Core Animation does not have is refused",
+    LKT_CHECK_ERROR("S8.1 a filter name Core Animation does not have is refused",
                     lk_layer_set_value(l, "minificationFilter", lk_value_string("cubic")), LK_ERROR_TYPE_MISMATCH,
                     "trilinear");
-    LKT_CHECK_ERROR("a non-finite bias is refused", lk_layer_set_minification_filter_bias(l, 1.0 / 0.0),
+    LKT_CHECK_ERROR("S8.1 a non-finite bias is refused", lk_layer_set_minification_filter_bias(l, 1.0 / 0.0),
                     LK_ERROR_INVALID_ARGUMENT, "minificationFilterBias");
     LKT_CHECK(lk_layer_get_magnification_filter(l) == LK_CONTENTS_FILTER_LINEAR &&
                   lk_layer_get_minification_filter(l) == LK_CONTENTS_FILTER_LINEAR &&
                   lk_layer_get_minification_filter_bias(l) == -0.5,
-              "refused values change nothing", "%d %d %g", (int)lk_layer_get_magnification_filter(l),
+              "S8.1 refused values change nothing", "%d %d %g", (int)lk_layer_get_magnification_filter(l),
               (int)lk_layer_get_minification_filter(l), lk_layer_get_minification_filter_bias(l));
-    LKT_CHECK_ERROR("a NULL layer is refused", lk_layer_set_minification_filter(NULL, LK_CONTENTS_FILTER_NEAREST),
+    LKT_CHECK_ERROR("S8.1 a NULL layer is refused", lk_layer_set_minification_filter(NULL, LK_CONTENTS_FILTER_NEAREST),
                     LK_ERROR_INVALID_ARGUMENT, "layer");
     lk_release(l);
 }
@@ -182,7 +182,7 @@ static void check_emitter_cell(void)
     LKT_CHECK(lk_emitter_cell_get_magnification_filter(cell) == LK_CONTENTS_FILTER_LINEAR &&
                   lk_emitter_cell_get_minification_filter(cell) == LK_CONTENTS_FILTER_LINEAR &&
                   lk_emitter_cell_get_minification_filter_bias(cell) == 0,
-              "a cell's filters are linear by default", "%d", (int)lk_emitter_cell_get_magnification_filter(cell));
+              "S7.4 a cell's filters are linear by default", "%d", (int)lk_emitter_cell_get_magnification_filter(cell));
     lk_emitter_cell_set_contents(cell, img);
     lk_emitter_cell_set_birth_rate(cell, 1);
     lk_emitter_cell_set_lifetime(cell, 0.9);
@@ -200,14 +200,14 @@ static void check_emitter_cell(void)
     lk_transaction_flush();
     lk_display_render_frame_at(display, start + 1.5);
     lk_display_read_pixels(display, frame, W * 4);
-    LKT_CHECK(at(45, 35)[0] > 60 && at(45, 35)[1] > 60, "a cell's linear magnification mixes", "(45,35) %d,%d,%d",
+    LKT_CHECK(at(45, 35)[0] > 60 && at(45, 35)[1] > 60, "S7.4 a cell's linear magnification mixes", "(45,35) %d,%d,%d",
               at(45, 35)[0], at(45, 35)[1], at(45, 35)[2]);
     lk_emitter_cell_set_magnification_filter(cell, LK_CONTENTS_FILTER_NEAREST);
-    LKT_CHECK_STATUS("a cell's minificationFilter by key path",
+    LKT_CHECK_STATUS("S7.4 a cell's minificationFilter by key path",
                      lk_emitter_cell_set_value(cell, "minificationFilter", lk_value_string("trilinear")), LK_OK);
     LKT_CHECK(lk_emitter_cell_get_minification_filter(cell) == LK_CONTENTS_FILTER_TRILINEAR,
-              "the cell's key path sets the typed property", "%d", (int)lk_emitter_cell_get_minification_filter(cell));
-    LKT_CHECK_ERROR("a cell's filter out of the enumeration is refused",
+              "S7.4 the cell's key path sets the typed property", "%d", (int)lk_emitter_cell_get_minification_filter(cell));
+    LKT_CHECK_ERROR("S7.4 S8.1 a cell's filter out of the enumeration is refused",
                     lk_emitter_cell_set_minification_filter(cell, (lk_contents_filter)-1), LK_ERROR_INVALID_ARGUMENT,
                     "filter");
     lk_emitter_layer_set_cells(e, &cell, 1);   /* cells are copied when set */
@@ -215,7 +215,7 @@ static void check_emitter_cell(void)
     lk_display_render_frame_at(display, start + 3.5);
     lk_display_read_pixels(display, frame, W * 4);
     LKT_CHECK(is(at(45, 35), 255, 0, 0) && is(at(55, 35), 0, 255, 0) && is(at(55, 65), 255, 255, 255),
-              "a cell's nearest magnification draws blocks", "(45,35) %d,%d,%d (55,35) %d,%d,%d", at(45, 35)[0],
+              "S7.4 a cell's nearest magnification draws blocks", "(45,35) %d,%d,%d (55,35) %d,%d,%d", at(45, 35)[0],
               at(45, 35)[1], at(45, 35)[2], at(55, 35)[0], at(55, 35)[1], at(55, 35)[2]);
     lk_layer_remove_from_superlayer(e);
     lk_release(e);
