@@ -229,6 +229,148 @@ static void test_animations(void)
     render();
 }
 
+/* The frame at media time t (later than the last one drawn), read back;
+   the render's status. */
+static lk_status frame_at(double t, uint8_t *px)
+{
+    lk_transaction_flush();
+    lk_status status = lk_display_render_frame_at(display, t);
+    lk_display_read_pixels(display, px, W * 4);
+    return status;
+}
+
+static int largest_difference(const uint8_t *a, const uint8_t *b)
+{
+    int worst = 0;
+    for (int i = 0; i < W * H * 4; i++) {
+        int d = abs((int)a[i] - (int)b[i]);
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
+/* An animation of locations.i from `from` to `to`, linear, 1 s. */
+static void animate_location(lk_layer *g, int i, double from, double to, lk_timing_function *curve)
+{
+    char key[16];
+    snprintf(key, sizeof key, "locations.%d", i);
+    lk_animation *a = lk_basic_animation_create(key);
+    lk_animation_set_from_value(a, lk_value_number(from));
+    lk_animation_set_to_value(a, lk_value_number(to));
+    lk_animation_set_duration(a, 1);
+    lk_animation_set_timing_function(a, curve ? curve : lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_add_animation(g, a, key);
+    lk_release(a);
+}
+
+/* Sets the model's stops at once (no animation). */
+static void set_stops(lk_layer *g, const lk_color *colors, const double *at, size_t n)
+{
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_remove_all_animations(g);
+    lk_gradient_layer_set_colors(g, colors, n);
+    lk_gradient_layer_set_locations(g, at, n);
+    lk_transaction_commit();
+}
+
+/* S7.3, S8.1, S4.7: locations animated out of 0...1 or past each other
+   draw the gradient those stops make over 0...1 (taken in order of
+   location; beyond the ends the end colours extend). The shimmer recipe
+   slides three stops from -1...0 to 1...2; an overshooting curve takes a
+   location past 1; one location animated past its neighbour reorders
+   them. Each frame is compared with the same gradient set in the model
+   with in-range locations (within 1: the two stop lists differ). The
+   backends refused such a frame whole: nothing of it was drawn, and the
+   render failed (found by an acceptance probe porting the shimmer). */
+static void test_locations_animated_out_of_range(void)
+{
+    static const lk_color R = {1, 0, 0, 1}, G = {0, 1, 0, 1}, B = {0, 0, 1, 1};
+    static const double spread[3] = {0, 0.5, 1};
+    static const lk_gradient_type types[3] = {LK_GRADIENT_AXIAL, LK_GRADIENT_RADIAL, LK_GRADIENT_CONIC};
+    static const char *type_names[3] = {"axial", "radial", "conic"};
+    uint8_t *animated = (uint8_t *)malloc(W * H * 4), *model = (uint8_t *)malloc(W * H * 4);
+    uint8_t *before = (uint8_t *)malloc(W * H * 4);
+    lk_layer *g = gradient_layer();
+    render();   /* (after the root's sublayers fade, S3.3) */
+    char name[200];
+    for (int k = 0; k < 3; k++) {
+        lk_gradient_layer_set_type(g, types[k]);
+        lk_gradient_layer_set_start_point(g, lk_point_make(0.2, 0.4));
+        lk_gradient_layer_set_end_point(g, lk_point_make(0.8, 0.9));
+        static const struct { double t; lk_color colors[3]; const char *what; } shimmer[] = {
+            {0.25, {{0, 1, 0, 1}, {0, 0, 1, 1}, {0, 0, 1, 1}}, "stops at -0.5, 0, 0.5"},
+            {0.75, {{1, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}}, "stops at 0.5, 1, 1.5"},
+        };
+        for (size_t c = 0; c < 2; c++) {
+            lk_color three_stops[3] = {R, G, B};
+            set_stops(g, three_stops, spread, 3);
+            frame_at(lk_media_time() + 60, before);
+            lk_transaction_begin();
+            animate_location(g, 0, -1, 1, NULL);
+            animate_location(g, 1, -0.5, 1.5, NULL);
+            animate_location(g, 2, 0, 2, NULL);
+            lk_transaction_commit();
+            lk_transaction_flush();
+            double b = begin_of(g, "locations.0");
+            snprintf(name, sizeof name, "S8.1 a %s gradient with %s (shimmer) renders", type_names[k], shimmer[c].what);
+            LKT_CHECK_STATUS(name, frame_at(b + shimmer[c].t, animated), LK_OK);
+            set_stops(g, shimmer[c].colors, spread, 3);
+            frame_at(b + 2, model);
+            int d = largest_difference(animated, model), moved = largest_difference(animated, before);
+            snprintf(name, sizeof name, "S7.3 a %s gradient with %s draws its 0...1 part", type_names[k], shimmer[c].what);
+            LKT_CHECK(d <= 1 && moved > 128, name,
+                      "largest difference %d from the same gradient in range, %d from the frame before", d, moved);
+        }
+    }
+    lk_gradient_layer_set_type(g, LK_GRADIENT_AXIAL);
+    /* locations.0 from 0 to 0.9 past 0.5: at 0.8 the stops are G 0.5, R 0.8, B 1 */
+    {
+        lk_color three_stops[3] = {R, G, B};
+        set_stops(g, three_stops, spread, 3);
+        animate_location(g, 0, 0, 0.9, NULL);
+        lk_transaction_flush();
+        double b = begin_of(g, "locations.0");
+        LKT_CHECK_STATUS("S8.1 a location animated past its neighbour renders", frame_at(b + 0.8 / 0.9, animated), LK_OK);
+        static const lk_color sorted[3] = {{0, 1, 0, 1}, {1, 0, 0, 1}, {0, 0, 1, 1}};
+        static const double at[3] = {0.5, 0.8, 1};
+        set_stops(g, sorted, at, 3);
+        frame_at(b + 2, model);
+        int d = largest_difference(animated, model);
+        LKT_CHECK(d <= 1, "S7.3 a location past its neighbour: the stops drawn in order of location",
+                  "largest difference %d", d);
+    }
+    /* S4.7: an overshooting curve takes locations.1 (0.2 to 1) past 1 */
+    {
+        lk_color three_stops[3] = {R, G, B};
+        static const double start[3] = {0, 0.2, 1};
+        set_stops(g, three_stops, start, 3);
+        lk_timing_function *back = lk_timing_function_create(0.68, -0.55, 0.265, 1.55);
+        animate_location(g, 1, 0.2, 1, back);
+        lk_release(back);
+        lk_transaction_flush();
+        double b = begin_of(g, "locations.1"), got[3] = {0, 0, 0};
+        lk_layer *p = lk_layer_copy_presentation_at(g, b + 0.8);
+        if (p) lk_gradient_layer_get_locations(p, got, 3);
+        lk_release(p);
+        LKT_CHECK(got[1] > 1, "S4.7 the overshooting curve takes locations.1 past 1", "locations.1 %g", got[1]);
+        LKT_CHECK_STATUS("S8.1 a location overshooting 1 renders", frame_at(b + 0.8, animated), LK_OK);
+        /* R 0, B 1, G beyond: over 0...1 the gradient is R to B */
+        static const lk_color two[2] = {{1, 0, 0, 1}, {0, 0, 1, 1}};
+        static const double ends[2] = {0, 1};
+        set_stops(g, two, ends, 2);
+        frame_at(b + 2, model);
+        int d = largest_difference(animated, model);
+        LKT_CHECK(d <= 1, "S7.3 a location overshooting 1 is drawn beyond the end", "largest difference %d", d);
+    }
+    free(animated);
+    free(model);
+    free(before);
+    lk_layer_remove_from_superlayer(g);
+    lk_release(g);
+    render();
+}
+
 static void test_errors(void)
 {
     lk_layer *g = lk_gradient_layer_create();
@@ -295,6 +437,7 @@ int main(void)
     test_conic_seam();
     test_wide_conic();
     test_animations();
+    test_locations_animated_out_of_range();
     test_errors();
     lk_display_close(display);
     lk_release(root);

@@ -104,4 +104,39 @@ import Testing
         let moved = damage()
         #expect(moved.width == 22 && moved.height == 22)
     }
+
+    /// Animated locations out of 0...1 or out of order are drawn as stops
+    /// within 0...1, in order, with the colour the gradient has at 0 and 1
+    /// (S7.3, S8.1: the backends refused the whole frame).
+    @Test func locationsOutOfTheUnitRangeAreDrawnWithinItS7_3() throws {
+        let r = Color(r: 1, g: 0, b: 0, a: 1), g = Color(r: 0, g: 1, b: 0, a: 1), b = Color(r: 0, g: 0, b: 1, a: 0)
+        func stops(_ locations: [Double], _ colors: [Color] = [r, g, b]) -> [(location: Double, color: Color)]? {
+            var state = GradientState()
+            state.colors = colors
+            state.locations = locations
+            return state.stopsWithinUnitRange()
+        }
+        func same(_ got: [(location: Double, color: Color)]?, _ want: [(Double, Color)]) -> Bool {
+            guard let got, got.count == want.count else { return false }
+            func near(_ x: Color, _ y: Color) -> Bool {
+                abs(x.r - y.r) < 1e-12 && abs(x.g - y.g) < 1e-12 && abs(x.b - y.b) < 1e-12 && abs(x.a - y.a) < 1e-12
+            }
+            return zip(got, want).allSatisfy { abs($0.location - $1.0) < 1e-12 && near($0.color, $1.1) }
+        }
+        #expect(stops([0, 0.5, 1]) == nil)          // in range and in order: as they are
+        #expect(stops([0, 0.5]) == nil)             // not one a colour: spread evenly, as before
+        // the shimmer's stops a quarter of the way: -0.5, 0, 0.5
+        #expect(same(stops([-0.5, 0, 0.5]), [(0, g), (0, g), (0.5, b)]))
+        // -1 and 2 around 0...1: the colours there interpolated (straight colour and alpha)
+        #expect(same(stops([-1, 2], [r, b]), [(0, Color(r: 2.0 / 3, g: 0, b: 1.0 / 3, a: 2.0 / 3)),
+                                                (1, Color(r: 1.0 / 3, g: 0, b: 2.0 / 3, a: 1.0 / 3))]))
+        // out of order: taken in order of location (equal ones as given)
+        #expect(same(stops([0.8, 0.5, 0.5]), [(0.5, g), (0.5, b), (0.8, r)]))
+        // all below 0, all above 1: the nearest colour everywhere
+        #expect(same(stops([-3, -2, -1]), [(0, b), (1, b)]))
+        #expect(same(stops([1.5, 2, 3]), [(0, r), (1, r)]))
+        // past 1 on the way: the colour at 1 ends it
+        #expect(same(stops([0, 0.5, 1.5]), [(0, r), (0.5, g), (1, Color(r: 0, g: 0.5, b: 0.5, a: 0.5))]))
+        #expect(same(stops([0, .nan, 1]), [(0, r), (0, g), (1, b)]))
+    }
 }

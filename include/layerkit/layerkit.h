@@ -959,7 +959,8 @@ typedef enum lk_gradient_type {
 } lk_gradient_type;
 lk_status lk_gradient_layer_set_colors(lk_layer *layer, const lk_color *colors, size_t count);
 size_t    lk_gradient_layer_get_colors(const lk_layer *layer, lk_color *out, size_t capacity);
-/* within 0..1, not decreasing; count 0 removes them */
+/* within 0..1, not decreasing; count 0 removes them. Animated ones may
+   leave 0..1 or cross (locations.N): drawn in order, the part over 0..1 */
 lk_status lk_gradient_layer_set_locations(lk_layer *layer, const double *locations, size_t count);
 size_t    lk_gradient_layer_get_locations(const lk_layer *layer, double *out, size_t capacity);
 lk_status lk_gradient_layer_set_start_point(lk_layer *layer, lk_point p);     /* (0.5, 0) */

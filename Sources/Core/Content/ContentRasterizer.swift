@@ -184,8 +184,10 @@ public enum ContentRasterizer {
     }
 
     static func drawGradient(_ g: GradientState, in box: Rect, target: UnsafePointer<lkc_target>) {
-        let colors = g.colors.map(color)
-        let locations: [Double]? = g.locations.count == g.colors.count ? g.locations : nil
+        let drawn = g.stopsWithinUnitRange()
+        let colors = drawn.map { $0.map { color($0.color) } } ?? g.colors.map(color)
+        let locations: [Double]? = drawn.map { $0.map(\.location) }
+            ?? (g.locations.count == g.colors.count ? g.locations : nil)
         colors.withUnsafeBufferPointer { c in
             if let locations {
                 locations.withUnsafeBufferPointer { l in

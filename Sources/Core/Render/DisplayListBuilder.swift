@@ -401,12 +401,15 @@ public struct DisplayListBuilder: ~Copyable {
 
     /// A GRADIENT op over the layer's bounds, rounded as its background is.
     /// No colours draws nothing; locations that do not match the colours in
-    /// number spread the colours evenly. Colours go as they are (straight),
-    /// clamped to 0...1 (an overshooting animation may leave them).
+    /// number spread the colours evenly; animated locations out of 0...1 or
+    /// out of order are drawn as GradientState.stopsWithinUnitRange says.
+    /// Colours go as they are (straight), clamped to 0...1 (an overshooting
+    /// animation may leave them).
     mutating func appendGradient(_ g: GradientState, world: Transform3D, bounds: Rect, radius: Double,
                                  opacity: Double) {
-        let n = g.colors.count
-        guard n > 0, bounds.size.width > 0, bounds.size.height > 0, mayDraw() else { return }
+        guard !g.colors.isEmpty, bounds.size.width > 0, bounds.size.height > 0, mayDraw() else { return }
+        let drawn = g.stopsWithinUnitRange()
+        let n = drawn?.count ?? g.colors.count
         if stopCount + n > stopCapacity {
             var bigger = stopCapacity * 2
             while bigger < stopCount + n { bigger *= 2 }
@@ -421,9 +424,10 @@ public struct DisplayListBuilder: ~Copyable {
         // S7.5: inside replicator instances the instance colour multiplies
         // each (straight) stop, as it does a fill's colour.
         let instance = instanceTint ?? Color(r: 1, g: 1, b: 1, a: 1)
-        for (i, stop) in g.colors.enumerated() {
+        for i in 0..<n {
+            let stop = drawn?[i].color ?? g.colors[i]
             let c = Color(r: stop.r * instance.r, g: stop.g * instance.g, b: stop.b * instance.b, a: stop.a * instance.a)
-            let location = located ? g.locations[i] : (n > 1 ? Double(i) / Double(n - 1) : 0)
+            let location = drawn?[i].location ?? (located ? g.locations[i] : (n > 1 ? Double(i) / Double(n - 1) : 0))
             (stops + stopCount + i).initialize(to: lk_dl_gradient_stop(
                 location: location, color: lk_dl_color(r: unit(c.r), g: unit(c.g), b: unit(c.b), a: unit(c.a))))
         }
