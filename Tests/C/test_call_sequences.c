@@ -9,8 +9,11 @@
  * open and committed too often, and layers are released while in trees,
  * masking, animating or on screen. After every flush the tree is checked:
  * every superlayer lists its sublayer once, a mask has no superlayer, and
- * no superlayer chain is a cycle. Under valgrind (the leaks stage) the same
- * run checks for invalid accesses and leaks.
+ * no superlayer chain is a cycle, and every frame must render (S8.1: the
+ * core hands the backend a list it draws, whatever the calls made of the
+ * tree; a gradient whose animated locations left 0...1 was refused whole).
+ * Under valgrind (the leaks stage) the same run checks for invalid
+ * accesses and leaks.
  *
  * Found by it, and fixed: a layer that had been a mask and then became its
  * former owner's superlayer left the committed copy with a cycle (a stack
@@ -87,6 +90,18 @@ static lk_emitter_cell *cells[CELLS];
 static lk_path *path;
 static lk_display *display;
 static double now = 1.0;
+/* Frames the backend refused in this sequence (S8.1: whatever the calls
+   made of the tree, the core hands the backend a list it draws; only
+   running out of memory may stop a frame), and the first one's reason. */
+static int refused;
+static char refusal[200];
+
+static void render_frame(double t)
+{
+    lk_status status = lk_display_render_frame_at(display, t);
+    if (status == LK_OK || status == LK_ERROR_OUT_OF_MEMORY) return;
+    if (refused++ == 0) snprintf(refusal, sizeof refusal, "status %d: %s", (int)status, lk_last_error());
+}
 static int real_clock;   /* LKTEST_SEQUENCE_REAL_CLOCK=1 */
 
 static lk_layer *any_layer(void) { return layers[rnd() % LAYERS]; }
@@ -527,7 +542,7 @@ static void call(void)
     case 27: case 28: case 29:
         if (display) {
             now += between(-0.01, 0.3);
-            lk_display_render_frame_at(display, now);
+            render_frame(now);
         }
         break;
     case 30: {
@@ -603,6 +618,7 @@ static void run_sequence(int seed, int steps)
     lk_layer *gone[LAYERS + TAGS];
     state = (unsigned long long)seed * 7919 + 1;
     quiet = 0;
+    refused = 0;
     for (i = 0; i < (int)sizeof texels; i++) texels[i] = (uint8_t)(i * 37);
     for (i = 0; i < IMAGES; i++) images[i] = lk_image_create_from_pixels(8, 8, 32, LK_PIXEL_FORMAT_RGBA8, texels);
     path = lk_path_create_from_svg("M0 0 L50 0 L50 50 Z");
@@ -622,7 +638,7 @@ static void run_sequence(int seed, int steps)
     for (i = 0; i < 16; i++) lk_transaction_commit();   /* whatever was left open */
     lk_transaction_flush();
     if (!display) open_display();
-    if (display) lk_display_render_frame_at(display, now + 1);
+    if (display) render_frame(now + 1);
     /* the run loop delivers what that frame finished (S4.6): finished
        animations leave their layers (its callbacks may close the display) */
     for (i = 0; i < 4 && display; i++) lk_display_dispatch(display, 0);
@@ -644,6 +660,8 @@ static void run_sequence(int seed, int steps)
     if (consistent) consistent = tree_consistent(why, sizeof why);
     snprintf(name, sizeof name, "S1.3 random call sequence %d (%d calls): no crash, the tree stays consistent", seed, steps);
     LKT_CHECK(consistent, name, "%s", why);
+    snprintf(name, sizeof name, "S8.1 random call sequence %d: every frame renders", seed);
+    LKT_CHECK(refused == 0, name, "%d frames refused, the first with %s", refused, refusal);
     for (i = 0; i < LAYERS + TAGS; i++) {
         gone[i] = i < LAYERS ? layers[i] : tags[i - LAYERS];
         if (gone[i]) lk_release(gone[i]);
