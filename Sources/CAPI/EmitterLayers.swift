@@ -137,7 +137,8 @@ private typealias R = ReplicatorProperties
     }
 }
 @c @implementation public func lk_replicator_layer_get_instance_count(_ l: OpaquePointer?) -> Int {
-    get(l, R.instanceCount, 0) { Int($0) }
+    // (a presentation copy's may lie beyond 0...10000: the count drawn)
+    get(l, R.instanceCount, 0) { ReplicatorState.drawnCount($0) }
 }
 @c @implementation public func lk_replicator_layer_set_instance_delay(_ l: OpaquePointer?, _ v: Double) -> lk_status {
     set(l, R.instanceDelay, v)

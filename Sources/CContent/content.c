@@ -164,6 +164,26 @@ static void trim_path(cairo_t *cr, double a, double b)
     cairo_path_destroy(flat);
 }
 
+/* The width to stroke the current path with in place of `width`. A stroke
+   covers the points within half its width of the path, its caps and joins
+   cut beyond that: once half the width is far past the farthest point of
+   the target from the path, a wider stroke covers no more of it, and
+   cairo's stroker took from seconds to minutes over widths of 1e11 to
+   1e14 (an animated lineWidth on its way to 1e12: 35 s for one frame).
+   Such widths are drawn at 1,000 times that distance (a bevel at a join
+   comes within (width / 2) cos(a) of the path, a the half-angle between
+   its sides' normals: only hairpins under 0.2 degrees could still differ),
+   and at least at twice it; the path's and the target's extents give it. */
+static double stroke_width_within_reach(cairo_t *cr, double width)
+{
+    double x0, y0, x1, y1, cx0, cy0, cx1, cy1;
+    cairo_path_extents(cr, &x0, &y0, &x1, &y1);
+    cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1);   /* the target, in user space */
+    double far = hypot(fmax(x1, cx1) - fmin(x0, cx0), fmax(y1, cy1) - fmin(y0, cy0)) + 1;
+    double reach = fmax(2 * far, fmin(1000 * far, 1e9));
+    return width < reach ? width : reach;
+}
+
 /* Strokes the current path (consuming it) with style s. */
 static void stroke_current(cairo_t *cr, lkc_color color, const lkc_stroke *s)
 {
@@ -176,7 +196,7 @@ static void stroke_current(cairo_t *cr, lkc_color color, const lkc_stroke *s)
         trim_path(cr, a, b);
         phase += a; /* dashes stay where they are on the whole path */
     }
-    cairo_set_line_width(cr, s->width);
+    cairo_set_line_width(cr, stroke_width_within_reach(cr, s->width));
     cairo_set_miter_limit(cr, s->miter_limit);
     cairo_set_line_cap(cr, s->cap == LKC_CAP_ROUND ? CAIRO_LINE_CAP_ROUND
                        : s->cap == LKC_CAP_SQUARE ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT);

@@ -7,12 +7,18 @@
    colour; the sublayer's animation events
    (start, stop, completion, removal) heard once with no instance 0 drawn
    and with several drawn; errors naming the argument; nested
-   replicators past the display list's limits (S8.1).
+   replicators past the display list's limits, and instanceCount animated
+   far out of 0...10000 (S8.1).
    Tolerance: channels within 3, antialiased edges within 64 on at most 40
    pixels; spinner opacities within 3/255. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* alarm */
+#endif
 #include "support/lktest.h"
 #include "support/lkt_cairo.h"
 #include <math.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -492,6 +498,107 @@ static void test_limits(void)
               "S8.1 after them a frame is whole again", "red %d", red_at(W / 2, H / 2));
 }
 
+static void fail_on_alarm(int signal)
+{
+    (void)signal;
+    static const char message[] = "FAIL S8.1 an instanceCount animated to 1e15: the frame took over 60 s\n";
+    if (write(2, message, sizeof message - 1) < 0) _exit(3);
+    _exit(3);
+}
+
+/* instanceCount animated from 3 to `to` over 1 s from `begin`, linear. */
+static void animate_count(lk_layer *r, double to, double begin)
+{
+    lk_animation *a = lk_basic_animation_create("instanceCount");
+    lk_animation_set_from_value(a, lk_value_number(3));
+    lk_animation_set_to_value(a, lk_value_number(to));
+    lk_animation_set_duration(a, 1);
+    lk_animation_set_begin_time(a, begin);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_remove_all_animations(r);
+    lk_layer_add_animation(r, a, "count");
+    lk_release(a);
+    lk_transaction_flush();
+}
+
+/* S7.5, S8.1: an animated instanceCount is drawn as a whole number within
+   0...10000 (as lk_replicator_layer_get_instance_count reads it on a
+   presentation copy), whatever the animation takes it to: the setter
+   refuses counts outside, but a spring to 0 overshoots below it and an
+   animation may run to 1e20. Taken as it was, a count beyond Int's range
+   trapped (the process died in the frame), a negative one trapped in a
+   transform layer's 3D space, and one of 1e15 drew for minutes (the
+   watchdog: 60 s). Instances are 10-point red squares 20 points apart. */
+static void test_animated_counts(void)
+{
+    static const struct { double to; int drawn; const char *what; } cases[] = {
+        {1e20, 10000, "1e20"}, {-1e300, 0, "-1e300"}, {1e15, 10000, "1e15"}, {-7, 0, "-7"},
+    };
+    double t = lk_media_time() + 3000;
+    char name[160];
+    lk_layer *r = lk_replicator_layer_create();
+    lk_layer_set_frame(r, lk_rect_make(0, 0, W, H));
+    lk_replicator_layer_set_instance_count(r, 3);
+    lk_replicator_layer_set_instance_transform(r, lk_transform3d_make_translation(20, 0, 0));
+    lk_layer_add_sublayer(r, lkt_layer_new(NULL, 0, 0, 10, 10, lk_color_make(1, 0, 0, 1)));
+    lk_layer_add_sublayer(root, r);
+    render_at(t);
+    signal(SIGALRM, fail_on_alarm);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++, t += 10) {
+        animate_count(r, cases[i].to, t);
+        /* half-way the count is to / 2 (plus 1.5): far out of range either way */
+        alarm(60);
+        lk_status s = lk_display_render_frame_at(display, t + 0.5);
+        alarm(0);
+        snprintf(name, sizeof name, "S8.1 instanceCount animated to %s draws a frame", cases[i].what);
+        LKT_CHECK_STATUS(name, s, LK_OK);
+        int last = red_at(7 * 20 + 5, 5), first = red_at(5, 5);
+        snprintf(name, sizeof name, "S7.5 instanceCount animated to %s draws %d instances", cases[i].what, cases[i].drawn);
+        LKT_CHECK(cases[i].drawn ? first > 200 && last > 200 : first == 0 && last == 0, name,
+                  "red %d at the first instance, %d at the eighth", first, last);
+        lk_layer *p = lk_layer_copy_presentation_at(r, t + 0.5);
+        size_t count = p ? lk_replicator_layer_get_instance_count(p) : 99999;
+        lk_release(p);
+        snprintf(name, sizeof name, "S7.5 a presentation copy's instanceCount animated to %s reads %d", cases[i].what,
+                 cases[i].drawn);
+        LKT_CHECK(count == (size_t)cases[i].drawn, name, "got %zu", count);
+    }
+    lk_layer_remove_all_animations(r);
+    /* a spring from 3 to 0 (damping 2) overshoots below 0; preservesDepth in
+       a transform layer draws the instances in its 3D space */
+    lk_layer *space = lk_transform_layer_create();
+    lk_layer_set_frame(space, lk_rect_make(0, 0, W, H));
+    lk_layer_remove_from_superlayer(r);
+    lk_replicator_layer_set_preserves_depth(r, true);
+    lk_layer_add_sublayer(space, r);
+    lk_layer_add_sublayer(root, space);
+    lk_animation *spring = lk_spring_animation_create("instanceCount");
+    lk_animation_set_from_value(spring, lk_value_number(3));
+    lk_animation_set_to_value(spring, lk_value_number(0));
+    lk_animation_set_damping(spring, 2);
+    lk_animation_set_begin_time(spring, t);
+    lk_layer_add_animation(r, spring, "spring");
+    lk_release(spring);
+    lk_transaction_flush();
+    int refused = 0, below = 0;
+    for (int k = 0; k <= 40; k++) {
+        lk_layer *p = lk_layer_copy_presentation_at(r, t + k * 0.05);
+        double v = NAN;
+        lk_value value;
+        if (p && lk_layer_get_value(p, "instanceCount", &value) == LK_OK && value.type == LK_VALUE_NUMBER) v = value.as.number;
+        lk_release(p);
+        if (v < 0) below++;
+        if (lk_display_render_frame_at(display, t + k * 0.05) != LK_OK) refused++;
+    }
+    LKT_CHECK(below > 0, "S4.11 the spring takes instanceCount below 0", "below 0 at %d of 41 times", below);
+    LKT_CHECK(refused == 0, "S8.1 a spring overshooting instanceCount below 0 in a transform layer draws every frame",
+              "%d frames refused", refused);
+    lk_layer_remove_from_superlayer(space);
+    lk_release(space);
+    lk_release(r);
+    render_at(t + 10);
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a display");
@@ -506,6 +613,7 @@ int main(void)
     test_events_without_instance_0();
     test_errors();
     test_limits();
+    test_animated_counts();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

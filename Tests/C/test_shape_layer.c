@@ -4,9 +4,14 @@
    an animation; path morphs; caching (nothing re-rasterized when nothing
    changed). Tolerance: channels within 3, anti-aliased edge pixels within
    48 (at most 400 per scene), no other pixel off. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* alarm */
+#endif
 #include "support/lktest.h"
 #include "support/lkt_cairo.h"
 #include <math.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -473,6 +478,75 @@ static void test_wide_layer_long_path(void)
     lk_transaction_flush();
 }
 
+static void fail_on_alarm(int signal)
+{
+    (void)signal;
+    static const char message[] = "FAIL S8.1 a stroke 1e13 wide: the frame took over 60 s\n";
+    if (write(2, message, sizeof message - 1) < 0) _exit(3);
+    _exit(3);
+}
+
+/* Whether the columns the stroke covers (50..150) are white top to bottom
+   and those beyond black. */
+static int covers_its_columns(char *why, size_t size)
+{
+    uint8_t *px = (uint8_t *)malloc(W * H * 4);
+    int ok = px && lk_display_read_pixels(display, px, W * 4) == LK_OK;
+    static const int inside[][2] = {{52, 2}, {100, 2}, {148, 197}, {100, 100}}, outside[][2] = {{20, 100}, {47, 2}, {153, 197}};
+    for (size_t i = 0; ok && i < 4; i++) {
+        const uint8_t *p = px + (inside[i][1] * W + inside[i][0]) * 4;
+        if (p[0] < 250) { ok = 0; snprintf(why, size, "(%d, %d) is %d, not white", inside[i][0], inside[i][1], p[0]); }
+    }
+    for (size_t i = 0; ok && i < 3; i++) {
+        const uint8_t *p = px + (outside[i][1] * W + outside[i][0]) * 4;
+        if (p[0] > 5) { ok = 0; snprintf(why, size, "(%d, %d) is %d, not black", outside[i][0], outside[i][1], p[0]); }
+    }
+    free(px);
+    return ok;
+}
+
+/* S7.1, S8.1: a stroke far wider than the layer covers what it covers at
+   any width, drawn in a moment: the butt-capped line from (50, 100) to
+   (150, 100) covers columns 50..150 top to bottom, nothing beside them.
+   cairo's stroker took 35 s over a width of 5e11 (which the setter takes)
+   and minutes over 1e13 (an animated lineWidth on its way to 2e13); the
+   watchdog stops at 60 s. */
+static void test_huge_line_width(void)
+{
+    char why[120] = "";
+    lk_layer *s = shape_layer();
+    lk_path *p = lk_path_create();
+    lk_path_move_to(p, 50, 100);
+    lk_path_line_to(p, 150, 100);
+    lk_shape_layer_set_path(s, p);
+    lk_release(p);
+    lk_shape_layer_set_fill_color(s, lk_color_make(0, 0, 0, 0));
+    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
+    lk_shape_layer_set_line_cap(s, LK_LINE_CAP_BUTT);
+    signal(SIGALRM, fail_on_alarm);
+    alarm(60);
+    lk_shape_layer_set_line_width(s, 5e11);
+    render();
+    LKT_CHECK(covers_its_columns(why, sizeof why), "S7.1 a stroke 5e11 wide covers its columns", "%s", why);
+    lk_shape_layer_set_line_width(s, 1);
+    lk_animation *a = lk_basic_animation_create("lineWidth");
+    lk_animation_set_from_value(a, lk_value_number(1));
+    lk_animation_set_to_value(a, lk_value_number(2e13));
+    lk_animation_set_duration(a, 1);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+    double t = lk_media_time() + 100;
+    lk_animation_set_begin_time(a, t);
+    lk_layer_add_animation(s, a, "wide");
+    lk_release(a);
+    lk_transaction_flush();
+    LKT_CHECK_STATUS("S8.1 a lineWidth animated to 2e13 draws a frame", lk_display_render_frame_at(display, t + 0.5), LK_OK);
+    LKT_CHECK(covers_its_columns(why, sizeof why), "S7.1 half-way to 2e13 the stroke covers its columns", "%s", why);
+    alarm(0);
+    lk_layer_remove_from_superlayer(s);
+    lk_release(s);
+    render();
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a software display");
@@ -487,6 +561,7 @@ int main(void)
     test_animations();
     test_cache();
     test_wide_layer_long_path();
+    test_huge_line_width();
     test_errors();
     lk_display_close(display);
     lk_release(root);

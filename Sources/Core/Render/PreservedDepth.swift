@@ -19,7 +19,8 @@ extension DisplayListBuilder {
         var items: [SpaceItem] = []
         var running = false
         var power = Transform3D.identity
-        for n in 0..<Int(r.instanceCount) where items.count < DisplayListBuilder.maximumSpaceItems {
+        for n in 0..<r.drawnInstanceCount {
+            if items.count >= DisplayListBuilder.maximumSpaceItems { break }
             let c = r.color(ofInstance: n)
             if c.a > 0 {
                 DisplayListBuilder.gather(layer.node.children, sublayerTransform: sublayerTransform,

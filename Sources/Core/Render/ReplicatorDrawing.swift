@@ -12,7 +12,7 @@ extension DisplayListBuilder {
     mutating func drawInstances(_ layer: LayerDraw, opacity: Double, clip: ScreenBox) {
         let s = layer.state
         let r = s.pointee.replicator
-        let count = Int(r.instanceCount)
+        let count = r.drawnInstanceCount
         // S4.6, S2.4: the sublayers are layers once, whatever is drawn of them.
         if !r.drawsInstanceZero, let events = layer.events {
             noteRunning(DisplayListBuilder.noteEvents(ofSublayers: layer.node, time: layer.time, events: events))
@@ -26,7 +26,8 @@ extension DisplayListBuilder {
         let outerTint = instanceTint
         let sublayerTransform = s.pointee.sublayerTransformAboutAnchor
         var power = Transform3D.identity
-        for n in 0..<count where !truncated {
+        for n in 0..<count {
+            if truncated { break }   // (the list is full: nothing more is drawn)
             let c = r.color(ofInstance: n)
             guard c.a > 0 else {
                 power = step.concatenating(power)

@@ -231,7 +231,8 @@ extension DisplayListBuilder {
                 let step = withUnsafeMutablePointer(to: &presented) { DisplayListBuilder.instanceStep($0) }
                 let sublayerTransform = presented.sublayerTransformAboutAnchor
                 var power = Transform3D.identity
-                for n in 0..<Int(r.instanceCount) where items.count < DisplayListBuilder.maximumSpaceItems {
+                for n in 0..<r.drawnInstanceCount {
+                    if items.count >= DisplayListBuilder.maximumSpaceItems { break }
                     let c = r.color(ofInstance: n)
                     if c.a > 0 {
                         gather(child.children, sublayerTransform: sublayerTransform,

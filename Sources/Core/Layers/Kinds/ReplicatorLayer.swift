@@ -37,6 +37,20 @@ public struct ReplicatorState: KindState {
     /// The most instances a replicator draws: each instance draws every
     /// sublayer again, so a count beyond this is taken as a mistake.
     public static let maximumInstanceCount = 10_000.0
+
+    /// The instances drawn: instanceCount as a whole number within
+    /// 0...maximumInstanceCount. The model's always is (its setter checks);
+    /// a presented one may not be: a spring to 0 overshoots below it, an
+    /// animation may run to 1e20. Taken as it was, a count past Int's range
+    /// trapped, a negative one trapped in a 3D space's loop, and 1e15 drew
+    /// instances for minutes.
+    public var drawnInstanceCount: Int { ReplicatorState.drawnCount(instanceCount) }
+
+    /// A count as drawnInstanceCount takes it.
+    public static func drawnCount(_ count: Double) -> Int {
+        guard count >= 1 else { return 0 }   // (NaN too)
+        return Int(min(count, maximumInstanceCount))
+    }
 }
 
 extension LayerState {
