@@ -170,17 +170,20 @@ static void trim_path(cairo_t *cr, double a, double b)
    the target from the path, a wider stroke covers no more of it, and
    cairo's stroker took from seconds to minutes over widths of 1e11 to
    1e14 (an animated lineWidth on its way to 1e12: 35 s for one frame).
-   Such widths are drawn at 1,000 times that distance (a bevel at a join
+   Such widths are drawn at 100 times that distance (a bevel at a join
    comes within (width / 2) cos(a) of the path, a the half-angle between
-   its sides' normals: only hairpins under 0.2 degrees could still differ),
-   and at least at twice it; the path's and the target's extents give it. */
+   its sides' normals: only hairpins under 2.3 degrees could still differ),
+   but within 2e6 where that is more than twice the distance: past a few
+   million units cairo's fixed-point coordinates overflow, and an
+   ellipse's stroke then left the pixels around it uncovered. The path's
+   and the target's extents give the distance. */
 static double stroke_width_within_reach(cairo_t *cr, double width)
 {
     double x0, y0, x1, y1, cx0, cy0, cx1, cy1;
     cairo_path_extents(cr, &x0, &y0, &x1, &y1);
     cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1);   /* the target, in user space */
     double far = hypot(fmax(x1, cx1) - fmin(x0, cx0), fmax(y1, cy1) - fmin(y0, cy0)) + 1;
-    double reach = fmax(2 * far, fmin(1000 * far, 1e9));
+    double reach = fmax(2 * far, fmin(100 * far, 2e6));
     return width < reach ? width : reach;
 }
 

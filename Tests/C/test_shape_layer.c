@@ -487,19 +487,20 @@ static void fail_on_alarm(int signal)
 }
 
 /* Whether the columns the stroke covers (50..150) are white top to bottom
-   and those beyond black. */
-static int covers_its_columns(char *why, size_t size)
+   and those beyond black (the two at its edges aside). */
+static int covers(char *why, size_t size)
 {
     uint8_t *px = (uint8_t *)malloc(W * H * 4);
     int ok = px && lk_display_read_pixels(display, px, W * 4) == LK_OK;
-    static const int inside[][2] = {{52, 2}, {100, 2}, {148, 197}, {100, 100}}, outside[][2] = {{20, 100}, {47, 2}, {153, 197}};
-    for (size_t i = 0; ok && i < 4; i++) {
-        const uint8_t *p = px + (inside[i][1] * W + inside[i][0]) * 4;
-        if (p[0] < 250) { ok = 0; snprintf(why, size, "(%d, %d) is %d, not white", inside[i][0], inside[i][1], p[0]); }
-    }
-    for (size_t i = 0; ok && i < 3; i++) {
-        const uint8_t *p = px + (outside[i][1] * W + outside[i][0]) * 4;
-        if (p[0] > 5) { ok = 0; snprintf(why, size, "(%d, %d) is %d, not black", outside[i][0], outside[i][1], p[0]); }
+    for (int y = 0; ok && y < H; y++) {
+        for (int x = 0; ok && x < W; x++) {
+            int inside = x >= 50 && x < 150, edge = x == 49 || x == 150;
+            const uint8_t *p = px + (y * W + x) * 4;
+            if (!edge && (inside ? p[0] < 250 : p[0] > 5)) {
+                ok = 0;
+                snprintf(why, size, "(%d, %d) is %d, not %s", x, y, p[0], inside ? "white" : "black");
+            }
+        }
     }
     free(px);
     return ok;
@@ -507,44 +508,55 @@ static int covers_its_columns(char *why, size_t size)
 
 /* S7.1, S8.1: a stroke far wider than the layer covers what it covers at
    any width, drawn in a moment: the butt-capped line from (50, 100) to
-   (150, 100) covers columns 50..150 top to bottom, nothing beside them.
-   cairo's stroker took 35 s over a width of 5e11 (which the setter takes)
-   and minutes over 1e13 (an animated lineWidth on its way to 2e13); the
-   watchdog stops at 60 s. */
+   (150, 100) covers columns 50..150 top to bottom and nothing beside
+   them. cairo's stroker took 35 s over an ellipse's stroke 5e11 wide
+   (which the setter takes) and minutes over 1e13 (an animated lineWidth
+   on its way to 2e13); the watchdog stops at 60 s. (The ellipse's pixels
+   are not checked: cairo's stroke of a curve much wider than the curve's
+   radius leaves the inside and more uncovered, at any such width.) */
 static void test_huge_line_width(void)
 {
-    char why[120] = "";
-    lk_layer *s = shape_layer();
-    lk_path *p = lk_path_create();
-    lk_path_move_to(p, 50, 100);
-    lk_path_line_to(p, 150, 100);
-    lk_shape_layer_set_path(s, p);
-    lk_release(p);
-    lk_shape_layer_set_fill_color(s, lk_color_make(0, 0, 0, 0));
-    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
-    lk_shape_layer_set_line_cap(s, LK_LINE_CAP_BUTT);
+    char why[120] = "", name[120];
+    static const char *what[2] = {"a line", "an ellipse"};
     signal(SIGALRM, fail_on_alarm);
-    alarm(60);
-    lk_shape_layer_set_line_width(s, 5e11);
-    render();
-    LKT_CHECK(covers_its_columns(why, sizeof why), "S7.1 a stroke 5e11 wide covers its columns", "%s", why);
-    lk_shape_layer_set_line_width(s, 1);
-    lk_animation *a = lk_basic_animation_create("lineWidth");
-    lk_animation_set_from_value(a, lk_value_number(1));
-    lk_animation_set_to_value(a, lk_value_number(2e13));
-    lk_animation_set_duration(a, 1);
-    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
-    double t = lk_media_time() + 100;
-    lk_animation_set_begin_time(a, t);
-    lk_layer_add_animation(s, a, "wide");
-    lk_release(a);
-    lk_transaction_flush();
-    LKT_CHECK_STATUS("S8.1 a lineWidth animated to 2e13 draws a frame", lk_display_render_frame_at(display, t + 0.5), LK_OK);
-    LKT_CHECK(covers_its_columns(why, sizeof why), "S7.1 half-way to 2e13 the stroke covers its columns", "%s", why);
-    alarm(0);
-    lk_layer_remove_from_superlayer(s);
-    lk_release(s);
-    render();
+    for (int k = 0; k < 2; k++) {
+        lk_layer *s = shape_layer();
+        lk_path *p = lk_path_create();
+        if (k == 0) {
+            lk_path_move_to(p, 50, 100);
+            lk_path_line_to(p, 150, 100);
+        } else {
+            lk_path_add_ellipse(p, lk_rect_make(75, 80, 50, 40));
+        }
+        lk_shape_layer_set_path(s, p);
+        lk_release(p);
+        lk_shape_layer_set_fill_color(s, lk_color_make(0, 0, 0, 0));
+        lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
+        lk_shape_layer_set_line_cap(s, LK_LINE_CAP_BUTT);
+        alarm(60);
+        lk_shape_layer_set_line_width(s, 5e11);
+        render();
+        snprintf(name, sizeof name, "S7.1 %s's stroke 5e11 wide is drawn%s", what[k], k ? "" : " over its columns");
+        LKT_CHECK(k || covers(why, sizeof why), name, "%s", why);
+        lk_shape_layer_set_line_width(s, 1);
+        lk_animation *a = lk_basic_animation_create("lineWidth");
+        lk_animation_set_from_value(a, lk_value_number(1));
+        lk_animation_set_to_value(a, lk_value_number(2e13));
+        lk_animation_set_duration(a, 1);
+        lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+        double t = lk_media_time() + 100;
+        lk_animation_set_begin_time(a, t);
+        lk_layer_add_animation(s, a, "wide");
+        lk_release(a);
+        lk_transaction_flush();
+        snprintf(name, sizeof name, "S8.1 %s's lineWidth animated to 2e13 draws a frame", what[k]);
+        LKT_CHECK_STATUS(name, lk_display_render_frame_at(display, t + 0.5), LK_OK);
+        if (k == 0) LKT_CHECK(covers(why, sizeof why), "S7.1 half-way to 2e13 a line's stroke covers its columns", "%s", why);
+        alarm(0);
+        lk_layer_remove_from_superlayer(s);
+        lk_release(s);
+        render();
+    }
 }
 
 int main(void)
