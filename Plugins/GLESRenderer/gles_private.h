@@ -79,7 +79,7 @@ typedef struct lkgl_program {
     float space[5];           /* the values they were last set to: origin x, target w h, margin, kind */
     GLint u_image, u_clip;                           /* quad */
     GLint u_source, u_mask, u_opacity, u_tint, u_mode, u_has_mask, u_has_clip; /* composite */
-    GLint u_weights, u_count, u_step, u_direction, u_shift, u_bounds, u_decode;   /* blur */
+    GLint u_weights, u_count, u_step, u_stride, u_half, u_direction, u_shift, u_bounds, u_decode;   /* blur */
     GLint u_stop_colors, u_stop_locations, u_stop_count;                      /* gradient */
 } lkgl_program;
 

@@ -247,9 +247,12 @@ static const char composite_fragment[] =
 
 /* One direction of a separable Gaussian over alpha: output pixel p takes
    source pixels p - shift - d direction, tap k (in -count..count) standing
-   for the step pixels d = k step - step / 2 .. + step - 1, each weighing
+   for the step pixels d = k stride - half .. + step - 1, each weighing
    u_weights[k + count]; pixels outside u_bounds (x0, y0, x1, y1) read as
-   transparent. An 8-bit intermediate would cost up to a level per pass, so
+   transparent. A wide blur runs it twice a direction (gles_targets.c,
+   blur_direction): the averages of step pixels (count 0), then taps of
+   one pixel each, stride apart (step 1, half 0), on those averages. An
+   8-bit intermediate would cost up to a level per pass, so
    the result is written as two bytes, r the whole levels and g the
    fraction of a level; u_decode reads the source that way (else its alpha). */
 #define STR2(x) #x
@@ -265,6 +268,7 @@ static const char blur_fragment[] =
     "uniform float u_weights[2 * TAPS + 1];\n"
     "uniform float u_decode;\n"
     "uniform int u_count, u_step;\n"
+    "uniform float u_stride, u_half;\n"
     "float alpha_at(vec2 p) {\n"
     "    if (p.x < u_bounds.x || p.y < u_bounds.y || p.x > u_bounds.z || p.y > u_bounds.w) return 0.0;\n"
     "    vec4 c = texture2D(u_source, (p + u_offscreen.xy) / u_offscreen.zw);\n"
@@ -272,11 +276,10 @@ static const char blur_fragment[] =
     "}\n"
     "void main() {\n"
     "    vec2 p = gl_FragCoord.xy + u_origin - u_shift;\n"
-    "    float step = float(u_step), half_step = floor(step * 0.5);\n"
     "    float a = 0.0;\n"
     "    for (int i = 0; i <= 2 * TAPS; i++) {\n"
     "        if (i > 2 * u_count) break;\n"
-    "        float first = float(i - u_count) * step - half_step, sum = 0.0;\n"
+    "        float first = float(i - u_count) * u_stride - u_half, sum = 0.0;\n"
     "        for (int j = 0; j < MAX_STEP; j++) {\n"
     "            if (j >= u_step) break;\n"
     "            sum += alpha_at(p - u_direction * (first + float(j)));\n"
@@ -384,6 +387,8 @@ static bool build(lkgl_renderer *r, int index, const char *name, const char *def
     p->u_weights = glGetUniformLocation(id, "u_weights");
     p->u_count = glGetUniformLocation(id, "u_count");
     p->u_step = glGetUniformLocation(id, "u_step");
+    p->u_stride = glGetUniformLocation(id, "u_stride");
+    p->u_half = glGetUniformLocation(id, "u_half");
     p->u_direction = glGetUniformLocation(id, "u_direction");
     p->u_stop_colors = glGetUniformLocation(id, "u_stop_colors");
     p->u_stop_locations = glGetUniformLocation(id, "u_stop_locations");

@@ -186,22 +186,23 @@ static void integrated_kernel(double sigma, int32_t reach, double fraction, int 
     *step = s;
 }
 
-/* One blur pass from source (only its pixels in bounds count) into the
-   target `into` over box. */
-static void blur_pass(lkgl_renderer *r, int into, GLuint source, bool encoded, lkgl_box bounds, lkgl_box box,
-                      double sigma, int32_t reach, double fraction, int32_t shift, bool vertical)
+/* One pass of taps: output pixel p (in box, into target `into`) takes
+   sum_k weights[k + count] x (the `reads` source pixels from
+   p - shift - (k stride - half) on, backwards), k in -count..count; only
+   the source's pixels in bounds count. */
+static void blur_taps(lkgl_renderer *r, int into, GLuint source, bool encoded, lkgl_box bounds, lkgl_box box,
+                      const float *weights, int count, int reads, int stride, int half, int32_t shift, bool vertical)
 {
     lkgl_program *p = &r->programs[LKGL_PROG_BLUR];
-    float weights[2 * LKGL_MAX_TAPS + 1];
-    int count, step;
-    integrated_kernel(sigma, reach, fraction, &count, &step, weights);
     lkgl_bind_target(r, into);
     lkgl_set_scissor(r, box);
     lkgl_use_program(r, LKGL_PROG_BLUR);
     lkgl_set_blend(r, LKGL_BLEND_REPLACE);
     glUniform1fv(p->u_weights, 2 * count + 1, weights);
     glUniform1i(p->u_count, count);
-    glUniform1i(p->u_step, step);
+    glUniform1i(p->u_step, reads);
+    glUniform1f(p->u_stride, (float)stride);
+    glUniform1f(p->u_half, (float)half);
     glUniform1f(p->u_decode, encoded ? 1.0f : 0.0f);
     glUniform2f(p->u_direction, vertical ? 0.0f : 1.0f, vertical ? 1.0f : 0.0f);
     glUniform2f(p->u_shift, vertical ? 0.0f : (float)shift, vertical ? (float)shift : 0.0f);
@@ -211,10 +212,50 @@ static void blur_pass(lkgl_renderer *r, int into, GLuint source, bool encoded, l
     r->frame.offscreen_passes++;
 }
 
+/* Whether a blur of this reach groups pixels into taps (integrated_kernel:
+   more than LKGL_MAX_TAPS pixels a side): its directions then take two
+   passes each, through a scratch target. */
+static bool blur_groups_pixels(const lkgl_shadow *s) { return s->reach > LKGL_MAX_TAPS; }
+
+/* One direction of the blur from source (only its pixels in bounds count)
+   into the target `into` over box. A tap of one pixel reads it; a tap of
+   a group of step pixels read them all, 2 x 3 sigma reads a pixel (6,146
+   at the capped sigma, seconds a small frame on llvmpipe). So a grouping
+   kernel runs in two passes: the averages of step pixels into `scratch`,
+   where the taps will read them (p - shift - k step, k within the kernel),
+   then one read a tap from those, its weight times step: the same sums,
+   about step + 2 count + 1 reads a pixel. */
+static void blur_direction(lkgl_renderer *r, int into, int scratch, GLuint source, bool encoded, lkgl_box bounds,
+                           lkgl_box box, double sigma, int32_t reach, double fraction, int32_t shift, bool vertical)
+{
+    float weights[2 * LKGL_MAX_TAPS + 1];
+    int count, step;
+    integrated_kernel(sigma, reach, fraction, &count, &step, weights);
+    if (step == 1 || scratch < 0) {
+        blur_taps(r, into, source, encoded, bounds, box, weights, count, step, step, step / 2, shift, vertical);
+        return;
+    }
+    int32_t m = r->margin, spread = count * step;
+    lkgl_box sums = box, space = { -m, -m, (int32_t)r->width + m, (int32_t)r->height + m };
+    if (vertical) {
+        sums.y0 = box.y0 - shift - spread;
+        sums.y1 = box.y1 - shift + spread;
+    } else {
+        sums.x0 = box.x0 - shift - spread;
+        sums.x1 = box.x1 - shift + spread;
+    }
+    sums = lkgl_box_intersect(sums, space);
+    float average = 1.0f / (float)step;
+    blur_taps(r, scratch, source, encoded, bounds, sums, &average, 0, step, 0, step / 2, 0, vertical);
+    for (int i = 0; i <= 2 * count; i++) weights[i] *= (float)step;
+    blur_taps(r, into, r->targets[scratch].texture, true, sums, box, weights, count, 1, step, 0, shift, vertical);
+}
+
 /* The shadow's alpha over out, from the alpha of source over box (the
-   group's pixels), into a new target (two passes through a second one),
-   held as two bytes a pixel (see blur_fragment); returns it, or -1 with
-   error. Output pixel X reads content X - ox - d, as software_group.c. */
+   group's pixels), into a new target (two passes through a second one,
+   each through a third for a wide blur), held as two bytes a pixel (see
+   blur_fragment); returns it, or -1 with error. Output pixel X reads
+   content X - ox - d, as software_group.c. */
 static int blur(lkgl_renderer *r, GLuint source, lkgl_box box, lkgl_box out, const lkgl_shadow *s,
                 char *error, size_t error_size)
 {
@@ -225,11 +266,19 @@ static int blur(lkgl_renderer *r, GLuint source, lkgl_box box, lkgl_box out, con
         lkgl_target_release(r, pass1);
         return -1;
     }
+    int scratch = -1;
+    if (blur_groups_pixels(s) && (scratch = lkgl_target_acquire(r, error, error_size)) < 0) {
+        lkgl_target_release(r, pass1);
+        lkgl_target_release(r, pass2);
+        return -1;
+    }
     int saved = r->current_target;
     /* horizontal: the content's rows, the shadow's columns */
     lkgl_box rows = { out.x0, box.y0, out.x1, box.y1 };
-    blur_pass(r, pass1, source, false, box, rows, s->sigma, s->reach, s->fx, s->ox, false);
-    blur_pass(r, pass2, r->targets[pass1].texture, true, rows, out, s->sigma, s->reach, s->fy, s->oy, true);
+    blur_direction(r, pass1, scratch, source, false, box, rows, s->sigma, s->reach, s->fx, s->ox, false);
+    blur_direction(r, pass2, scratch, r->targets[pass1].texture, true, rows, out, s->sigma, s->reach, s->fy, s->oy,
+                   true);
+    lkgl_target_release(r, scratch);
     lkgl_target_release(r, pass1);
     lkgl_bind_target(r, saved);
     return pass2;
