@@ -1,8 +1,8 @@
 /* The gles plugin under valgrind: a small scene that takes every path of the
    renderer once (solid and rounded fills, borders, images uploaded and
    re-uploaded after their pixels change, a rotated rounded clip, a mask
-   group, a shadow group, group opacity, an image released while the display
-   lives) for a few frames, then closes. Tests/GLES/memcheck.sh runs it under
+   group, a shadow group, a shadow wide enough to group pixels into taps,
+   group opacity, an image released while the display lives) for a few frames, then closes. Tests/GLES/memcheck.sh runs it under
    memcheck; Mesa's own allocations are suppressed there (gles.supp), ours
    are not. Prints PASS/FAIL lines like every test. */
 #include <layerkit/layerkit.h>
@@ -57,6 +57,9 @@ int main(void)
     lk_layer_set_corner_radius(rounded, 8);
     lk_layer_set_border_width(rounded, 2);
     lk_layer_set_border_color(rounded, lk_color_make(1, 1, 1, 1));
+    /* a blur wide enough to group pixels into taps (two passes a direction) */
+    lk_layer_set_shadow_opacity(rounded, 0.5);
+    lk_layer_set_shadow_radius(rounded, 40);
     lk_layer *pic = box(root, 50, 4, 40, 40, lk_color_make(0, 0, 0, 0));
     lk_layer_set_contents(pic, image);
     lk_layer *clip = box(root, 10, 44, 40, 40, lk_color_make(0, 0, 1, 1));
