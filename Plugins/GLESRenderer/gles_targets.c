@@ -219,7 +219,7 @@ static bool blur_groups_pixels(const lkgl_shadow *s) { return s->reach > LKGL_MA
 
 /* One direction of the blur from source (only its pixels in bounds count)
    into the target `into` over box. A tap of one pixel reads it; a tap of
-   a group of step pixels read them all, 2 x 3 sigma reads a pixel (6,146
+   a group of step pixels reads them all: 2 x 3 sigma reads a pixel (6,146
    at the capped sigma, seconds a small frame on llvmpipe). So a grouping
    kernel runs in two passes: the averages of step pixels into `scratch`,
    where the taps will read them (p - shift - k step, k within the kernel),
@@ -235,8 +235,8 @@ static void blur_direction(lkgl_renderer *r, int into, int scratch, GLuint sourc
         blur_taps(r, into, source, encoded, bounds, box, weights, count, step, step, step / 2, shift, vertical);
         return;
     }
-    int32_t m = r->margin, spread = count * step;
-    lkgl_box sums = box, space = { -m, -m, (int32_t)r->width + m, (int32_t)r->height + m };
+    int32_t spread = count * step;
+    lkgl_box sums = box;
     if (vertical) {
         sums.y0 = box.y0 - shift - spread;
         sums.y1 = box.y1 - shift + spread;
@@ -244,7 +244,7 @@ static void blur_direction(lkgl_renderer *r, int into, int scratch, GLuint sourc
         sums.x0 = box.x0 - shift - spread;
         sums.x1 = box.x1 - shift + spread;
     }
-    sums = lkgl_box_intersect(sums, space);
+    sums = lkgl_box_intersect(sums, lkgl_space(r));
     float average = 1.0f / (float)step;
     blur_taps(r, scratch, source, encoded, bounds, sums, &average, 0, step, 0, step / 2, 0, vertical);
     for (int i = 0; i <= 2 * count; i++) weights[i] *= (float)step;
