@@ -55,6 +55,15 @@ bool sw_homography_from_transform(const double t[16], sw_homography *out)
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             out->m[r][c] /= scale;
+    /* Perspective terms this small are rounding (sin(pi) times an m34: a
+       card flipped by exactly pi under perspective) and move no output
+       point by 1e-4 pixel: they go, so that such a map is affine to every
+       path alike. Kept, the rect path took the map as axis-aligned
+       (sw_homography_axis_aligned tolerates them) while the image set-up
+       took it as projective, and drew a mirrored image, text or gradient
+       as one texel's colour. */
+    double w = fabs(out->m[2][2]);
+    if (fabs(out->m[2][0]) <= 1e-12 * w && fabs(out->m[2][1]) <= 1e-12 * w) out->m[2][0] = out->m[2][1] = 0.0;
     return true;
 }
 

@@ -167,13 +167,16 @@ static void keyframe_colours(void)
     LKT_CHECK_NEAR("S4.8 ... and turns at 10", number_at(l, "position.x", b + 3.0), 10, 1e-9);
     lk_layer_remove_all_animations(l);
 
-    /* paced: constant speed over distance, keyTimes ignored */
+    /* paced: constant speed over distance, keyTimes and the animation's
+       timingFunction ignored (Apple: kCAAnimationPaced "keyTimes and
+       timingFunction are ignored") */
     a = lk_keyframe_animation_create("position");
     lk_value pts[3] = { lk_value_point(lk_point_make(0, 0)), lk_value_point(lk_point_make(30, 40)),
                         lk_value_point(lk_point_make(30, 90)) };
     lk_animation_set_values(a, pts, 3);
     double ignored[3] = { 0, 0.1, 1 };
     lk_animation_set_key_times(a, ignored, 3);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_EASE_IN));
     lk_animation_set_calculation_mode(a, LK_CALCULATION_PACED);
     lk_animation_set_duration(a, 1.0);
     b = add(l, a, "paced");
@@ -243,6 +246,7 @@ static void keyframe_cubic(void)
                         lk_value_point(lk_point_make(100, 0)) };
     lk_animation_set_values(a, pts, 3);
     lk_animation_set_calculation_mode(a, LK_CALCULATION_CUBIC_PACED);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_EASE_IN_EASE_OUT));   /* ignored */
     lk_animation_set_duration(a, 1.0);
     b = add(l, a, "cp");
     for (int i = 1; i < 10; i++) {
@@ -330,6 +334,7 @@ static void ship(void)
     lk_animation_set_path(a, path);
     lk_animation_set_duration(a, 1.0);
     lk_animation_set_calculation_mode(a, LK_CALCULATION_PACED);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_EASE_OUT));   /* ignored */
     b = add(l, a, "paced");
     lk_point want;
     lk_path_get_point_at_distance(path, lk_path_get_length(path) / 2, &want, NULL);

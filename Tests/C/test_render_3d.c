@@ -185,6 +185,69 @@ static void check_perspective_image_edges(double degrees, int vertical)
     lk_display_close(d);
 }
 
+/* S6.3: a card flipped by exactly pi about y (or x) under perspective, the
+   resting state of a card flip: its image and its gradient show mirrored.
+   The rotation leaves sin(pi) ~ 1e-16 in the matrix, times m34 a
+   perspective term of ~1e-19, which the software backend took as
+   projective for the image set-up and as axis-aligned for the rect path:
+   the whole layer came out one texel's colour. Quadrants of a 2x2 image
+   (red, green / blue, white) and a red-to-blue gradient, read at the
+   quadrants' centres. */
+static void check_flip_by_pi(int about_x)
+{
+    const uint32_t W = 200, H = 200;
+    char name[160];
+    static const uint8_t quad[16] = { 255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255 };
+    snprintf(name, sizeof name, "S6.3 a card flipped by exactly pi about %s under perspective shows mirrored",
+             about_x ? "x" : "y");
+    lk_display *d = lkt_open_display(W, H, name);
+    if (!d) return;
+    lk_layer *root = root_layer(W, H, lk_color_make(0, 0, 0, 1), lkt_t_perspective(500));
+    lk_transform3d flip = about_x ? lk_transform3d_make_rotation(LKT_PI, 1, 0, 0)
+                                  : lk_transform3d_make_rotation(LKT_PI, 0, 1, 0);
+    lk_layer *card = layer(root, lk_rect_make(0, 0, 80, 80), lk_point_make(50, 100), flip, lk_color_make(0, 0, 0, 0));
+    lk_image *image = lk_image_create_from_pixels(2, 2, 8, LK_PIXEL_FORMAT_RGBA8, quad);
+    lk_layer_set_contents(card, image);
+    lk_layer_set_magnification_filter(card, LK_CONTENTS_FILTER_NEAREST);
+    lk_layer *g = lk_gradient_layer_create();
+    lk_layer_set_bounds(g, lk_rect_make(0, 0, 80, 80));
+    lk_layer_set_position(g, lk_point_make(150, 100));
+    lk_layer_set_transform(g, flip);
+    lk_color ends[2] = { lk_color_make(1, 0, 0, 1), lk_color_make(0, 0, 1, 1) };
+    lk_gradient_layer_set_colors(g, ends, 2);
+    lk_gradient_layer_set_start_point(g, about_x ? lk_point_make(0.5, 0) : lk_point_make(0, 0.5));
+    lk_gradient_layer_set_end_point(g, about_x ? lk_point_make(0.5, 1) : lk_point_make(1, 0.5));
+    lk_layer_add_sublayer(root, g);
+    lk_release(g);
+    lk_display_set_root_layer(d, root);
+    uint8_t *px = lkt_render_and_read(d, name);
+    if (px) {
+        /* image quadrant centres, on screen: (30, 80) (70, 80) / (30, 120) (70, 120);
+           flipped about y the columns swap, about x the rows */
+        static const int at[4][2] = { { 30, 80 }, { 70, 80 }, { 30, 120 }, { 70, 120 } };
+        int wrong = 0, worst = 0;
+        for (int k = 0; k < 4; k++) {
+            int src = about_x ? (k + 2) % 4 : (k ^ 1);
+            const uint8_t *c = px + ((size_t)at[k][1] * W + (size_t)at[k][0]) * 4;
+            for (int ch = 0; ch < 3; ch++) {
+                int diff = abs((int)c[ch] - (int)quad[src * 4 + ch]);
+                if (diff > 3) wrong++;
+                if (diff > worst) worst = diff;
+            }
+        }
+        /* the gradient: blue where it began (mirrored), red where it ended */
+        const uint8_t *lo = about_x ? px + ((size_t)64 * W + 150) * 4 : px + ((size_t)100 * W + 114) * 4;
+        const uint8_t *hi = about_x ? px + ((size_t)136 * W + 150) * 4 : px + ((size_t)100 * W + 186) * 4;
+        bool mirrored = lo[2] > 200 && lo[0] < 55 && hi[0] > 200 && hi[2] < 55;
+        LKT_CHECK(wrong == 0 && mirrored, name, "%d image channels off (worst %d); gradient near its start %d,%d,%d, near its end %d,%d,%d",
+                  wrong, worst, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
+        free(px);
+    }
+    lk_release(image);
+    lk_release(root);
+    lk_display_close(d);
+}
+
 /* S6.3: without perspective a 3D rotation flattens: 100 wide turned 60
    degrees about y is 50 wide. */
 static void check_flattening(void)
@@ -364,6 +427,8 @@ int main(void)
     check_double_sided();
     check_no_shared_depth();
     check_z_position();
+    check_flip_by_pi(0);
+    check_flip_by_pi(1);
     {
         static const double angles[] = { 40, -40, 70, -70 };
         size_t i;

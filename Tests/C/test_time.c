@@ -533,6 +533,86 @@ static void explicit_animations(void)
 
 /* ---- S5.1 presentation, S1.5 hit testing it, S5.3 display link ---------- */
 
+/* S4.2 with Core Animation's reading of timeOffset and speed: the offset
+   moves where in its iterations an animation starts, not when it is active
+   (it wraps past the end: "C D E A B"), and a negative speed plays the
+   iterations backwards over the same interval of parent time. zPosition
+   2 -> 10, linear over 1 s from B: 2 + 8 f, f the fraction played. */
+static lk_layer *offset_layer(double begin, double offset, double speed, double repeat, lk_fill_mode fill)
+{
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_basic_animation_create("zPosition");
+    lk_animation_set_from_value(a, lk_value_number(2));
+    lk_animation_set_to_value(a, lk_value_number(10));
+    lk_animation_set_duration(a, 1);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_animation_set_begin_time(a, begin);
+    lk_animation_set_time_offset(a, offset);
+    lk_animation_set_speed(a, speed);
+    if (repeat > 0) lk_animation_set_repeat_count(a, repeat);
+    lk_animation_set_fill_mode(a, fill);
+    /* (filling forwards holds only an animation kept on completion, S4.5) */
+    if (fill == LK_FILL_FORWARDS || fill == LK_FILL_BOTH) lk_animation_set_removed_on_completion(a, false);
+    count_events(a);
+    lk_layer_add_animation(l, a, "z");
+    lk_release(a);
+    lk_transaction_flush();
+    return l;
+}
+
+static void animation_time_offset(void)
+{
+    double B = lk_media_time() + 100;
+    lk_layer *l = offset_layer(B, 0.25, 1, 0, LK_FILL_REMOVED);
+    LKT_CHECK_NEAR("S4.2 timeOffset 0.25: starts a quarter in", z_at(l, B), 4, 1e-9);
+    LKT_CHECK_NEAR("S4.2 timeOffset 0.25: at B + 0.5", z_at(l, B + 0.5), 8, 1e-9);
+    LKT_CHECK_NEAR("S4.2 timeOffset 0.25: wraps past the end (B + 0.8 plays 0.05)", z_at(l, B + 0.8), 2.4, 1e-9);
+    LKT_CHECK_NEAR("S4.2 timeOffset 0.25: ... B + 0.99 plays 0.24", z_at(l, B + 0.99), 3.92, 1e-9);
+    LKT_CHECK_NEAR("S4.2 timeOffset 0.25: over after a duration", z_at(l, B + 1), 0, 0);
+    LKT_CHECK_NEAR("S4.2 timeOffset 0.25: nothing before B", z_at(l, B - 0.1), 0, 0);
+    started = stopped_finished = stopped_early = 0;
+    lk_display_render_frame_at(display, B + 0.9);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(started == 1 && stopped_finished == 0, "S4.6 with an offset it still runs at B + 0.9",
+              "started %d stopped %d", started, stopped_finished);
+    lk_display_render_frame_at(display, B + 1.01);
+    lk_display_dispatch(display, 0);
+    LKT_CHECK(stopped_finished == 1, "S4.6 ... and stops, finished, a duration after B", "stopped %d", stopped_finished);
+    lk_release(l);
+
+    l = offset_layer(B, 0.25, 1, 2, LK_FILL_REMOVED);
+    LKT_CHECK_NEAR("S4.2 timeOffset 0.25, repeatCount 2: B + 1.8 plays 0.05", z_at(l, B + 1.8), 2.4, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... over after two durations", z_at(l, B + 2), 0, 0);
+    lk_release(l);
+
+    l = offset_layer(B, 1.5, 1, 0, LK_FILL_REMOVED);
+    LKT_CHECK_NEAR("S4.2 timeOffset 1.5 (past the duration) wraps: B plays 0.5", z_at(l, B), 6, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... B + 0.25 plays 0.75", z_at(l, B + 0.25), 8, 1e-9);
+    lk_release(l);
+
+    l = offset_layer(B, 1.5, 0, 0, LK_FILL_REMOVED);
+    LKT_CHECK_NEAR("S4.2 speed 0, timeOffset 1.5 holds 0.5 (scrubbing past the end)", z_at(l, B + 10), 6, 1e-9);
+    lk_release(l);
+
+    l = offset_layer(B, 0.25, 1, 0, LK_FILL_BOTH);
+    LKT_CHECK_NEAR("S4.4 filling backwards with an offset shows where it starts", z_at(l, B - 5), 4, 1e-9);
+    LKT_CHECK_NEAR("S4.4 filling forwards with an offset shows where it ended", z_at(l, B + 5), 4, 1e-9);
+    lk_release(l);
+
+    l = offset_layer(B, 1, -1, 0, LK_FILL_REMOVED);
+    LKT_CHECK_NEAR("S4.2 speed -1, timeOffset 1 plays backwards from B: its end first", z_at(l, B), 10, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... B + 0.25", z_at(l, B + 0.25), 8, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... nothing before B", z_at(l, B - 0.25), 0, 0);
+    LKT_CHECK_NEAR("S4.2 ... nor after B + 1", z_at(l, B + 1.25), 0, 0);
+    lk_release(l);
+
+    l = offset_layer(B, 0, -1, 0, LK_FILL_REMOVED);
+    LKT_CHECK_NEAR("S4.2 speed -1 alone plays backwards over [B, B + 1)", z_at(l, B + 0.25), 8, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... B + 0.75", z_at(l, B + 0.75), 4, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... nothing before B", z_at(l, B - 0.75), 0, 0);
+    lk_release(l);
+}
+
 static int link_calls;
 static double link_timestamp, link_target;
 static void on_frame(lk_display_link *link, double ts, double target, void *u)
@@ -1019,6 +1099,7 @@ int main(void)
     transactions();
     transaction_keys();
     explicit_animations();
+    animation_time_offset();
     presentation_and_links();
     presentation_tree();
     presentation_after_the_end();

@@ -201,14 +201,46 @@ private func progress(_ t: TimingState, at local: Double) -> Double? {
         let fast = timing(duration: 1, beginTime: 10, speed: 2)
         #expect(progress(fast, at: TimingModel.localTime(10.25, fast)) == 0.5)
         #expect(TimingModel.evaluate(fast, localTime: TimingModel.localTime(10.5, fast)).phase == .after)
-        // Backwards from its end.
+        // Backwards from its end, over the same second of parent time
+        // (Core Animation's active interval is in parent time whatever the
+        // sign of speed): its end first, filling with it before, its start
+        // after.
         let reverse = timing(duration: 1, beginTime: 10, speed: -1, timeOffset: 1, fillMode: .both)
+        #expect(progress(reverse, at: TimingModel.localTime(10, reverse)) == 1)
         #expect(progress(reverse, at: TimingModel.localTime(10.25, reverse)) == 0.75)
-        #expect(TimingModel.evaluate(reverse, localTime: TimingModel.localTime(11.5, reverse)).phase == .before)
-        // timeOffset starts it part way through.
+        #expect(TimingModel.evaluate(reverse, localTime: TimingModel.localTime(10.75, reverse)).phase == .active)
+        #expect(TimingModel.evaluate(reverse, localTime: TimingModel.localTime(11, reverse)).phase == .after)
+        #expect(TimingModel.evaluate(reverse, localTime: TimingModel.localTime(11.5, reverse)).phase == .after)
+        #expect(progress(reverse, at: TimingModel.localTime(11.5, reverse)) == 0)
+        #expect(TimingModel.evaluate(reverse, localTime: TimingModel.localTime(9.5, reverse)).phase == .before)
+        #expect(progress(reverse, at: TimingModel.localTime(9.5, reverse)) == 1)
+        // speed -1 alone plays it backwards from its end too.
+        let back = timing(duration: 1, beginTime: 10, speed: -1)
+        #expect(progress(back, at: TimingModel.localTime(10, back)) == 1)
+        #expect(progress(back, at: TimingModel.localTime(10.25, back)) == 0.75)
+        #expect(progress(back, at: TimingModel.localTime(9.75, back)) == nil)
+        #expect(progress(back, at: TimingModel.localTime(11, back)) == nil)
+        // timeOffset starts it part way through, wraps past its end and
+        // ends a duration later (Core Animation: "C D E A B").
         let offset = timing(duration: 1, beginTime: 10, timeOffset: 0.5)
         #expect(progress(offset, at: TimingModel.localTime(10, offset)) == 0.5)
         #expect(progress(offset, at: TimingModel.localTime(10.25, offset)) == 0.75)
+        #expect(progress(offset, at: TimingModel.localTime(10.75, offset)) == 0.25)
+        #expect(TimingModel.evaluate(offset, localTime: TimingModel.localTime(10.99, offset)).phase == .active)
+        #expect(TimingModel.evaluate(offset, localTime: TimingModel.localTime(11, offset)).phase == .after)
+        #expect(TimingModel.evaluate(offset, localTime: TimingModel.localTime(9.99, offset)).phase == .before)
+        // An offset past the duration wraps too; twice, with repeatCount 2.
+        let far = timing(duration: 1, beginTime: 10, timeOffset: 3.5)
+        #expect(progress(far, at: TimingModel.localTime(10.25, far)) == 0.75)
+        #expect(progress(far, at: TimingModel.localTime(10.75, far)) == 0.25)
+        let twice = timing(duration: 1, beginTime: 10, timeOffset: 0.25, repeatCount: 2)
+        #expect(near(progress(twice, at: TimingModel.localTime(11.8, twice)) ?? -1, 0.05, 1e-12))
+        #expect(TimingModel.evaluate(twice, localTime: TimingModel.localTime(11.9, twice)).phase == .active)
+        #expect(TimingModel.evaluate(twice, localTime: TimingModel.localTime(12, twice)).phase == .after)
+        // Filling, it shows where the interval starts and ends: at the offset.
+        let filled = timing(duration: 1, beginTime: 10, timeOffset: 0.25, fillMode: .both)
+        #expect(progress(filled, at: TimingModel.localTime(9, filled)) == 0.25)
+        #expect(progress(filled, at: TimingModel.localTime(12, filled)) == 0.25)
         // Speed 0 freezes local time, so progress holds.
         let frozen = timing(duration: 1, beginTime: 10, speed: 0, timeOffset: 0.4)
         #expect(progress(frozen, at: TimingModel.localTime(1e6, frozen)) == 0.4)

@@ -87,7 +87,7 @@ enum AnimationEvaluator {
                 let local = TimingModel.localTime(groupTime, timing)
                 var evaluation = TimingModel.evaluate(timing, localTime: local)
                 if evaluation.progress == nil && evaluation.phase == .after
-                    && abs(local - evaluation.activeDuration) <= 1e-9 * max(1, evaluation.activeDuration) {
+                    && abs(TimingModel.activeTime(local, timing) - evaluation.activeDuration) <= 1e-9 * max(1, evaluation.activeDuration) {
                     // A child ending with its group shows its end while the group fills.
                     timing.fillMode = .forwards
                     evaluation = TimingModel.evaluate(timing, localTime: local)
@@ -101,7 +101,7 @@ enum AnimationEvaluator {
             }
         case .keyframe:
             guard let track = record.keyframes else { return }
-            let eased = animation.timingFunction?.evaluate(progress) ?? progress
+            let eased = track.ignoresTimingFunction ? progress : animation.timingFunction?.evaluate(progress) ?? progress
             if track.followsPath, !animation.additive, !animation.cumulative, let slot = record.slot {
                 // The common path animation, without boxing each step in Values.
                 guard let (point, angle) = track.pathPoint(at: eased), slot.write(.point(point), to: state) else { return }

@@ -44,6 +44,11 @@ final class KeyframeTrack: @unchecked Sendable {
     /// paced: the distance between successive values.
     private let pacedLengths: [Double]
 
+    /// Paced modes move at constant speed: Apple's kCAAnimationPaced and
+    /// kCAAnimationCubicPaced ignore keyTimes and the animation's
+    /// timingFunction (S4.10: "paced ignores keyTimes and timing functions").
+    var ignoresTimingFunction: Bool { mode == .paced || mode == .cubicPaced }
+
     /// Checks the arrays (S4.10) against each other and the key path's type;
     /// the message names the array and the index.
     init(_ k: KeyframeParameters, valueType: ValueType, keyPath: String) throws(LayerKitError) {

@@ -64,23 +64,41 @@ public enum TimingModel {
         return t.repeatCount > 0 ? cycle * t.repeatCount : cycle
     }
 
+    /// The node's active time: how far into its active interval
+    /// `localTime` is, `(t_parent - beginTime) * |speed|`. As in Core
+    /// Animation, timeOffset moves where in its iterations a node starts,
+    /// not when it is active, and a negative speed plays the iterations
+    /// backwards over the same interval of parent time.
+    public static func activeTime(_ localTime: Double, _ t: TimingState) -> Double {
+        // (exactly localTime without an offset at a positive speed, the usual case)
+        let shifted = t.timeOffset == 0 ? localTime : localTime - t.timeOffset
+        return t.speed < 0 ? -shifted : shifted
+    }
+
     /// S4.4 and S4.1 for a node whose `duration` has been resolved (> 0).
-    /// `localTime` is the node's own local time (`localTime(_:_:)`), so the
-    /// active interval is [0, activeDuration). Before it the node shows its
-    /// start (progress 0) when filling backwards; after it, where the active
+    /// `localTime` is the node's own local time (`localTime(_:_:)`, its
+    /// timeOffset included). The node is active while its active time
+    /// (`activeTime(_:_:)`) is within [0, activeDuration), and its
+    /// iterations are read at `localTime`, wrapping past their end: a 1 s
+    /// animation with timeOffset 0.25 plays 0.25...1, then 0...0.25, and
+    /// ends after 1 s; speed -1 with timeOffset 1 plays it from 1 back to 0.
+    /// Before the interval the node shows where it starts (progress 0
+    /// without an offset) when filling backwards; after it, where the
     /// interval ended (progress 1, 0 after an autoreversed iteration, or
-    /// mid-iteration for a fractional repeatCount) when filling forwards.
-    /// A duration <= 0 is treated as an instantaneous node that has ended at
-    /// local time 0. An infinite duration runs for ever at progress 0 (the
-    /// from value; c-api.md: "infinity means forever"), or until a finite
-    /// repeatDuration ends it.
+    /// mid-iteration for a fractional repeatCount or an offset) when filling
+    /// forwards. A duration <= 0 is treated as an instantaneous node that
+    /// has ended at active time 0. An infinite duration runs for ever at
+    /// progress 0 (the from value; c-api.md: "infinity means forever"), or
+    /// until a finite repeatDuration ends it.
     public static func evaluate(_ t: TimingState, localTime: Double) -> TimingEvaluation {
         let cycle = cycleDuration(t)
         let fillsBackwards = t.fillMode == .backwards || t.fillMode == .both
         let fillsForwards = t.fillMode == .forwards || t.fillMode == .both
+        let reversed = t.speed < 0
+        let time = activeTime(localTime, t)
 
         guard cycle > 0 else {   // (also NaN)
-            if localTime < 0 || localTime.isNaN {
+            if time < 0 || time.isNaN {
                 return TimingEvaluation(phase: .before, progress: fillsBackwards ? 0 : nil,
                                         iteration: 0, activeDuration: 0)
             }
@@ -89,40 +107,57 @@ public enum TimingModel {
         }
 
         let active = activeDuration(t)
-        if !(localTime >= 0) {  // also NaN
-            return TimingEvaluation(phase: .before, progress: fillsBackwards ? 0 : nil,
-                                    iteration: 0, activeDuration: active)
+        if !(time >= 0) {  // also NaN
+            guard fillsBackwards else {
+                return TimingEvaluation(phase: .before, progress: nil, iteration: 0, activeDuration: active)
+            }
+            // Where the interval starts: the offset's place in the iterations.
+            let (iteration, timeInCycle) = split(t.timeOffset, cycle, endInclusive: reversed)
+            return TimingEvaluation(phase: .before, progress: fold(timeInCycle, t),
+                                    iteration: iteration, activeDuration: active)
         }
-        if localTime < active || active == .infinity {
-            let (iteration, timeInCycle) = split(localTime, cycle)
+        if time < active || active == .infinity {
+            // Played backwards, a cycle is entered at its end.
+            let (iteration, timeInCycle) = split(localTime, cycle, endInclusive: reversed)
             return TimingEvaluation(phase: .active, progress: fold(timeInCycle, t),
                                     iteration: iteration, activeDuration: active)
         }
 
         // After: where the active interval ended. A whole number of cycles
-        // ends at the end of the last one, not the start of the next.
-        let cycles = active / cycle
+        // played forwards ends at the end of the last one, not the start of
+        // the next (backwards, at the start of the cycle it ended in).
+        let end = t.timeOffset + (reversed ? -active : active)
+        let cycles = end / cycle
         let whole = cycles.rounded()
-        let iteration: Int
-        let timeInCycle: Double
-        if whole >= 1, abs(cycles - whole) <= 1e-9 * whole {
+        var iteration: Int
+        var timeInCycle: Double
+        if abs(cycles - whole) <= 1e-9 * max(abs(whole), 1) {
             // (a repeatCount beyond Int's range: the count no longer matters)
-            iteration = whole < Double(Int.max) ? Int(whole) - 1 : Int.max
-            timeInCycle = cycle
+            let count = whole < Double(Int.max) ? Int(max(whole, 0)) : Int.max
+            if reversed || whole < 1 {
+                (iteration, timeInCycle) = (count, 0)
+            } else {
+                (iteration, timeInCycle) = (count - 1, cycle)
+            }
         } else {
-            (iteration, timeInCycle) = split(active, cycle)
+            (iteration, timeInCycle) = split(end, cycle, endInclusive: false)
         }
         return TimingEvaluation(phase: .after, progress: fillsForwards ? fold(timeInCycle, t) : nil,
                                 iteration: iteration, activeDuration: active)
     }
 
-    /// Whole cycles completed and the time into the current one, in [0, cycle).
-    private static func split(_ time: Double, _ cycle: Double) -> (Int, Double) {
-        let count = (time / cycle).rounded(.down)
+    /// Whole cycles completed and the time into the current one: in
+    /// [0, cycle), or in (0, cycle] with `endInclusive` (a time on a cycle's
+    /// boundary then ends the cycle before it). Times before 0 (a negative
+    /// offset's, or played backwards past 0) wrap into the cycles before the
+    /// first, counted as the first.
+    private static func split(_ time: Double, _ cycle: Double, endInclusive: Bool) -> (Int, Double) {
+        var count = (time / cycle).rounded(.down)
+        if endInclusive && count * cycle == time { count -= 1 }
         let remainder = time - count * cycle
         let within = remainder.isFinite ? min(max(remainder, 0), cycle) : 0
         // Beyond Int's range the count no longer matters to anyone.
-        return (count < Double(Int.max) ? Int(count) : Int.max, within)
+        return (count < 0 ? 0 : count < Double(Int.max) ? Int(count) : Int.max, within)
     }
 
     /// Progress within a cycle: 0 → 1 over `duration`, then back to 0 over a

@@ -419,7 +419,7 @@ public struct DisplayListBuilder: ~Copyable {
             stops = moved
             stopCapacity = bigger
         }
-        let located = g.locations.count == n
+        let located = g.locations.count == g.colors.count   // (read only when drawn is nil)
         func unit(_ v: Double) -> Float { Float(v.isNaN ? 0 : min(max(v, 0), 1)) }
         // S7.5: inside replicator instances the instance colour multiplies
         // each (straight) stop, as it does a fill's colour.
