@@ -72,6 +72,39 @@ static void test_axial_and_radial(void)
     lk_release(g);
 }
 
+/* S7.3: Core Animation lays an axial gradient out in the unit square and
+   stretches it over the bounds: (0, 0) -> (1, 1) on a 160 x 120 layer has
+   its middle colour on the other diagonal, corner (1, 0) to corner (0, 1),
+   where laid out in points it crossed at right angles to the diagonal. The
+   reference: t = (x / W + y / H) / 2, in cairo as a linear pattern whose
+   gradient is (1 / W, 1 / H) / 2, from (0, 0) to that over its length squared. */
+static void test_axial_stretched(void)
+{
+    lk_layer *g = gradient_layer();
+    lk_gradient_layer_set_colors(g, three, 3);
+    lk_gradient_layer_set_start_point(g, lk_point_make(0, 0));
+    lk_gradient_layer_set_end_point(g, lk_point_make(1, 1));
+    render();
+    double gx = 0.5 / W, gy = 0.5 / H, len2 = gx * gx + gy * gy;
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    cairo_pattern_t *p = cairo_pattern_create_linear(0, 0, gx / len2, gy / len2);
+    for (int i = 0; i < 3; i++) cairo_pattern_add_color_stop_rgba(p, i / 2.0, three[i].r, three[i].g, three[i].b, 1);
+    cairo_set_source(cr, p);
+    cairo_paint(cr);
+    cairo_pattern_destroy(p);
+    lkt_check_against_cairo("S7.3 an axial gradient is laid out in the unit square and stretched (diagonal, 160x120)",
+                            display, cr, smooth);
+    uint8_t px[W * H * 4];
+    if (lk_display_read_pixels(display, px, W * 4) == LK_OK) {
+        const uint8_t *tr = px + (W - 1) * 4, *bl = px + (size_t)(H - 1) * W * 4;
+        LKT_CHECK(abs((int)tr[1] - (int)bl[1]) <= 8 && tr[1] > 230 && bl[1] > 230,
+                  "S7.3 ... its middle colour runs corner (1, 0) to corner (0, 1)", "top right %d,%d,%d, bottom left %d,%d,%d",
+                  tr[0], tr[1], tr[2], bl[0], bl[1], bl[2]);
+    }
+    lk_layer_remove_from_superlayer(g);
+    lk_release(g);
+}
+
 static void test_conic(void)
 {
     static const lk_color colors[4] = {{1, 1, 0, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 0, 1}};
@@ -433,6 +466,7 @@ int main(void)
     lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
     lk_display_set_root_layer(display, root);
     test_axial_and_radial();
+    test_axial_stretched();
     test_conic();
     test_conic_seam();
     test_wide_conic();

@@ -289,6 +289,36 @@ static void check_transform_paths(void)
     lk_release(l);
 }
 
+/* S1.6: a turn about y past pi/2 reads as itself and setting the key path
+   again replaces it (a card turned 2 rad, then set to 2.5, is turned 2.5
+   rad, not pi - 2.5 = 0.64 with its front showing; the transform read back
+   as x = z = pi, y = pi - angle). About x and z alike. */
+static void check_turns_past_a_right_angle(void)
+{
+    static const char *keys[3] = { "transform.rotation.x", "transform.rotation.y", "transform.rotation.z" };
+    for (int axis = 0; axis < 3; axis++) {
+        lk_layer *l = lk_layer_create();
+        set_number(l, keys[axis], 2.0);
+        lk_status s = set_number(l, keys[axis], 2.5);
+        lk_transform3d want = axis == 0 ? lkt_t_rotation_x(2.5) : axis == 1 ? lkt_t_rotation_y(2.5) : lkt_t_rotation_z(2.5);
+        char name[120];
+        snprintf(name, sizeof name, "S1.6 %s set to 2 then 2.5 turns 2.5", keys[axis]);
+        LKT_CHECK(s == LK_OK && lkt_transform_near(lk_layer_get_transform(l), want, 1e-6), name, "transform %s, expected %s",
+                  lkt_fmt_transform(lk_layer_get_transform(l)), lkt_fmt_transform(want));
+        lk_value v = lk_value_none();
+        lk_layer_get_value(l, keys[axis], &v);
+        snprintf(name, sizeof name, "S1.6 %s reads a turn of 2.5 as 2.5", keys[axis]);
+        LKT_CHECK(v.type == LK_VALUE_NUMBER && fabs(v.as.number - 2.5) < 1e-6, name, "reads %.12g", v.as.number);
+        if (axis == 1) {
+            lk_layer_set_transform(l, lk_transform3d_make_rotation(LKT_PI, 0, 1, 0));
+            lk_layer_get_value(l, keys[axis], &v);
+            LKT_CHECK(v.type == LK_VALUE_NUMBER && fabs(fabs(v.as.number) - LKT_PI) < 1e-6,
+                      "S1.6 transform.rotation.y reads a turn of pi as pi", "reads %.12g", v.as.number);
+        }
+        lk_release(l);
+    }
+}
+
 /* ---- errors: unknown key paths, wrong types ----------------------------------- */
 
 static void check_unknown_key_path(const char *key)
@@ -530,6 +560,7 @@ int main(void)
     check_struct_parts();
     check_frame_key_path();
     check_transform_paths();
+    check_turns_past_a_right_angle();
     check_errors();
     check_user_values();
     return lkt_finish();

@@ -191,6 +191,22 @@ import Testing
         d.eulerAngles = (0.3, -0.2, 1.3)
         let back = d.eulerAngles
         #expect(near(back.x, 0.3) && near(back.y, -0.2) && near(back.z, 1.3))
+        // Past pi/2 about y a turn reads as itself (not x = z = pi, y = pi -
+        // angle, the same rotation), so replacing y replaces the turn.
+        for angle in [2.0, 2.5, -2.5, .pi, 3.0, -3.0] {
+            let turned = try #require(DecomposedTransform(.rotation(angle, 0, 1, 0)))
+            let e = turned.eulerAngles
+            #expect(near(e.x, 0, 1e-6) && near(e.z, 0, 1e-6) && near(e.y, angle, 1e-6), "\(angle): \(e)")
+        }
+        // Any rotation reads as a triple that rebuilds it.
+        var rng = SplitMix(state: 11)
+        for _ in 0..<200 {
+            var r = DecomposedTransform()
+            r.eulerAngles = (rng.uniform(-3, 3), rng.uniform(-3, 3), rng.uniform(-3, 3))
+            var again = DecomposedTransform()
+            again.eulerAngles = r.eulerAngles
+            #expect(near(again.transform, r.transform, 1e-9))
+        }
     }
 
     @Test func affineRoundTrip() {

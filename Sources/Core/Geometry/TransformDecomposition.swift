@@ -131,7 +131,17 @@ public struct DecomposedTransform: Equatable, Sendable {
             let r = DecomposedTransform.rotationMatrix(quaternion)
             let y = asin(max(-1, min(1, -r.m13)))
             if abs(r.m13) < 1 - 1e-12 {
-                return (atan2(r.m23, r.m33), y, atan2(r.m12, r.m11))
+                // Every rotation has two such triples: (x, y, z) and (x + pi,
+                // pi - y, z + pi). The one turning least about x and z is
+                // kept, so a turn about y alone reads as that turn even past
+                // pi/2 (asin gives |y| <= pi/2 only): setting or animating
+                // transform.rotation.y on a card already turned 2 rad then
+                // replaces its turn, where it gave pi - angle.
+                let x = atan2(r.m23, r.m33), z = atan2(r.m12, r.m11)
+                func wrapped(_ a: Double) -> Double { a > .pi ? a - 2 * .pi : (a <= -.pi ? a + 2 * .pi : a) }
+                let ax = wrapped(x + .pi), az = wrapped(z + .pi), ay = (y >= 0 ? Double.pi : -Double.pi) - y
+                if abs(ax) + abs(az) < abs(x) + abs(z) - 1e-12 { return (ax, ay, az) }
+                return (x, y, z)
             }
             // Gimbal lock: x and z turn about the same axis; put it all in z.
             return (0, y, atan2(-r.m21, r.m22))

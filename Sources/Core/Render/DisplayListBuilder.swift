@@ -442,10 +442,26 @@ public struct DisplayListBuilder: ~Copyable {
         let b = bounds
         ops[count - 1].gradient_kind = kind.rawValue
         ops[count - 1].gradient_stop_count = UInt32(n)
+        var end = Point(x: b.minX + g.endPoint.x * b.size.width, y: b.minY + g.endPoint.y * b.size.height)
+        if g.type == .axial {
+            // S7.3: Core Animation lays an axial gradient out in the unit
+            // square and stretches that over the bounds, so on a layer that
+            // is not square its lines of equal colour are not perpendicular
+            // to start -> end in points (corner to corner for (0, 0) -> (1, 1)).
+            // The backends take points: the end that gives the same
+            // t = (u - start) . d / |d|^2 over the unit coordinates u.
+            let d = Point(x: g.endPoint.x - g.startPoint.x, y: g.endPoint.y - g.startPoint.y)
+            let gx = d.x / b.size.width, gy = d.y / b.size.height
+            let scale = (d.x * d.x + d.y * d.y) / (gx * gx + gy * gy)
+            if scale.isFinite, scale > 0 {
+                end = Point(x: b.minX + g.startPoint.x * b.size.width + gx * scale,
+                            y: b.minY + g.startPoint.y * b.size.height + gy * scale)
+            }
+        }
         ops[count - 1].gradient_start_x = b.minX + g.startPoint.x * b.size.width
         ops[count - 1].gradient_start_y = b.minY + g.startPoint.y * b.size.height
-        ops[count - 1].gradient_end_x = b.minX + g.endPoint.x * b.size.width
-        ops[count - 1].gradient_end_y = b.minY + g.endPoint.y * b.size.height
+        ops[count - 1].gradient_end_x = end.x
+        ops[count - 1].gradient_end_y = end.y
     }
 
     /// Sublayers by zPosition (S1.3), the animated value where an animation
