@@ -13,6 +13,7 @@ public typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> 
                                                      _ userData: UnsafeMutableRawPointer?, _ destroy: DestroyFunction?) -> lk_status {
     run {
         let target = try layer(l)
+        try target.checkWritable()   // (a presentation copy calls no delegate)
         guard let d else {
             target.delegate = nil
             return
@@ -109,11 +110,19 @@ private func setAction(_ l: OpaquePointer?, _ event: UnsafePointer<CChar>?, _ a:
 }
 
 @c @implementation public func lk_layer_layout_if_needed(_ l: OpaquePointer?) -> lk_status {
-    run { try layer(l).layoutIfNeeded() }
+    run {
+        let target = try layer(l)
+        try target.checkWritable()   // (a presentation copy is never laid out)
+        target.layoutIfNeeded()
+    }
 }
 
 @c @implementation public func lk_layer_layout_sublayers(_ l: OpaquePointer?) -> lk_status {
-    run { try layer(l).layoutSublayers() }
+    run {
+        let target = try layer(l)
+        try target.checkWritable()
+        target.layoutSublayers()
+    }
 }
 
 // Kinds and their default actions (S3.1 step 4)

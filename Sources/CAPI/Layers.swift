@@ -43,7 +43,7 @@ import LayerKitCore
     read(nil) {
         let sublayers = try layer(l).sublayers
         guard index >= 0, index < sublayers.count else {
-            throw LayerKitError(.invalidArgument, "index: \(index) is out of range (the layer has \(sublayers.count) sublayers)")
+            throw LayerKitError(.invalidArgument, "index: \(UInt(bitPattern: index)) is out of range (the layer has \(sublayers.count) sublayers)")
         }
         return borrowed(sublayers[index])
     }

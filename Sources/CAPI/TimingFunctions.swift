@@ -30,7 +30,7 @@ func timingFunction(_ handle: OpaquePointer?, _ argument: String) throws -> Timi
 @c @implementation public func lk_timing_function_get_control_point(_ fn: OpaquePointer?, _ index: Int) -> lk_point {
     read(Point.zero.lk) {
         guard let p = try timingFunction(fn, "fn").controlPoint(at: index) else {
-            throw LayerKitError(.invalidArgument, "index: \(index) is not a control point index (0...3)")
+            throw LayerKitError(.invalidArgument, "index: \(UInt(bitPattern: index)) is not a control point index (0...3)")
         }
         return p.lk
     }

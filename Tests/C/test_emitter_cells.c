@@ -389,6 +389,25 @@ static void check_limits(void)
     lk_release(shared);
     lk_release(over);
     lk_release(top);
+
+    /* S8.1: a chain grown from below has no limit, and releasing 30,000
+       levels of it overflowed the stack (each cell's sub-cells released in
+       turn, recursively); now a loop */
+    lk_emitter_cell *chain = lk_emitter_cell_create(), *leaf = chain;
+    int grown = 1;
+    for (; grown < 30000; grown++) {
+        lk_emitter_cell *n = lk_emitter_cell_create();
+        s = lk_emitter_cell_set_cells(leaf, &n, 1);
+        lk_release(n);
+        if (s != LK_OK) break;
+        leaf = n;
+    }
+    lk_retain(leaf);   /* the deepest cell outlives the chain above it */
+    lk_release(chain);
+    LKT_CHECK(grown == 30000 && lk_emitter_cell_get_cell_count(leaf) == 0,
+              "S8.1 a chain of 30,000 cells grown from below is released without a stack overflow",
+              "%d levels built", grown);
+    lk_release(leaf);
 }
 
 int main(void)

@@ -321,6 +321,18 @@ static void check_absurd_counts(void)
                     LK_ERROR_INVALID_ARGUMENT, "count");
     LKT_CHECK(lk_gradient_layer_get_colors(gradient, NULL, 0) == 0 && lk_animation_get_key_times(k, NULL, 0) == 0,
               "S8.1 the refused calls changed nothing", "%s", "they did");
+    /* an index the program gave as size_t is named as it gave it (these
+       printed -1) */
+    lk_layer *child = lk_layer_create();
+    LKT_CHECK(lk_layer_get_sublayer(shape, huge) == NULL && strstr(lk_last_error(), "18446744073709551615") != NULL,
+              "S8.1 get_sublayer names a (size_t)-1 index unsigned", "%s", lk_last_error());
+    LKT_CHECK_ERROR("S8.1 insert_sublayer names it unsigned", lk_layer_insert_sublayer(shape, child, huge),
+                    LK_ERROR_INVALID_ARGUMENT, "18446744073709551615");
+    lk_point point = lk_timing_function_get_control_point(lk_timing_function_named(LK_TIMING_LINEAR), huge);
+    (void)point;
+    LKT_CHECK(strstr(lk_last_error(), "18446744073709551615") != NULL,
+              "S8.1 get_control_point names it unsigned", "%s", lk_last_error());
+    lk_release(child);
     lk_release(gradient);
     lk_release(shape);
     lk_release(k);

@@ -534,6 +534,9 @@ static void check_depth(void)
     lkt_error_mark();
     s = lk_layer_add_sublayer(leaf, extra);
     LKT_CHECK_ERROR("S8.1 a 257th level is refused", s, LK_ERROR_HIERARCHY, "256 layers deep");
+    LKT_CHECK(strstr(lk_last_error(), "level 257") != NULL && strstr(lk_last_error(), "0 levels") == NULL,
+              "S8.1 ... naming the level it would be at (not \"its own tree is more than 0 levels deep\")", "%s",
+              lk_last_error());
     LKT_CHECK(lk_layer_get_superlayer(extra) == NULL && lk_layer_get_sublayer_count(leaf) == 0,
               "S8.1 the refused add changes nothing", "extra's superlayer %p", (void *)lk_layer_get_superlayer(extra));
     lkt_error_mark();

@@ -370,6 +370,38 @@ static void check_snapshot(void)
     lk_release(t);
 }
 
+/* S8.1: a delegate that snapshots its own tiled layer while drawing a tile
+   (a thumbnail) asked for that tile again, recursing until the stack
+   overflowed; the inner snapshot now has the tiles drawn before. */
+static int thumbnail_depth, thumbnail_deepest;
+static void draw_with_thumbnail(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    (void)user_data;
+    thumbnail_depth++;
+    if (thumbnail_depth > thumbnail_deepest) thumbnail_deepest = thumbnail_depth;
+    lk_canvas_clear(canvas, lk_color_make(0, 1, 0, 1));
+    if (thumbnail_depth < 50) lk_release(lk_layer_render_to_image(layer, 1));
+    thumbnail_depth--;
+}
+
+static void check_snapshot_in_draw(void)
+{
+    lk_layer *t = lk_tiled_layer_create();
+    lk_layer_set_bounds(t, lk_rect_make(0, 0, 300, 200));
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.draw = draw_with_thumbnail;
+    lk_layer_set_delegate(t, &d, NULL, NULL);
+    thumbnail_depth = thumbnail_deepest = 0;
+    lk_image *image = lk_layer_render_to_image(t, 1);
+    LKT_CHECK(image != NULL && thumbnail_deepest == 1,
+              "S8.1 a tiled layer's delegate may snapshot the layer while it draws a tile", "image %p, draws nested %d deep",
+              (void *)image, thumbnail_deepest);
+    lk_release(image);
+    lk_release(t);
+}
+
 /* S7.8: the level of detail follows the scale on the output: levels 2x,
    1x, 1/2x (levelsOfDetail 3, bias 1); a frame uses the coarsest level at
    least as fine as needed, clamped to those. */
@@ -596,6 +628,7 @@ int main(void)
     check_visible_region();
     check_levels();
     check_snapshot();
+    check_snapshot_in_draw();
     check_resolution_change();
     check_extremes();
     check_tiny_tiles();

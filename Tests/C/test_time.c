@@ -645,6 +645,20 @@ static void presentation_and_links(void)
               "hit %p", (void *)hit);
     LKT_CHECK(lk_layer_hit_test(root, lk_point_make(80, 30)) != l, "S1.5 the model tree has it elsewhere", "found it");
     LKT_CHECK_ERROR("S5.1 a presentation layer is read-only", lk_layer_set_opacity(pr, 0.5), LK_ERROR_STATE, "read-only");
+    /* nor a model layer's mask, nor given a delegate or laid out (all were
+       accepted; the mask's model layer then read as the presentation copy) */
+    lk_layer *other = lk_layer_create();
+    LKT_CHECK_ERROR("S5.1 a presentation layer cannot be a model layer's mask", lk_layer_set_mask(other, pr),
+                    LK_ERROR_STATE, "read-only");
+    LKT_CHECK(lk_layer_get_mask(other) == NULL, "S5.1 ... and the refused mask changes nothing", "mask set");
+    lk_release(other);
+    lk_layer_delegate nothing;
+    memset(&nothing, 0, sizeof nothing);
+    nothing.struct_size = sizeof nothing;
+    LKT_CHECK_ERROR("S5.1 a presentation layer takes no delegate", lk_layer_set_delegate(pr, &nothing, NULL, NULL),
+                    LK_ERROR_STATE, "read-only");
+    LKT_CHECK_ERROR("S5.1 a presentation layer is not laid out", lk_layer_layout_if_needed(pr), LK_ERROR_STATE,
+                    "read-only");
     lk_release(pr);
 
     lk_display_link *link = lk_display_link_create(display, on_frame, NULL);

@@ -11,7 +11,8 @@
  *   - getters of plain values never fail: on a bad handle they return the
  *     type's zero and set the message;
  *   - values are plain structs of doubles; colours are sRGB with straight alpha;
- *   - strings are UTF-8 and copied on the way in.
+ *   - strings are UTF-8 and copied on the way in (an invalid sequence is
+ *     kept as U+FFFD, the replacement character).
  */
 #ifndef LAYERKIT_H
 #define LAYERKIT_H
@@ -362,7 +363,8 @@ lk_status lk_layer_get_value(const lk_layer *layer, const char *key_path, lk_val
 lk_value_type lk_layer_get_value_type(const lk_layer *layer, const char *key_path);
 
 /* extra values stored on a layer under keys of the program's (objects are
-   retained, strings copied); lk_value_none() removes the key */
+   retained, strings copied); lk_value_none() removes the key, and so does a
+   value with no object or string (lk_value_string(NULL): Core Animation's nil) */
 lk_status lk_layer_set_user_value(lk_layer *layer, const char *key, lk_value value);
 lk_status lk_layer_get_user_value(const lk_layer *layer, const char *key, lk_value *out);
 
@@ -401,7 +403,9 @@ lk_value_type lk_emitter_cell_get_value_type(const lk_emitter_cell *cell, const 
 
 /* sub-cells: each particle of the cell emits them. The cell retains them
    (shared, not copied); a cell cannot contain itself, and a cell tree has
-   at most 16 levels and 1,024 cells (a cell reached twice counts twice). */
+   at most 16 levels and 1,024 cells (a cell reached twice counts twice):
+   trees past that are refused here, and a tree grown past it from below (a
+   deep sub-cell given sub-cells later) is copied and drawn cut to it. */
 lk_status lk_emitter_cell_set_cells(lk_emitter_cell *cell, lk_emitter_cell *const *cells, size_t count);
 size_t    lk_emitter_cell_get_cell_count(const lk_emitter_cell *cell);
 lk_emitter_cell *lk_emitter_cell_get_cell(const lk_emitter_cell *cell, size_t index); /* +0 */
@@ -763,13 +767,13 @@ typedef struct lk_display_options {
     const char *backend;        /* "auto" (default), "drm", "software", "gles", ... */
     const char *device;         /* e.g. "/dev/dri/card0"; NULL = first usable */
     const char *connector;      /* e.g. "HDMI-A-1"; NULL = first connected */
-    uint32_t    width, height;  /* 0 = preferred mode / backend default */
+    uint32_t    width, height;  /* 0 = preferred mode / backend default (each on its own) */
     uint32_t    rotation;       /* 0, 90, 180, 270 */
     bool        manual_clock;   /* frames only on lk_display_render_frame_at */
 } lk_display_options;
 
-/* NULL options = defaults. The backend is chosen by options->backend, else
-   $LAYERKIT_BACKEND, else "auto". */
+/* NULL options = defaults. The backend is chosen by options->backend (NULL
+   or "" = not chosen), else $LAYERKIT_BACKEND, else "auto". */
 lk_display *lk_display_open(const lk_display_options *options);
 const char *lk_display_get_backend_name(const lk_display *display);
 lk_size     lk_display_get_size(const lk_display *display);

@@ -64,6 +64,20 @@ public final class EmitterCell: Object, @unchecked Sendable {
         super.init(kind: .emitterCell)
     }
 
+    /// A chain grown from below (a sub-cell given sub-cells later) can be
+    /// any number of levels deep, and released recursively (each cell's
+    /// array releasing the next) 30,000 levels overflowed the stack (S8.1):
+    /// the cells this release frees give up their sub-cells here, in a loop.
+    deinit {
+        var pending = emitterCells
+        emitterCells = []
+        while var cell = pending.popLast() {
+            guard isKnownUniquelyReferenced(&cell) else { continue }
+            pending.append(contentsOf: cell.emitterCells)
+            cell.emitterCells = []
+        }
+    }
+
     /// A cell tree (an emitter layer's cells and theirs) is at most this
     /// many levels deep, and holds at most this many cells counted as a
     /// tree (a cell reached twice counts twice: each commit copies it

@@ -163,6 +163,9 @@ public class Layer: Object, @unchecked Sendable {
         guard mask !== old else { return }   // S3.6: no change, no action
         if let mask {
             if mask === self { throw LayerKitError(.hierarchy, "mask: a layer cannot be its own mask") }
+            if mask.modelLayer != nil {
+                throw LayerKitError(.state, "mask: a presentation layer is read-only and cannot be a mask; use its model layer")
+            }
             if mask.superlayer != nil {
                 throw LayerKitError(.hierarchy, "mask: the mask layer has a superlayer; remove it from its superlayer first")
             }
@@ -230,7 +233,9 @@ public class Layer: Object, @unchecked Sendable {
         let room = Layer.maximumDepth - above
         let below = layer.levels(upTo: room + 1)
         if below > room {
-            throw LayerKitError(.hierarchy, "\(argument): the tree would be more than \(Layer.maximumDepth) layers deep (its new place is at level \(above + 1), and its own tree is more than \(room) levels deep)")
+            let why = room <= 0 ? "its new place would be at level \(above + 1)"
+                : "its new place is at level \(above + 1), where \(room) level\(room == 1 ? "" : "s") fit, and its own tree is \(below) or more levels deep"
+            throw LayerKitError(.hierarchy, "\(argument): the tree would be more than \(Layer.maximumDepth) layers deep (\(why))")
         }
     }
 
@@ -259,7 +264,8 @@ public class Layer: Object, @unchecked Sendable {
         try checkCanAdopt(child, argument: argument)
         let countAfterRemoval = sublayers.count - (child.superlayer === self ? 1 : 0)
         guard index >= 0, index <= countAfterRemoval else {
-            throw .invalid("index: \(index) is beyond the sublayer count \(countAfterRemoval)")
+            // (a C size_t: printed unsigned)
+            throw .invalid("index: \(UInt(bitPattern: index)) is beyond the sublayer count \(countAfterRemoval)")
         }
         let formerParent = child.superlayer.flatMap { $0 === self ? nil : $0 }
         child.detachFromSuperlayer()

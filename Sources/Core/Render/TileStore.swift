@@ -96,10 +96,20 @@ final class TileStore: @unchecked Sendable {
     /// lock, as delegates are always called) and stores it. Returns false
     /// when nothing could draw it, or `giveUp()` turned true while waiting
     /// for the lock (the display closing: ModelLock.withLock(unless:)).
+    /// The stores whose tiles a delegate is drawing now (model lock held).
+    nonisolated(unsafe) private static var drawing = Set<ObjectIdentifier>()
+
     static func draw(_ need: Need, frame: UInt64, giveUp: () -> Bool = { false }) -> Bool {
         let drawn: Image? = ModelLock.shared.withLock(unless: giveUp) { () -> Image? in
             // A strong reference: the delegate may release the layer.
             guard let layer = need.store.owner, let draw = layer.delegate?.draw else { return nil }
+            // A delegate that snapshots its own tree while drawing a tile (a
+            // thumbnail) asks for this layer's tiles again: drawn again, they
+            // recursed until the stack overflowed (S8.1). The snapshot shows
+            // the tiles drawn before. (Under the model lock: one thread at a time.)
+            let store = ObjectIdentifier(need.store)
+            guard TileStore.drawing.insert(store).inserted else { return nil }
+            defer { TileStore.drawing.remove(store) }
             let canvas = Canvas(width: need.width, height: need.height, scale: need.scale, bounds: need.rect)
             draw(layer, canvas)
             return canvas.finish()
