@@ -129,8 +129,8 @@ public enum TimingModel {
         let end = t.timeOffset + (reversed ? -active : active)
         let cycles = end / cycle
         let whole = cycles.rounded()
-        var iteration: Int
-        var timeInCycle: Double
+        let iteration: Int
+        let timeInCycle: Double
         if abs(cycles - whole) <= 1e-9 * max(abs(whole), 1) {
             // (a repeatCount beyond Int's range: the count no longer matters)
             let count = whole < Double(Int.max) ? Int(max(whole, 0)) : Int.max
