@@ -526,13 +526,14 @@ static void springs(void)
               lk_animation_get_initial_velocity(s) == 0, "S4.11 defaults: mass 1, stiffness 100, damping 10, velocity 0", "%s", "");
     /* Apple's documented figures (CASpringAnimation.settlingDuration,
        developer.apple.com): mass 1, stiffness 100, damping 5 settles in
-       about 2.85 s; damping 15 in just over 1 s. Within 5%. */
+       about 2.85 s; damping 15 in just over 1 s. Within 1% (S4.11 asks 5%),
+       the second over 1 s. */
     lk_animation_set_damping(s, 5);
     double d5 = lk_animation_get_settling_duration(s);
-    LKT_CHECK(fabs(d5 - 2.85) <= 0.05 * 2.85, "S4.11 settlingDuration with damping 5 is within 5% of Apple's 2.85 s", "%f", d5);
+    LKT_CHECK(fabs(d5 - 2.85) <= 0.01 * 2.85, "S4.11 settlingDuration with damping 5 is within 1% of Apple's 2.85 s", "%f", d5);
     lk_animation_set_damping(s, 15);
     double d15 = lk_animation_get_settling_duration(s);
-    LKT_CHECK(fabs(d15 - 1.0) <= 0.05, "S4.11 settlingDuration with damping 15 is within 5% of Apple's ~1 s", "%f", d15);
+    LKT_CHECK(d15 > 1.0 && d15 <= 1.01, "S4.11 settlingDuration with damping 15 is just over 1 s, as Apple's", "%f", d15);
     /* the motion really stays within 0.1% of the distance after it */
     int settled = 1;
     for (int damping = 5; damping <= 30; damping += 5) {
@@ -557,8 +558,10 @@ static void springs(void)
        (the roots were found with cancellation); ones whose frequency
        sqrt(stiffness / mass) overflows are refused when added, not
        animated as NaN. */
-    struct { double m, k, c, settle; } far[3] = { { 1, 1e300, 1e300, 6.9078 }, { 1e-300, 1, 1, 6.9078 },
-                                                 { 1, 1, 1e300, 6.9078e300 } };
+    /* the slow root's rate is k / c: ln(1 / 0.0008) / rate */
+    const double ln_rest = log(1 / 0.0008);
+    struct { double m, k, c, settle; } far[3] = { { 1, 1e300, 1e300, ln_rest }, { 1e-300, 1, 1, ln_rest },
+                                                 { 1, 1, 1e300, ln_rest * 1e300 } };
     for (int i = 0; i < 3; i++) {
         s = lk_spring_animation_create("position.x");
         lk_animation_set_mass(s, far[i].m);

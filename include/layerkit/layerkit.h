@@ -706,7 +706,7 @@ lk_status lk_animation_set_damping(lk_animation *a, double v);
 double    lk_animation_get_damping(const lk_animation *a);
 lk_status lk_animation_set_initial_velocity(lk_animation *a, double v);
 double    lk_animation_get_initial_velocity(const lk_animation *a);
-/* the time after which the motion stays within 0.1% of the distance */
+/* the time after which the motion stays within 0.08% of the distance (Apple's figures) */
 double    lk_animation_get_settling_duration(const lk_animation *a);
 
 /* groups (S4.12): the group keeps copies of the children; children without
