@@ -220,6 +220,78 @@ static void test_canvas_errors(void)
     LKT_CHECK(lk_canvas_get_width(NULL) == 0, "lk_canvas: getters on NULL return 0", "nonzero");
 }
 
+/* A layer marked for display while it draws (its own draw asking for
+   another pass, as progressive drawing does) is drawn again at the next
+   commit, as Core Animation redraws it; the mark was kept as a flag and
+   never acted on. The same for a layer marked by another's draw after it
+   was drawn in the same commit. */
+static int redraws, marks_left;
+static void draw_again(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    redraws++;
+    lk_canvas_clear(canvas, lk_color_make(0, 1, 0, 1));
+    /* user_data: the layer to mark (NULL: this one), once */
+    if (marks_left > 0) {
+        marks_left--;
+        lk_layer_set_needs_display(user_data ? (lk_layer *)user_data : layer);
+    }
+}
+
+static lk_layer *drawn_layer(double x, lk_layer *to_mark)
+{
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.draw = draw_again;
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_frame(l, lk_rect_make(x, 0, 20, 20));
+    lk_layer_add_sublayer(root, l);
+    lk_layer_set_delegate(l, &d, to_mark, NULL);
+    return l;
+}
+
+static void test_marked_while_drawing(void)
+{
+    /* its own draw marks it */
+    lk_layer *l = drawn_layer(0, NULL);
+    lk_transaction_flush();
+    redraws = 0;
+    marks_left = 1;
+    lk_layer_set_needs_display(l);
+    lk_transaction_flush();
+    int after_first = redraws;
+    lk_display_render_frame_at(display, lk_media_time());   /* a run loop turn commits the mark */
+    lk_transaction_flush();
+    LKT_CHECK(after_first == 1 && redraws == 2 && !lk_layer_get_needs_display(l),
+              "S2 a layer marked for display by its own draw is drawn again at the next commit",
+              "draws %d then %d, needs display %d", after_first, redraws, lk_layer_get_needs_display(l));
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+
+    /* a layer drawn first in a commit, marked by the one drawn after it */
+    lk_layer *first = drawn_layer(30, NULL);
+    l = drawn_layer(0, first);
+    lk_transaction_flush();
+    redraws = 0;
+    marks_left = 0;
+    lk_layer_set_needs_display(first);
+    lk_transaction_flush();   /* first drawn, marking nothing */
+    marks_left = 1;
+    lk_layer_set_needs_display(first);
+    lk_layer_set_needs_display(l);
+    lk_transaction_flush();   /* first, then l, whose draw marks first */
+    after_first = redraws;
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_transaction_flush();
+    LKT_CHECK(after_first == 3 && redraws == 4 && !lk_layer_get_needs_display(first),
+              "S2 a layer marked by another's draw after it was drawn is drawn at the next commit",
+              "draws %d then %d, needs display %d", after_first, redraws, lk_layer_get_needs_display(first));
+    lk_layer_remove_from_superlayer(l);
+    lk_layer_remove_from_superlayer(first);
+    lk_release(l);
+    lk_release(first);
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a software display");
@@ -232,6 +304,7 @@ int main(void)
     test_draw();
     test_snapshot();
     test_canvas_errors();
+    test_marked_while_drawing();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

@@ -139,6 +139,11 @@ public enum Transaction {
         state.committing = outer
         state.changed = []
         state.mark = newMark()
+        // A layer marked for display while this walk drew (by its own draw,
+        // or another's after it was drawn) is drawn at the next commit, as
+        // Core Animation redraws a layer marked again during display: here
+        // it was already listed, so the mark was lost with the list.
+        for layer in layers where layer.needsDisplay { recordChange(layer, in: state) }
         let groups = state.closedGroups
         state.closedGroups = []
         defer { state.autoreleased.removeAll() }
