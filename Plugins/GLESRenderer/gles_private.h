@@ -89,6 +89,9 @@ typedef struct lkgl_texture {
     uint32_t width, height;
     GLuint   texture;
     bool     nearest;         /* the filter set on it now */
+    /* 1, or the whole factor an image larger than GL_MAX_TEXTURE_SIZE is
+       reduced by (each texel the mean of a block of its pixels) */
+    uint32_t reduction;
     /* a hash of each LKGL_TILE x LKGL_TILE tile of the pixels last
        uploaded: a new generation uploads only the box of changed tiles */
     uint64_t *tile_hashes;

@@ -138,11 +138,60 @@ static bool upload_box(lkgl_renderer *r, lkgl_texture *t, const lk_dl_image *img
     return true;
 }
 
+/* An image larger than GL_MAX_TEXTURE_SIZE (16384 on llvmpipe, 4096 or 8192
+   on many embedded GPUs) is drawn from a copy reduced by the whole factor k:
+   each texel the mean of a k x k block of its pixels (premultiplied, so the
+   mean is the colour that block shows), the last row and column of blocks
+   what is left of the image. Texture coordinates stay the image's
+   normalised ones, so the copy stands for the whole image (its last texel
+   within a texel of where it should be). Refusing it made every frame of
+   the display fail while the image was in the tree. Uploaded whole at each
+   new generation. */
+static bool upload_reduced(lkgl_renderer *r, lkgl_texture *t, const lk_dl_image *img, uint32_t k, char *error,
+                           size_t error_size)
+{
+    uint32_t rw = (img->width + k - 1) / k, rh = (img->height + k - 1) / k;
+    uint8_t *out = malloc((size_t)rw * rh * 4);
+    if (!out) {
+        lkgl_set_error(error, error_size, "%s: out of memory reducing image %llu (%ux%u)", r->label,
+                       (unsigned long long)img->id, img->width, img->height);
+        return false;
+    }
+    for (uint32_t y = 0; y < rh; y++) {
+        uint32_t j1 = (y + 1) * k < img->height ? (y + 1) * k : img->height;
+        for (uint32_t x = 0; x < rw; x++) {
+            uint32_t i1 = (x + 1) * k < img->width ? (x + 1) * k : img->width;
+            uint64_t sum[4] = { 0, 0, 0, 0 }, n = (uint64_t)(j1 - y * k) * (i1 - x * k);
+            for (uint32_t j = y * k; j < j1; j++) {
+                const uint8_t *row = (const uint8_t *)img->pixels + (size_t)j * img->stride;
+                for (uint32_t i = x * k; i < i1; i++)
+                    for (int c = 0; c < 4; c++) sum[c] += row[(size_t)i * 4 + (size_t)c];
+            }
+            for (int c = 0; c < 4; c++) out[((size_t)y * rw + x) * 4 + (size_t)c] = (uint8_t)((sum[c] + n / 2) / n);
+        }
+    }
+    lkgl_flush(r);   /* a pending batch may still sample the old pixels */
+    lkgl_bind_texture(r, 0, t->texture);
+    while (glGetError() != GL_NO_ERROR) {}
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, (GLsizei)rw, (GLsizei)rh, 0, GL_RGBA, GL_UNSIGNED_BYTE, out);
+    free(out);
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        lkgl_set_error(error, error_size, "%s: uploading image %llu reduced to %ux%u failed: %s", r->label,
+                       (unsigned long long)img->id, rw, rh, lkgl_gl_error_name(e));
+        return false;
+    }
+    r->frame.texture_uploads++;
+    r->frame.upload_bytes += (size_t)rw * rh * 4;
+    return true;
+}
+
 /* A new texture size uploads everything; a new generation of the same size
    only the box of the tiles whose pixels changed (nothing when none did). */
 static bool upload(lkgl_renderer *r, lkgl_texture *t, const lk_dl_image *img, bool same_size,
                    char *error, size_t error_size)
 {
+    if (t->reduction > 1) return upload_reduced(r, t, img, t->reduction, error, error_size);
     size_t tiles = (size_t)tiles_across(img->width) * tiles_across(img->height);
     uint64_t *hashes = malloc(tiles * sizeof *hashes);
     if (!hashes) {
@@ -179,12 +228,8 @@ static bool upload(lkgl_renderer *r, lkgl_texture *t, const lk_dl_image *img, bo
 lkgl_texture *lkgl_texture_for(lkgl_renderer *r, const lk_dl_image *img, char *error,
                                size_t error_size)
 {
-    if ((GLint)img->width > r->max_texture_size || (GLint)img->height > r->max_texture_size) {
-        lkgl_set_error(error, error_size,
-                       "%s: image %llu is %ux%u, larger than GL_MAX_TEXTURE_SIZE (%d)", r->label,
-                       (unsigned long long)img->id, img->width, img->height, r->max_texture_size);
-        return NULL;
-    }
+    uint32_t largest = img->width > img->height ? img->width : img->height, max = (uint32_t)r->max_texture_size;
+    uint32_t reduction = max > 0 && largest > max ? (largest + max - 1) / max : 1;
     lkgl_texture *t = find(r, img->id);
     if (t && t->generation == img->generation && t->width == img->width && t->height == img->height)
         return t;
@@ -203,6 +248,7 @@ lkgl_texture *lkgl_texture_for(lkgl_renderer *r, const lk_dl_image *img, char *e
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     }
     bool same_size = !fresh && t->width == img->width && t->height == img->height;
+    t->reduction = reduction;
     if (!upload(r, t, img, same_size, error, error_size)) {
         glDeleteTextures(1, &t->texture);
         free(t->tile_hashes);

@@ -374,6 +374,25 @@ static void test_scenes(void)
     free(b);
     drop(e);
     lk_release(cell);
+
+    /* a frame long after the last one (10,000 s: 300,000 births between
+       them) shows what a first frame at that time shows; stepped, the
+       births ran into the per-step cap before those still alive, and the
+       frame was empty */
+    e = snow_layer(&start, flake, &cell);
+    free(frame_at(start + 4));
+    a = frame_at(start + 10004);
+    drop(e);
+    lk_release(cell);
+    e = snow_layer(&start, flake, &cell);
+    b = frame_at(start + 10004);
+    LKT_CHECK(same_pixels(a, b, &first) && lit_pixels(a) > 40,
+              "S7.4 a frame 10,000 s after the last shows what a first frame then shows",
+              "%d lit pixels against %d", lit_pixels(a), lit_pixels(b));
+    free(a);
+    free(b);
+    drop(e);
+    lk_release(cell);
     lk_release(flake);
 }
 
@@ -557,6 +576,32 @@ static void test_layer_change_applies_from_commit(void)
         free(frames[0]);
         free(frames[1]);
     }
+
+    /* The particle born exactly at a drawn frame's time (2 s) keeps its
+       values when a change follows that frame: velocity x 3 after the frame
+       at 2 s leaves it at 10 pt/s. At 4.5 s: born at 1 and 2 s (10 pt/s)
+       x 45, 35; at 3 and 4 s (30 pt/s) x 55, 25. It was changed after it
+       was drawn (x 85, the change applied from 2 s inclusive). */
+    double start;
+    lk_layer *e = emitter_layer(&start);
+    lk_emitter_cell *c = straight_cell(dot, 10);
+    lk_emitter_layer_set_cells(e, &c, 1);
+    lk_emitter_layer_set_emitter_position(e, lk_point_make(10, 60));
+    free(frame_at(start + 1.5));
+    free(frame_at(start + 2));
+    lk_transaction_set_disable_actions(true);
+    lk_emitter_layer_set_velocity(e, 3);
+    lk_transaction_flush();
+    uint8_t *px = frame_at(start + 4.5);
+    int centres[8], n = centres_on_row(px, centres, 8), ok = n == 4;
+    static const int born_at_a_frame[4] = { 25, 35, 45, 55 };
+    for (int i = 0; ok && i < 4; i++) ok = abs(centres[i] - born_at_a_frame[i]) <= 1;
+    LKT_CHECK(ok, "S7.4 a particle born at a drawn frame's time keeps its values when a change follows that frame",
+              "%d particles at x %d %d %d %d (expected 25 35 45 55)", n, n > 0 ? centres[0] : -1,
+              n > 1 ? centres[1] : -1, n > 2 ? centres[2] : -1, n > 3 ? centres[3] : -1);
+    free(px);
+    drop(e);
+    lk_release(c);
     lk_release(dot);
 }
 

@@ -45,7 +45,11 @@ final class EmitterRender {
             || applied?.values != state.cellValues
         defer { lastFrame = t }
         guard changed else { return simulation }
-        let at = min(t, max(pendingCommit ?? t, lastFrame))
+        var at = min(t, max(pendingCommit ?? t, lastFrame))
+        // A frame has drawn the particles born through its time: a change
+        // applied from that instant changed the one born exactly then (a
+        // whole-number rate at a whole-number time) after it was drawn.
+        if at == lastFrame { at = at.nextUp }
         let snapshots = state.cellValues.isEmpty ? committed : EmitterCellPaths.presented(cells, state.cellValues)
         if let simulation {
             try? simulation.update(configuration: state.configuration, cells: snapshots, at: max(at, simulation.start))
