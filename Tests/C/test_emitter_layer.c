@@ -605,6 +605,56 @@ static void test_layer_change_applies_from_commit(void)
     lk_release(dot);
 }
 
+/* S7.4: while an animation moves emitterPosition (or changes a rate or
+   a multiplier), each particle is born with the values of its own moment,
+   whatever frames are drawn: births at 0.5, 1 and 1.5 s under
+   emitterPosition.x 0 -> 100 over 2 s stay at x 25, 50 and 75 after one
+   jump to 1.9 s, at 60 fps, and with frames at 0.6, 1.1, 1.6 s. The
+   animated values were read at the frames only: after the jump all three
+   were born at 95 (one particle seen), with those frames at 30 and 55. */
+static void test_animated_values_between_frames(void)
+{
+    static const char *const patterns[3] = { "one jump", "60 fps", "frames at 0.6, 1.1, 1.6 s" };
+    lk_image *dot = solid_image(4, 4, 255, 255, 255, 0);
+    for (int pattern = 0; pattern < 3; pattern++) {
+        double start;
+        lk_layer *e = emitter_layer(&start);
+        lk_emitter_cell *c = straight_cell(dot, 0);
+        lk_emitter_cell_set_birth_rate(c, 2);
+        lk_emitter_layer_set_cells(e, &c, 1);
+        lk_emitter_layer_set_emitter_position(e, lk_point_make(100, 60));
+        lk_transaction_flush();
+        lk_animation *a = lk_basic_animation_create("emitterPosition.x");
+        lk_animation_set_from_value(a, lk_value_number(0));
+        lk_animation_set_to_value(a, lk_value_number(100));
+        lk_animation_set_duration(a, 2);
+        lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+        lk_animation_set_begin_time(a, 1e-9);
+        lk_layer_add_animation(e, a, "move");
+        lk_release(a);
+        lk_transaction_flush();
+        if (pattern == 1)
+            for (int i = 1; i < 114; i++) free(frame_at(start + i / 60.0));
+        if (pattern == 2) {
+            free(frame_at(start + 0.6));
+            free(frame_at(start + 1.1));
+            free(frame_at(start + 1.6));
+        }
+        uint8_t *px = frame_at(start + 1.9);
+        int centres[8], n = centres_on_row(px, centres, 8), ok = n == 3;
+        for (int i = 0; ok && i < 3; i++) ok = abs(centres[i] - 25 * (i + 1)) <= 1;
+        char name[160];
+        snprintf(name, sizeof name, "S7.4 births under an animated emitterPosition keep their own moment's position (%s)",
+                 patterns[pattern]);
+        LKT_CHECK(ok, name, "%d particles at x %d %d %d (expected 25 50 75)", n, n > 0 ? centres[0] : -1,
+                  n > 1 ? centres[1] : -1, n > 2 ? centres[2] : -1);
+        free(px);
+        drop(e);
+        lk_release(c);
+    }
+    lk_release(dot);
+}
+
 /* Width of the lit run through (x, y) along the row. */
 static int run_width(const uint8_t *px, int x, int y)
 {
@@ -872,6 +922,7 @@ int main(void)
     test_key_path_animation();
     test_shape_radius();
     test_layer_change_applies_from_commit();
+    test_animated_values_between_frames();
     test_scale_inherited();
     test_contents_scale();
     test_particles_above_border();

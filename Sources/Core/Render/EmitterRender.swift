@@ -38,29 +38,73 @@ final class EmitterRender {
         pendingCommit = localTime
     }
 
+    /// Animated emitter values are read on a grid of local time, every
+    /// sampleInterval from 0, not at the frames: so the births between two
+    /// frames take the values of their own moment (to within the interval),
+    /// and the particles do not depend on which frames were drawn (S7.4).
+    static let sampleInterval = 1.0 / 120
+    /// At most this many samples a frame (a jump of over 800 s with an
+    /// animation running and particles that never die): older births then
+    /// take the values before them.
+    static let maximumSamples = 100_000
+    /// The latest local time a change was applied from.
+    private var lastApplied = -Double.infinity
+
     /// The simulation for the presented state at local time `t`, updated
-    /// first when what it was given last differs.
-    func simulation(for state: EmitterState, at t: Double) -> EmitterSimulation? {
+    /// first when what it was given last differs. `presented` gives the
+    /// presented state at any local time when animations run on the layer:
+    /// their values are then sampled on the grid between the frames.
+    func simulation(for state: EmitterState, at t: Double,
+                    presented: ((Double) -> EmitterState)? = nil) -> EmitterSimulation? {
+        defer { lastFrame = t }
         let changed = pendingCommit != nil || applied?.configuration != state.configuration
             || applied?.values != state.cellValues
-        defer { lastFrame = t }
-        guard changed else { return simulation }
-        var at = min(t, max(pendingCommit ?? t, lastFrame))
-        // A frame has drawn the particles born through its time: a change
-        // applied from that instant changed the one born exactly then (a
-        // whole-number rate at a whole-number time) after it was drawn.
-        if at == lastFrame { at = at.nextUp }
+        // A commit (or the first frame) applies at once; with animations, what
+        // they present then. Other presented changes come from the grid below.
+        if changed && (presented == nil || pendingCommit != nil || simulation == nil) {
+            var at = min(t, max(pendingCommit ?? t, lastFrame))
+            // A frame has drawn the particles born through its time: a change
+            // applied from that instant changed the one born exactly then (a
+            // whole-number rate at a whole-number time) after it was drawn.
+            if at == lastFrame { at = at.nextUp }
+            apply(presented.map { $0(at) } ?? state, at: at)
+        }
+        if let presented, let simulation, t > lastApplied {
+            let h = EmitterRender.sampleInterval
+            // Only births after t - span can still be alive.
+            var from = max(lastApplied, simulation.start, t - simulation.span - EmitterSimulation.historyMargin)
+            if !from.isFinite { from = t }
+            from = max(from, t - Double(EmitterRender.maximumSamples) * h)
+            var k = (from / h).rounded(.down) + 1
+            while k * h <= t {
+                let g = k * h
+                k += 1
+                guard g > lastApplied else { continue }
+                let sampled = presented(g)
+                if sampled.configuration != applied?.configuration || sampled.cellValues != applied?.values {
+                    apply(sampled, at: g)
+                }
+            }
+        }
+        return simulation
+    }
+
+    /// Gives the simulation `state` from local time `at` (creating it the
+    /// first time).
+    private func apply(_ state: EmitterState, at: Double) {
         let snapshots = state.cellValues.isEmpty ? committed : EmitterCellPaths.presented(cells, state.cellValues)
         if let simulation {
-            try? simulation.update(configuration: state.configuration, cells: snapshots, at: max(at, simulation.start))
+            let from = max(at, simulation.start)
+            try? simulation.update(configuration: state.configuration, cells: snapshots, at: from)
+            lastApplied = max(lastApplied, from)
         } else {
             // CAEmitterLayer.h: "The simulation starts at layer's beginTime"
             // (local time 0), or at the first commit when that is later.
             simulation = try? EmitterSimulation(start: max(0, at), configuration: state.configuration, cells: snapshots)
+            lastApplied = max(0, at)
         }
         applied = (state.configuration, state.cellValues)
         pendingCommit = nil
-        return simulation
     }
 }
 

@@ -14,7 +14,17 @@ extension DisplayListBuilder {
     mutating func drawParticles(_ layer: LayerDraw, opacity: Double) {
         guard let render = layer.node.emitter, !truncated else { return }
         let e = layer.state.pointee.emitter
-        guard let simulation = render.simulation(for: e, at: layer.time) else { return }
+        // With animations on the layer, their emitter values at any moment
+        // (sampled between frames for the births there, EmitterRender).
+        let node = layer.node
+        let presented: ((Double) -> EmitterState)? = node.animations.isEmpty ? nil : { time in
+            var s = node.state
+            withUnsafeMutablePointer(to: &s) { p in
+                _ = AnimationEvaluator.apply(node.animations, to: p, layerTime: time, model: node.statePointer, events: nil)
+            }
+            return s.emitter
+        }
+        guard let simulation = render.simulation(for: e, at: layer.time, presented: presented) else { return }
         let config = e.configuration
         let depth = config.preservesDepth ? layer.depth : nil
         var particles = simulation.particles(at: layer.time)
