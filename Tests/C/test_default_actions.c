@@ -309,6 +309,44 @@ static void hierarchy_events(void)
     lk_transaction_flush();
 }
 
+/* S3.4, Core Animation's action triggers: a layer replacing another in a
+   visible tree (replace_sublayer) takes the "transition" action, searched
+   on the new layer; not in a tree no display shows. It was never searched. */
+static int transitions;
+static void count_transition(const char *event, lk_layer *layer, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    if (strcmp(event, "transition") == 0) transitions++;
+}
+
+static void replace_transition(void)
+{
+    lk_action *counter = lk_action_create(count_transition, NULL, NULL);
+    lk_layer *parent = lkt_layer_new(root, 0, 0, 40, 40, lk_color_make(1, 0, 0, 1));
+    lk_layer *old = lkt_layer_new(parent, 0, 0, 10, 10, lk_color_make(0, 1, 0, 1));
+    lk_layer *replacement = lk_layer_create();
+    lk_layer_set_action(replacement, "transition", counter);
+    lk_transaction_flush();
+    lk_layer_replace_sublayer(parent, old, replacement);
+    lk_transaction_flush();
+    LKT_CHECK(transitions == 1, "S3.4 replacing a layer in a shown tree runs the new layer's transition action",
+              "%d runs", transitions);
+    lk_layer *offscreen = lkt_layer_new(NULL, 0, 0, 40, 40, lk_color_make(0, 0, 0, 1));
+    lk_layer_add_sublayer(offscreen, old);
+    lk_transaction_flush();
+    lk_layer_replace_sublayer(offscreen, old, replacement);
+    lk_transaction_flush();
+    LKT_CHECK(transitions == 1, "S3.4 ... not in a tree no display shows", "%d runs", transitions);
+    lk_layer_remove_from_superlayer(parent);
+    lk_transaction_flush();
+    lk_release(parent);
+    lk_release(old);
+    lk_release(replacement);
+    lk_release(offscreen);
+    lk_release(counter);
+}
+
 /* S3.6, the header: a background colour with alpha 0 is none, so setting
    one on a layer with none is no change (it ran the action and stored a
    colour), and it reads back by key path as none. */
@@ -340,6 +378,7 @@ int main(void)
     kinds();
     search_order();
     hierarchy_events();
+    replace_transition();
     clear_background_is_none();
     errors();
     lk_display_close(display);

@@ -343,6 +343,10 @@ public class Layer: Object, @unchecked Sendable {
         sublayers[at] = new
         formerParent?.sublayersChanged(removed: new)   // (after: as in insertSublayer)
         sublayersChanged(added: new, removed: old)
+        // Core Animation's action triggers: a layer replacing another in a
+        // visible tree (replaceSublayer:with:) takes the transition action
+        // (kCATransition), searched on the new layer; none is built in.
+        if ShownTrees.shared.shows(self) { new.runAction(forKey: "transition", animatable: false, uncommitted: true) }
     }
 
     public func removeFromSuperlayer() throws(LayerKitError) {
