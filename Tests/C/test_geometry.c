@@ -12,6 +12,7 @@
 #include "lktest.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define EPS 1e-9
@@ -102,6 +103,34 @@ static void check_frame(void)
     /* flattened: x shrinks by cos 60 = 0.5 */
     LKT_CHECK_RECT("S1.2 frame with rotation 60 about y (no perspective)", lk_layer_get_frame(l),
                    lk_rect_make(175, 75, 50, 50), EPS);
+
+    /* Setting the frame under a transform, as Core Animation does: the
+       position and bounds that give that frame back (it set bounds.size to
+       the frame's size whatever the transform). Anchor points other than
+       the centre and a translation too. */
+    const lk_rect want = lk_rect_make(10, 20, 100, 50);
+    struct { const char *name; lk_transform3d t; lk_point anchor; lk_size size; } turned[] = {
+        { "a turn of 90 degrees", lkt_t_rotation_z(LKT_PI / 2), { 0.5, 0.5 }, { 50, 100 } },
+        { "a turn of 90 degrees about anchor (0, 1)", lkt_t_rotation_z(LKT_PI / 2), { 0, 1 }, { 50, 100 } },
+        { "a turn of 180 degrees", lkt_t_rotation_z(LKT_PI), { 0.5, 0.5 }, { 100, 50 } },
+        { "a scale of 2", lkt_t_scale(2, 2, 1), { 0.25, 0.75 }, { 50, 25 } },
+        { "a scale of (2, 0.5) turned 270 degrees", lkt_t_mul(lkt_t_scale(2, 0.5, 1), lkt_t_rotation_z(1.5 * LKT_PI)),
+          { 0.5, 0.5 }, { 25, 200 } },
+        { "a translation", lkt_t_translation(5, -7, 0), { 0.5, 0.5 }, { 100, 50 } },
+        { "a rotation of 60 degrees about y (flattened)", lkt_t_rotation_y(LKT_PI / 3), { 0.5, 0.5 }, { 200, 50 } },
+    };
+    for (size_t i = 0; i < sizeof turned / sizeof turned[0]; i++) {
+        lk_layer *t = lk_layer_create();
+        lk_layer_set_anchor_point(t, turned[i].anchor);
+        lk_layer_set_transform(t, turned[i].t);
+        lk_layer_set_frame(t, want);
+        char name[160];
+        snprintf(name, sizeof name, "S1.2 a frame set under %s reads back as set", turned[i].name);
+        LKT_CHECK_RECT(name, lk_layer_get_frame(t), want, 1e-9);
+        snprintf(name, sizeof name, "S1.2 ... its bounds are the size turned back (%s)", turned[i].name);
+        LKT_CHECK_SIZE(name, lk_layer_get_bounds(t).size, turned[i].size, 1e-9);
+        lk_release(t);
+    }
     lk_release(l);
 }
 

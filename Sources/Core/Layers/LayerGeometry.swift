@@ -85,16 +85,49 @@ extension Layer {
     public var frame: Rect { state.frame }
 
     /// Setting frame sets position and bounds.size (bounds.origin is kept) so
-    /// that, with an identity transform, the frame reads back equal (S1.2).
+    /// that the frame reads back equal (S1.2): with an identity transform,
+    /// and, as Core Animation does, under a flat transform whose box of the
+    /// bounds a size can be found for (scales, turns by multiples of 90
+    /// degrees, skews that keep the box solvable). Under other transforms
+    /// (a turn of 45 degrees, perspective: Apple leaves them undefined) the
+    /// frame's size becomes the bounds' size, the frame's anchor point the
+    /// position.
     public func setFrame(_ r: Rect) throws(LayerKitError) {
         guard r.isFinite else { throw .invalid("frame: \(describe(r.value)) is not finite") }
         guard r.size.width >= 0, r.size.height >= 0 else {
             throw .invalid("frame: width and height must not be negative (got \(describe(r.value)))")
         }
         var bounds = state.bounds
+        let ap = state.anchorPoint, t = state.transform
+        var position = Point(x: r.origin.x + ap.x * r.size.width, y: r.origin.y + ap.y * r.size.height)
         bounds.size = r.size
-        let position = Point(x: r.origin.x + state.anchorPoint.x * r.size.width,
-                             y: r.origin.y + state.anchorPoint.y * r.size.height)
+        if !t.isIdentity, t.m14 == 0, t.m24 == 0, t.m34 == 0, t.m44 == 1 {
+            // The box of a w x h rect turned by the flat part: |m11| w +
+            // |m21| h wide, |m12| w + |m22| h high. Solved for w and h.
+            let a = abs(t.m11), c = abs(t.m21), b = abs(t.m12), d = abs(t.m22)
+            let det = a * d - c * b
+            let scale = max(a * d, c * b)
+            if scale > 0, abs(det) > 1e-9 * scale {
+                let w = (r.size.width * d - c * r.size.height) / det
+                let h = (a * r.size.height - b * r.size.width) / det
+                let slack = 1e-9 * max(r.size.width, r.size.height, 1)
+                if w >= -slack, h >= -slack, w.isFinite, h.isFinite {
+                    let size = Size(width: max(w, 0), height: max(h, 0))
+                    // The corners about the anchor point, turned; the box's
+                    // least corner is the frame's origin.
+                    var lo = Point(x: Double.infinity, y: Double.infinity)
+                    for (u, v) in [(0.0, 0.0), (size.width, 0), (0, size.height), (size.width, size.height)] {
+                        let dx = u - ap.x * size.width, dy = v - ap.y * size.height
+                        lo.x = min(lo.x, dx * t.m11 + dy * t.m21)
+                        lo.y = min(lo.y, dx * t.m12 + dy * t.m22)
+                    }
+                    let z = -state.anchorPointZ
+                    bounds.size = size
+                    position = Point(x: r.origin.x - (z * t.m31 + t.m41) - lo.x,
+                                     y: r.origin.y - (z * t.m32 + t.m42) - lo.y)
+                }
+            }
+        }
         try set(LayerProperties.bounds, bounds)
         try set(LayerProperties.position, position)
     }
