@@ -112,6 +112,7 @@ if $CC -std=c99 -Wall -Wextra -Werror -pedantic "$here/test_egl_failures.c" $(pk
         __EGL_VENDOR_LIBRARY_FILENAMES="$build/no-drivers/none.json" "$build/test_egl_failures"
     run "EGL without a GL driver" env -u LAYERKIT_PLUGIN_PATH LKTEST_EGL_FAILURE=no-gl-driver \
         LIBGL_DRIVERS_PATH="$build/no-drivers" EGL_LOG_LEVEL=fatal "$build/test_egl_failures"
+    run "auto on llvmpipe" env -u LAYERKIT_PLUGIN_PATH LKTEST_EGL_FAILURE=llvmpipe "$build/test_egl_failures"
 else
     cat "$build/egl.log"; echo "FAIL egl failures: does not compile"; failed=$((failed + 1))
 fi

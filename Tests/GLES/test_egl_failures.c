@@ -8,7 +8,9 @@
  *   LKTEST_EGL_FAILURE=no-egl-driver  __EGL_VENDOR_LIBRARY_FILENAMES names
  *       no vendor file: libglvnd finds no EGL driver at all;
  *   LKTEST_EGL_FAILURE=no-gl-driver   LIBGL_DRIVERS_PATH names an empty
- *       folder: Mesa's EGL loads but finds no GL driver, eglInitialize fails.
+ *       folder: Mesa's EGL loads but finds no GL driver, eglInitialize fails;
+ * and once with EGL working on llvmpipe (LKTEST_EGL_FAILURE=llvmpipe): auto
+ * then takes the software backend.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <layerkit/layerkit.h>
@@ -36,10 +38,27 @@ static lk_display *open_backend(const char *backend)
     return lk_display_open(&o);
 }
 
+/* LKTEST_EGL_FAILURE=llvmpipe: EGL works, on a GL that rasterizes on the
+   CPU. "gles" opens (named), "auto" passes it by for the software backend,
+   which draws turned layers 35-200 times faster there. */
+static int llvmpipe(void)
+{
+    lk_display *d = open_backend("gles");
+    check(d != NULL && strcmp(lk_display_get_backend_name(d), "gles") == 0,
+          "S8.2 gles on llvmpipe opens when named", d ? lk_display_get_backend_name(d) : lk_last_error());
+    lk_display_close(d);
+    d = open_backend("auto");
+    check(d != NULL && strcmp(lk_display_get_backend_name(d), "software") == 0,
+          "S8.2 auto passes gles on llvmpipe by for the software backend", d ? lk_display_get_backend_name(d) : lk_last_error());
+    lk_display_close(d);
+    return failures ? 1 : 0;
+}
+
 int main(void)
 {
     const char *mode = getenv("LKTEST_EGL_FAILURE");
     const char *reason = NULL;
+    if (mode && strcmp(mode, "llvmpipe") == 0) return llvmpipe();
     if (mode && strcmp(mode, "no-egl-driver") == 0) reason = "EGL is unavailable: no EGL driver was found";
     if (mode && strcmp(mode, "no-gl-driver") == 0) reason = "eglInitialize: EGL_NOT_INITIALIZED";
     if (!reason) {

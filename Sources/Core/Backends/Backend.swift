@@ -85,6 +85,27 @@ final class Backend {
         return true
     }
 
+    /// The GL renderer the plugin's describe() names (its "GL renderer:"
+    /// line), when it has one.
+    var glRenderer: String? {
+        guard let describe = plugin.table.pointee.describe else { return nil }
+        var text = [CChar](repeating: 0, count: 8192)
+        guard describe(instance, &text, text.count) else { return nil }
+        let lines = cString(text).split(separator: "\n")
+        guard let line = lines.first(where: { $0.trimmingPrefix(while: { $0 == " " }).hasPrefix("GL renderer:") })
+        else { return nil }
+        return String(line.trimmingPrefix(while: { $0 == " " }).dropFirst("GL renderer:".count)
+            .trimmingPrefix(while: { $0 == " " }))
+    }
+
+    /// A GL that rasterizes on the CPU (Mesa's llvmpipe, softpipe, swrast):
+    /// the software backend draws the same pictures many times faster.
+    static func isSoftwareRasterizer(_ renderer: String) -> Bool {
+        let r = renderer.lowercased()
+        return r.contains("llvmpipe") || r.contains("softpipe") || r.contains("swrast")
+            || r.contains("software rasterizer")
+    }
+
     func close() {
         plugin.table.pointee.close(instance)
         Unmanaged<BackendCallbacks>.fromOpaque(host.pointee.host_data).release()

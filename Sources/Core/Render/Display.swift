@@ -117,7 +117,17 @@ public final class Display: Object, @unchecked Sendable {
             var reasons: [String] = []
             for name in PluginLoader.automaticOrder {
                 do {
-                    opened = try Backend(plugin: try PluginLoader.load(name), options: options)
+                    let backend = try Backend(plugin: try PluginLoader.load(name), options: options)
+                    // Headless GLES on a GL that rasterizes on the CPU
+                    // (llvmpipe: no GPU) draws turned layers 35-200 times
+                    // slower than the software backend: auto passes it by.
+                    // (Named, "gles" still opens it.)
+                    if name == "gles", let renderer = backend.glRenderer, Backend.isSoftwareRasterizer(renderer) {
+                        backend.close()
+                        reasons.append("backend \"gles\": its GL renders on the CPU (\(renderer)); the software backend is faster")
+                        continue
+                    }
+                    opened = backend
                     break
                 } catch {
                     reasons.append(error.message)
