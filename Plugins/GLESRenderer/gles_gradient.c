@@ -15,10 +15,13 @@
  *    (ops with other stops do not share a draw call): nothing is uploaded
  *    when the colours, the locations or the layer's size change;
  *  - more than that as a ramp: a 1-pixel-high texture of LKGL_RAMP_SIZE
- *    colours computed here, read with linear filtering (within a level of
- *    8 bits of the exact colour, except right at stops closer together than
- *    a texel). Ramps are cached by a hash of the stops in a few slots, so an
- *    unchanged gradient uploads nothing.
+ *    (4096) colours computed here, or as many as GL_MAX_TEXTURE_SIZE allows
+ *    down to 1024, read with linear filtering (within a level of 8 bits of
+ *    the exact colour, except within a texel of a hard stop: a gradient
+ *    longer than the ramp spreads one over length / width pixels; 1024
+ *    spread the stops of a 5000-pixel gradient over 5 pixels). Ramps are
+ *    cached by a hash of the stops in a few slots, so an unchanged gradient
+ *    uploads nothing.
  */
 #include "gles_private.h"
 
@@ -37,7 +40,6 @@ const char lkgl_gradient_source[] =
     "precision mediump float;\n"
     "#endif\n"
     "#define MAX_STOPS " STR(LKGL_MAX_UNIFORM_STOPS) "\n"
-    "#define RAMP_SIZE " STR(LKGL_RAMP_SIZE) ".0\n"
     "#ifdef RAMP\n"
     "uniform sampler2D u_image;\n"
     "#else\n"
@@ -164,15 +166,21 @@ static void ramp_texel(const lk_dl_gradient_stop *stops, uint32_t count, double 
     out[3] = (uint8_t)lrintf(a * 255.0f);
 }
 
+int32_t lkgl_ramp_size(const lkgl_renderer *r)
+{
+    return r->max_texture_size < LKGL_RAMP_SIZE ? r->max_texture_size : LKGL_RAMP_SIZE;
+}
+
 const lkgl_texture *lkgl_gradient_ramp(lkgl_renderer *r, const lk_dl_op *op, char *error, size_t error_size)
 {
     uint64_t hash = stops_hash(op->gradient_stops, op->gradient_stop_count);
     for (int i = 0; i < LKGL_RAMPS; i++)
         if (r->ramps[i].texture && r->ramps[i].id == hash) return &r->ramps[i];
-    if (r->max_texture_size < LKGL_RAMP_SIZE) {
+    const int32_t size = lkgl_ramp_size(r);
+    if (size < LKGL_RAMP_MIN_SIZE) {
         lkgl_set_error(error, error_size,
                        "%s: a gradient of %u stops needs a texture %d wide, larger than GL_MAX_TEXTURE_SIZE (%d)",
-                       r->label, op->gradient_stop_count, LKGL_RAMP_SIZE, (int)r->max_texture_size);
+                       r->label, op->gradient_stop_count, LKGL_RAMP_MIN_SIZE, (int)r->max_texture_size);
         return NULL;
     }
     lkgl_texture *t = &r->ramps[r->next_ramp];
@@ -184,8 +192,8 @@ const lkgl_texture *lkgl_gradient_ramp(lkgl_renderer *r, const lk_dl_op *op, cha
         created = true;
     }
     uint8_t texels[LKGL_RAMP_SIZE * 4];
-    for (int i = 0; i < LKGL_RAMP_SIZE; i++)
-        ramp_texel(op->gradient_stops, op->gradient_stop_count, (double)i / (LKGL_RAMP_SIZE - 1), texels + i * 4);
+    for (int i = 0; i < size; i++)
+        ramp_texel(op->gradient_stops, op->gradient_stop_count, (double)i / (size - 1), texels + i * 4);
     lkgl_bind_texture(r, 0, t->texture);
     while (glGetError() != GL_NO_ERROR) {}
     if (created) {
@@ -193,9 +201,9 @@ const lkgl_texture *lkgl_gradient_ramp(lkgl_renderer *r, const lk_dl_op *op, cha
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, LKGL_RAMP_SIZE, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, size, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
     } else {
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, LKGL_RAMP_SIZE, 1, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, size, 1, GL_RGBA, GL_UNSIGNED_BYTE, texels);
     }
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
@@ -207,10 +215,10 @@ const lkgl_texture *lkgl_gradient_ramp(lkgl_renderer *r, const lk_dl_op *op, cha
         return NULL;
     }
     t->id = hash;
-    t->width = LKGL_RAMP_SIZE;
+    t->width = (uint32_t)size;
     t->height = 1;
     r->frame.texture_uploads++;
-    r->frame.upload_bytes += sizeof texels;
+    r->frame.upload_bytes += (size_t)size * 4;
     return t;
 }
 

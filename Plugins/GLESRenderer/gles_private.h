@@ -69,7 +69,10 @@ enum { LKGL_PROG_QUAD = 0, /* + 1 textured, + 2 clip mask, + 4 general shapes */
 /* A gradient's stops as uniforms up to this many; more go in a ramp texture
    of LKGL_RAMP_SIZE texels, LKGL_RAMPS of them cached. */
 #define LKGL_MAX_UNIFORM_STOPS 16
-#define LKGL_RAMP_SIZE 1024
+/* The ramp's width: LKGL_RAMP_SIZE, or what GL_MAX_TEXTURE_SIZE allows down
+   to LKGL_RAMP_MIN_SIZE (lkgl_ramp_size). */
+#define LKGL_RAMP_SIZE 4096
+#define LKGL_RAMP_MIN_SIZE 1024
 #define LKGL_RAMPS 8
 
 typedef struct lkgl_program {
@@ -260,6 +263,8 @@ void lkgl_gradient_set_stops(lkgl_renderer *r, const lkgl_program *p, const lk_d
 /* The ramp texture of op's stops (more than LKGL_MAX_UNIFORM_STOPS),
    uploaded unless cached; NULL with error set. */
 const lkgl_texture *lkgl_gradient_ramp(lkgl_renderer *r, const lk_dl_op *op, char *error, size_t error_size);
+/* The width of the gradient ramps on this GL. */
+int32_t lkgl_ramp_size(const lkgl_renderer *r);
 void lkgl_gradient_free(lkgl_renderer *r);
 
 /* gles_targets.c */

@@ -428,8 +428,9 @@ static bool build_index(lkgl_renderer *r, int index, char *error, size_t error_s
     if (index >= LKGL_PROG_GRADIENT && index < LKGL_PROG_GRADIENT + 8) {
         int i = index - LKGL_PROG_GRADIENT;
         char defines[LKGL_GRADIENT_SOURCE_MAX];
-        snprintf(defines, sizeof defines, "#define GRADIENT 1\n%s%s%s%s", (i & 1) ? "#define RAMP 1\n" : "",
-                 (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "", lkgl_gradient_source);
+        snprintf(defines, sizeof defines, "#define GRADIENT 1\n#define RAMP_SIZE %d.0\n%s%s%s%s", (int)lkgl_ramp_size(r),
+                 (i & 1) ? "#define RAMP 1\n" : "", (i & 2) ? "#define CLIP 1\n" : "", (i & 4) ? "#define GENERAL 1\n" : "",
+                 lkgl_gradient_source);
         return build(r, index, gradient_names[i], defines, quad_vertex, quad_fragment, error, error_size);
     }
     lkgl_set_error(error, error_size, "%s: no program %d", r->label, index);
