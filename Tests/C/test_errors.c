@@ -321,6 +321,18 @@ static void check_absurd_counts(void)
                     LK_ERROR_INVALID_ARGUMENT, "count");
     LKT_CHECK(lk_gradient_layer_get_colors(gradient, NULL, 0) == 0 && lk_animation_get_key_times(k, NULL, 0) == 0,
               "S8.1 the refused calls changed nothing", "%s", "they did");
+    /* a name that names nothing is said to be one (it read "expected a
+       string, one of ..., got the string ...") */
+    lk_layer *emitter = lk_emitter_layer_create();
+    LKT_CHECK_ERROR("S8.1 an emitterShape name that is not one", lk_layer_set_value(emitter, "emitterShape", lk_value_string("triangle")),
+                    LK_ERROR_TYPE_MISMATCH, "\"triangle\" is not one of");
+    LKT_CHECK_ERROR("S8.1 a fillMode name in the wrong case", lk_layer_set_value(shape, "fillMode", lk_value_string("Forwards")),
+                    LK_ERROR_TYPE_MISMATCH, "case-sensitive");
+    lk_emitter_cell *named_cell = lk_emitter_cell_create();
+    LKT_CHECK_ERROR("S8.1 a cell's fillMode name that is not one", lk_emitter_cell_set_value(named_cell, "fillMode", lk_value_string("sideways")),
+                    LK_ERROR_TYPE_MISMATCH, "\"sideways\" is not one of");
+    lk_release(named_cell);
+    lk_release(emitter);
     /* an index the program gave as size_t is named as it gave it (these
        printed -1) */
     lk_layer *child = lk_layer_create();

@@ -92,7 +92,11 @@ public enum EmitterCellProperties {
         EmitterCellProperty(key: key, type: .string, read: { .string($0.attributes[keyPath: path].name) },
                             write: { (cell, value, keyPath) throws(LayerKitError) in
                                 guard case .string(let s) = value, let v = T(name: s) else {
-                                    throw LayerKitError(.typeMismatch, "\(keyPath): expected a string, one of " + T.allNames.map { "\"\($0)\"" }.joined(separator: ", ") + ", got \(describe(value))")
+                                    let names = T.allNames.map { "\"\($0)\"" }.joined(separator: ", ")
+                                    if case .string(let s) = value {
+                                        throw LayerKitError(.typeMismatch, "\(keyPath): \"\(s)\" is not one of \(names) (names are case-sensitive)")
+                                    }
+                                    throw LayerKitError(.typeMismatch, "\(keyPath): expected a string, one of " + names + ", got \(describe(value))")
                                 }
                                 cell.attributes[keyPath: path] = v
                             })

@@ -137,7 +137,12 @@ public final class AnyProperty: @unchecked Sendable {
 func mismatch<T>(_ key: String, _ expected: ValueType, _ got: Value, _: T.Type) -> LayerKitError {
     var expectation = "a \(expected) value"
     if let named = T.self as? any NamedValue.Type {
-        expectation = "a string, one of " + named.allNames.map { "\"\($0)\"" }.joined(separator: ", ")
+        let names = named.allNames.map { "\"\($0)\"" }.joined(separator: ", ")
+        // A string that names nothing: said so (it read "expected a string ... got the string").
+        if case .string(let s) = got {
+            return LayerKitError(.typeMismatch, "\(key): \"\(s)\" is not one of \(names) (names are case-sensitive)")
+        }
+        expectation = "a string, one of " + names
     } else if T.self == Bool.self {
         expectation = "a bool value (or the number 0 or 1)"
     } else if let optional = T.self as? any OptionalNoneAccepting.Type {
