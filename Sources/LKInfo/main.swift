@@ -45,7 +45,7 @@ func describe(_ table: UnsafePointer<lk_backend>, _ instance: OpaquePointer?) ->
 }
 
 print("LayerKit \(LK_VERSION_STRING) backends")
-let survey = PluginLoader.survey(extraDirectories: installedBackendDirectory().map { [$0] } ?? [])
+let survey = PluginLoader.survey(libraryBackends: installedBackendDirectory())
 print("search path: " + (survey.directories.isEmpty ? "(none)" : survey.directories.joined(separator: ":")))
 if survey.entries.isEmpty { print("no plugin found (liblayerkit-<name>.so)") }
 
@@ -90,5 +90,7 @@ for entry in survey.entries {
     table.pointee.close(instance)
 }
 print("")
-print("\(usable) usable backend\(usable == 1 ? "" : "s") of \(survey.entries.count) found")
+// (With --no-open a plugin that loads is not known to be usable.)
+print(probeOnly ? "\(usable) backend\(usable == 1 ? "" : "s") loaded of \(survey.entries.count) found (not opened: --no-open)"
+                : "\(usable) usable backend\(usable == 1 ? "" : "s") of \(survey.entries.count) found")
 exit(usable > 0 ? 0 : 1)

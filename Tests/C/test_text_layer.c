@@ -104,6 +104,30 @@ static void test_wrapping_and_truncation(void)
     drop(t);
 }
 
+/* S7.2: glyphs advance by the font's fractional widths, as Core Text
+   lays text out: 50 "i"s of DejaVu Sans at 13 pt are 50 x 0.2778 em =
+   180.6 points, so they fit a 190-point layer on one line, untruncated.
+   With each advance rounded to a whole point (Pango's default) they were
+   200 points: truncated, or wrapped onto a second line. */
+static void test_fractional_advances(void)
+{
+    char is[51];
+    memset(is, 'i', 50);
+    is[50] = 0;
+    lk_layer *t = text_layer(is, "DejaVu Sans", 13, 190);
+    lk_text_layer_set_truncation_mode(t, LK_TRUNCATION_END);
+    lk_text_layer_set_foreground_color(t, lk_color_make(1, 1, 1, 1));
+    ink cut = measure();
+    LKT_CHECK(cut.x1 >= 176 && cut.x1 <= 184 && cut.y1 < 20,
+              "S7.2 fractional advances: 50 i at 13 pt end near 180.6 points, untruncated", "ink %d..%d x %d..%d",
+              cut.x0, cut.x1, cut.y0, cut.y1);
+    lk_text_layer_set_truncation_mode(t, LK_TRUNCATION_NONE);
+    lk_text_layer_set_wrapped(t, true);
+    ink wrapped = measure();
+    LKT_CHECK(wrapped.y1 < 20, "S7.2 ... and fit on one line when wrapped", "ink rows %d..%d", wrapped.y0, wrapped.y1);
+    drop(t);
+}
+
 static void test_scripts(void)
 {
     /* Arabic is right-to-left: natural alignment puts it at the right */
@@ -162,6 +186,7 @@ static void pango_reference(cairo_t *cr, const char *utf8, const char *font, dou
     cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
     pango_cairo_context_set_font_options(pango_layout_get_context(layout), options);
     cairo_font_options_destroy(options);
+    pango_context_set_round_glyph_positions(pango_layout_get_context(layout), FALSE);
     pango_layout_context_changed(layout);
     PangoFontDescription *desc = pango_font_description_from_string(font);
     pango_font_description_set_absolute_size(desc, size * PANGO_SCALE);
@@ -298,6 +323,7 @@ int main(void)
     lk_transaction_set_disable_actions(true);
     test_alignment();
     test_wrapping_and_truncation();
+    test_fractional_advances();
     test_scripts();
     test_reference_images();
     test_animation_and_cache();

@@ -113,6 +113,12 @@ if $CC -std=c99 -Wall -Wextra -Werror -pedantic "$here/test_egl_failures.c" $(pk
     run "EGL without a GL driver" env -u LAYERKIT_PLUGIN_PATH LKTEST_EGL_FAILURE=no-gl-driver \
         LIBGL_DRIVERS_PATH="$build/no-drivers" EGL_LOG_LEVEL=fatal "$build/test_egl_failures"
     run "auto on llvmpipe" env -u LAYERKIT_PLUGIN_PATH LKTEST_EGL_FAILURE=llvmpipe "$build/test_egl_failures"
+    # the library alone with the gles plugin beside it, no software plugin
+    mkdir -p "$build/gles-only/layerkit/backends"
+    cp -L "$prefix/lib/liblayerkit.so.0" "$build/gles-only/liblayerkit.so.0"
+    cp "$plugin" "$build/gles-only/layerkit/backends/"
+    run "auto with gles only" env -u LAYERKIT_PLUGIN_PATH LD_LIBRARY_PATH="$build/gles-only" \
+        LKTEST_EGL_FAILURE=gles-only "$build/test_egl_failures"
 else
     cat "$build/egl.log"; echo "FAIL egl failures: does not compile"; failed=$((failed + 1))
 fi

@@ -54,11 +54,23 @@ static int llvmpipe(void)
     return failures ? 1 : 0;
 }
 
+/* LKTEST_EGL_FAILURE=gles-only: llvmpipe, and no software plugin beside
+   the library: auto takes gles after all (it opened nothing). */
+static int gles_only(void)
+{
+    lk_display *d = open_backend("auto");
+    check(d != NULL && strcmp(lk_display_get_backend_name(d), "gles") == 0,
+          "S8.2 auto takes gles on llvmpipe when no software backend opens", d ? lk_display_get_backend_name(d) : lk_last_error());
+    lk_display_close(d);
+    return failures ? 1 : 0;
+}
+
 int main(void)
 {
     const char *mode = getenv("LKTEST_EGL_FAILURE");
     const char *reason = NULL;
     if (mode && strcmp(mode, "llvmpipe") == 0) return llvmpipe();
+    if (mode && strcmp(mode, "gles-only") == 0) return gles_only();
     if (mode && strcmp(mode, "no-egl-driver") == 0) reason = "EGL is unavailable: no EGL driver was found";
     if (mode && strcmp(mode, "no-gl-driver") == 0) reason = "eglInitialize: EGL_NOT_INITIALIZED";
     if (!reason) {

@@ -27,12 +27,15 @@ public enum PluginLoader {
     private static let loaded = Mutex<[String: BackendPlugin]>([:])
 
     static var searchDirectories: [String] {
-        var dirs: [String] = []
-        if let env = getenv("LAYERKIT_PLUGIN_PATH") {
-            dirs += String(cString: env).split(separator: ":").map(String.init).filter { !$0.isEmpty }
-        }
+        var dirs = environmentDirectories
         if let libraryDir = libraryDirectory { dirs.append(libraryDir + "/layerkit/backends") }
         return dirs
+    }
+
+    /// LAYERKIT_PLUGIN_PATH's folders, searched first.
+    private static var environmentDirectories: [String] {
+        guard let env = getenv("LAYERKIT_PLUGIN_PATH") else { return [] }
+        return String(cString: env).split(separator: ":").map(String.init).filter { !$0.isEmpty }
     }
 
     /// The folder of the image this code is linked into (liblayerkit.so).
@@ -79,9 +82,16 @@ public enum PluginLoader {
     /// `extraDirectories`, in search order, each loaded and checked as
     /// `load` does; a later file of a name already found is reported as
     /// shadowed, because `load` would never take it. For lk-info.
-    public static func survey(extraDirectories: [String] = []) -> (directories: [String], entries: [SurveyEntry]) {
+    /// `libraryBackends`: the folder to search in place of the one beside
+    /// this image (lk-info links the core into its executable, in bin/, and
+    /// asks what an installed liblayerkit.so would search; it listed
+    /// bin/layerkit/backends too, which the library never searches).
+    public static func survey(libraryBackends: String? = nil) -> (directories: [String], entries: [SurveyEntry]) {
         var directories: [String] = []
-        for dir in searchDirectories + extraDirectories where !directories.contains(dir) { directories.append(dir) }
+        var candidates = environmentDirectories
+        if let libraryBackends { candidates.append(libraryBackends) }
+        else if let libraryDir = libraryDirectory { candidates.append(libraryDir + "/layerkit/backends") }
+        for dir in candidates where !directories.contains(dir) { directories.append(dir) }
         var entries: [SurveyEntry] = []
         var taken: [String: String] = [:]
         for dir in directories {

@@ -115,15 +115,16 @@ public final class Display: Object, @unchecked Sendable {
         var opened: Backend?
         if requested == "auto" {
             var reasons: [String] = []
+            // Headless GLES on a GL that rasterizes on the CPU (llvmpipe: no
+            // GPU) draws turned layers 35-200 times slower than the software
+            // backend: auto passes it by for a later one, and takes it when
+            // none opens. (Named, "gles" opens it.)
+            var passedBy: Backend?
             for name in PluginLoader.automaticOrder {
                 do {
                     let backend = try Backend(plugin: try PluginLoader.load(name), options: options)
-                    // Headless GLES on a GL that rasterizes on the CPU
-                    // (llvmpipe: no GPU) draws turned layers 35-200 times
-                    // slower than the software backend: auto passes it by.
-                    // (Named, "gles" still opens it.)
                     if name == "gles", let renderer = backend.glRenderer, Backend.isSoftwareRasterizer(renderer) {
-                        backend.close()
+                        passedBy = backend
                         reasons.append("backend \"gles\": its GL renders on the CPU (\(renderer)); the software backend is faster")
                         continue
                     }
@@ -132,6 +133,12 @@ public final class Display: Object, @unchecked Sendable {
                 } catch {
                     reasons.append(error.message)
                 }
+            }
+            if opened == nil, let passedBy {
+                opened = passedBy
+                reasons.append("so gles after all")
+            } else {
+                passedBy?.close()
             }
             guard opened != nil else {
                 throw LayerKitError(.notFound, "backend \"auto\": no backend could be opened: " + reasons.joined(separator: "; "))
