@@ -113,12 +113,12 @@ static double flat_length(const cairo_path_t *flat)
 /* Replaces the current path by its part between lengths a and b along it
  * (strokeStart, strokeEnd). A closed subpath cut open stays open; one kept
  * whole stays closed, so its joins stay joins. */
-static void trim_path(cairo_t *cr, double a, double b)
+static double trim_path(cairo_t *cr, double a, double b)
 {
     cairo_path_t *flat = cairo_copy_path_flat(cr);
     double pos = 0, x = 0, y = 0, sx = 0, sy = 0;
-    int drawing = 0, whole_subpath = 0;
-    double subpath_start_pos = 0;
+    int drawing = 0, whole_subpath = 0, kept_any = 0;
+    double subpath_start_pos = 0, first_offset = 0;
     cairo_new_path(cr);
     for (int i = 0; i < flat->num_data; i += flat->data[i].header.length) {
         const cairo_path_data_t *d = &flat->data[i];
@@ -148,6 +148,9 @@ static void trim_path(cairo_t *cr, double a, double b)
             if (!drawing) {
                 cairo_move_to(cr, x + (nx - x) * t0, y + (ny - y) * t0);
                 drawing = 1;
+                /* where the first kept part starts along its own subpath */
+                if (!kept_any) first_offset = a > subpath_start_pos ? a - subpath_start_pos : 0;
+                kept_any = 1;
             }
             if (closing && whole_subpath && s1 <= b && subpath_start_pos >= a)
                 cairo_close_path(cr);
@@ -156,12 +159,25 @@ static void trim_path(cairo_t *cr, double a, double b)
         } else if (s0 >= a && s0 < b && len == 0 && !drawing) {
             cairo_move_to(cr, x, y);
             drawing = 1;
+            if (!kept_any) first_offset = a > subpath_start_pos ? a - subpath_start_pos : 0;
+            kept_any = 1;
         }
         pos = s1;
         x = nx, y = ny;
         if (closing) drawing = 0;
     }
     cairo_path_destroy(flat);
+    return first_offset;
+}
+
+/* The index of the current path's second subpath in `path` (its second
+   MOVE_TO), or -1 when it has one subpath. */
+static int second_subpath(const cairo_path_t *path)
+{
+    int moves = 0;
+    for (int i = 0; i < path->num_data; i += path->data[i].header.length)
+        if (path->data[i].header.type == CAIRO_PATH_MOVE_TO && ++moves == 2) return i;
+    return -1;
 }
 
 /* The width to stroke the current path with in place of `width`. A stroke
@@ -190,14 +206,18 @@ static double stroke_width_within_reach(cairo_t *cr, double width)
 /* Strokes the current path (consuming it) with style s. */
 static void stroke_current(cairo_t *cr, lkc_color color, const lkc_stroke *s)
 {
-    double phase = s->dash_phase;
+    double phase = s->dash_phase, first_phase = phase;
     if (s->start > 0 || s->end < 1) {
         cairo_path_t *flat = cairo_copy_path_flat(cr);
         double length = flat_length(flat);
         cairo_path_destroy(flat);
         double a = (s->start > 0 ? s->start : 0) * length, b = (s->end < 1 ? s->end : 1) * length;
-        trim_path(cr, a, b);
-        phase += a; /* dashes stay where they are on the whole path */
+        /* Dashes stay where they are on the whole path. Cairo starts the
+           pattern again at each subpath: only the first kept subpath, cut
+           by strokeStart, starts part way into its pattern (moving every
+           later subpath's dashes too made them crawl as strokeStart
+           animated). */
+        first_phase = phase + trim_path(cr, a, b);
     }
     cairo_set_line_width(cr, stroke_width_within_reach(cr, s->width));
     cairo_set_miter_limit(cr, s->miter_limit);
@@ -205,7 +225,36 @@ static void stroke_current(cairo_t *cr, lkc_color color, const lkc_stroke *s)
                        : s->cap == LKC_CAP_SQUARE ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT);
     cairo_set_line_join(cr, s->join == LKC_JOIN_ROUND ? CAIRO_LINE_JOIN_ROUND
                         : s->join == LKC_JOIN_BEVEL ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER);
-    if (s->dash_count > 0 && s->dashes) cairo_set_dash(cr, s->dashes, (int)s->dash_count, phase);
+    int dashed = s->dash_count > 0 && s->dashes;
+    if (dashed && first_phase != phase) {
+        cairo_path_t *kept = cairo_copy_path(cr);
+        int split = kept->status == CAIRO_STATUS_SUCCESS ? second_subpath(kept) : -1;
+        if (split > 0) {
+            /* The first subpath at its phase, the rest at the pattern's own;
+               in one group, so that where they overlap a translucent stroke
+               is not laid twice. */
+            cairo_path_t first = { CAIRO_STATUS_SUCCESS, kept->data, split };
+            cairo_path_t rest = { CAIRO_STATUS_SUCCESS, kept->data + split, kept->num_data - split };
+            int translucent = color.a < 1;
+            if (translucent) cairo_push_group(cr);
+            cairo_set_source_rgba(cr, color.r, color.g, color.b, translucent ? 1.0 : color.a);
+            cairo_new_path(cr);
+            cairo_append_path(cr, &first);
+            cairo_set_dash(cr, s->dashes, (int)s->dash_count, first_phase);
+            cairo_stroke(cr);
+            cairo_append_path(cr, &rest);
+            cairo_set_dash(cr, s->dashes, (int)s->dash_count, phase);
+            cairo_stroke(cr);
+            if (translucent) {
+                cairo_pop_group_to_source(cr);
+                cairo_paint_with_alpha(cr, color.a);
+            }
+            cairo_path_destroy(kept);
+            return;
+        }
+        cairo_path_destroy(kept);
+    }
+    if (dashed) cairo_set_dash(cr, s->dashes, (int)s->dash_count, first_phase);
     set_color(cr, color);
     cairo_stroke(cr);
 }

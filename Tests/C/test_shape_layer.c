@@ -244,6 +244,51 @@ static void test_stroke_end(void)
     render();
 }
 
+/* S7.1: dashes stay where they are on the whole path as strokeStart trims
+   it. Two 80-point lines, dashed {10, 5} (the pattern starts again at each
+   subpath, as cairo and PDF dash): strokeStart 0.5 keeps exactly the
+   second line, dashed as untrimmed; 0.625 starts it 20 points in, dashes
+   where they were. Every later subpath's pattern moved by the trimmed
+   length (a 5-point dash first), so dashes crawled as strokeStart animated. */
+static void test_dashes_of_later_subpaths(void)
+{
+    lk_layer *s = shape_layer();
+    lk_path *p = lk_path_create();
+    lk_path_move_to(p, 10, 30);
+    lk_path_line_to(p, 90, 30);
+    lk_path_move_to(p, 10, 60);
+    lk_path_line_to(p, 90, 60);
+    lk_shape_layer_set_path(s, p);
+    lk_shape_layer_set_fill_color(s, lk_color_make(0, 0, 0, 0));
+    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
+    lk_shape_layer_set_line_width(s, 2);
+    double dashes[2] = { 10, 5 };
+    lk_shape_layer_set_line_dash_pattern(s, dashes, 2);
+    lk_transaction_set_disable_actions(true);
+    static const double starts[2] = { 0.5, 0.625 };
+    for (int k = 0; k < 2; k++) {
+        lk_shape_layer_set_stroke_start(s, starts[k]);
+        render();
+        uint8_t *px = (uint8_t *)malloc(W * H * 4);
+        lk_display_read_pixels(display, px, W * 4);
+        int wrong = 0, first = -1;
+        for (int x = 10; x < 90; x++) {
+            int lit = px[(60 * W + x) * 4] > 128;
+            int along = x - 10;   /* along the second line */
+            int want = (k == 0 || along >= 20) && along % 15 < 10;
+            if (lit != want) { wrong++; if (first < 0) first = x; }
+        }
+        LKT_CHECK(wrong == 0, k == 0 ? "S7.1 strokeStart 0.5: the second subpath keeps its dashes whole"
+                                      : "S7.1 strokeStart 0.625: the second subpath's dashes stay where they were",
+                  "%d columns wrong on row 60, the first at x %d", wrong, first);
+        free(px);
+    }
+    lk_release(p);
+    lk_layer_remove_from_superlayer(s);
+    lk_release(s);
+    render();
+}
+
 /* ---- animation (S7.1: path, colours, lineWidth, dash phase, strokeStart/End, miterLimit) ---- */
 
 static lk_layer *presentation_at(lk_layer *l, double t) { return lk_layer_copy_presentation_at(l, t); }
@@ -570,6 +615,7 @@ int main(void)
     test_even_odd();
     test_dashes_caps_joins();
     test_stroke_end();
+    test_dashes_of_later_subpaths();
     test_animations();
     test_cache();
     test_wide_layer_long_path();
