@@ -64,12 +64,14 @@ private func needsCurrentPoint(_ done: Bool, _ call: String) throws {
     edit(p) { d in d.close() }
 }
 
+/// The rect standardized, as CGRect's functions take one (CGPathAddRect and
+/// the others): a negative width or height extends it the other way, so the
+/// rectangle dragged up and to the left draws (it was refused).
 private func checkedRect(_ r: lk_rect) throws -> Rect {
-    let rect = Rect(r)
+    var rect = Rect(r)
     guard rect.isFiniteRect else { throw LayerKitError(.invalidArgument, "r: the rect is not finite") }
-    guard rect.size.width >= 0, rect.size.height >= 0 else {
-        throw LayerKitError(.invalidArgument, "r: width and height must not be negative")
-    }
+    if rect.size.width < 0 { rect.origin.x += rect.size.width; rect.size.width = -rect.size.width }
+    if rect.size.height < 0 { rect.origin.y += rect.size.height; rect.size.height = -rect.size.height }
     return rect
 }
 

@@ -106,6 +106,28 @@ static void lengths(void)
     LKT_CHECK_ERROR_MESSAGE("length of NULL names the argument", "p");
 }
 
+/* Rects with a negative width or height are standardized, as CGRect's
+   functions (and CGPathAddRect) take them: the selection rectangle
+   dragged up and to the left draws. They were refused. */
+static void negative_rects(void)
+{
+    lk_path *p = lk_path_create();
+    LKT_CHECK_STATUS("a rect of negative size is taken", lk_path_add_rect(p, lk_rect_make(80, 80, -40, -30)), LK_OK);
+    LKT_CHECK_RECT("... standardized", lk_path_get_bounds(p), lk_rect_make(40, 50, 40, 30), 1e-12);
+    lk_release(p);
+    p = lk_path_create();
+    LKT_CHECK_STATUS("an ellipse of negative width is taken", lk_path_add_ellipse(p, lk_rect_make(10, 0, -10, 20)), LK_OK);
+    LKT_CHECK_RECT("... standardized", lk_path_get_bounds(p), lk_rect_make(0, 0, 10, 20), 1e-9);
+    lk_release(p);
+    p = lk_path_create();
+    LKT_CHECK_STATUS("a rounded rect of negative height is taken",
+                     lk_path_add_rounded_rect(p, lk_rect_make(0, 20, 30, -20), 4, 4), LK_OK);
+    LKT_CHECK_RECT("... standardized", lk_path_get_bounds(p), lk_rect_make(0, 0, 30, 20), 1e-9);
+    LKT_CHECK_ERROR("a rect that is not finite is still refused", lk_path_add_rect(p, lk_rect_make(0, 0, NAN, 1)),
+                    LK_ERROR_INVALID_ARGUMENT, "not finite");
+    lk_release(p);
+}
+
 static void svg(void)
 {
     lk_path *p = lk_path_create_from_svg("M10 20 L 110,20 h-50 v30 Z");
@@ -197,6 +219,7 @@ static void svg(void)
 int main(void)
 {
     lengths();
+    negative_rects();
     svg();
     return lkt_finish();
 }

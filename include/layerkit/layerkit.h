@@ -185,6 +185,8 @@ lk_status lk_path_quad_to(lk_path *p, double cx, double cy, double x, double y);
 lk_status lk_path_curve_to(lk_path *p, double c1x, double c1y, double c2x, double c2y,
                            double x, double y);
 lk_status lk_path_close(lk_path *p);
+/* rects as CGRect's functions take them: a negative width or height extends
+   the rect the other way (standardized) */
 lk_status lk_path_add_rect(lk_path *p, lk_rect r);
 lk_status lk_path_add_rounded_rect(lk_path *p, lk_rect r, double rx, double ry);
 lk_status lk_path_add_ellipse(lk_path *p, lk_rect r);
