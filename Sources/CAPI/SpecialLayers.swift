@@ -145,7 +145,8 @@ private typealias T = TextProperties
     }
 }
 @c @implementation public func lk_text_layer_set_font(_ l: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> lk_status {
-    run { try layer(l).set(T.font, try string(name, "name")) }
+    // NULL restores the default, as setting font to nil does in Core Animation.
+    run { try layer(l).set(T.font, name == nil ? TextState.defaultFont : try string(name, "name")) }
 }
 @c @implementation public func lk_text_layer_get_font(_ l: OpaquePointer?) -> UnsafePointer<CChar>? {
     read(nil) {

@@ -125,6 +125,10 @@ static void test_fractional_advances(void)
     lk_text_layer_set_wrapped(t, true);
     ink wrapped = measure();
     LKT_CHECK(wrapped.y1 < 20, "S7.2 ... and fit on one line when wrapped", "ink rows %d..%d", wrapped.y0, wrapped.y1);
+    /* NULL sets the font back to the default, as nil does (it was refused) */
+    lk_text_layer_set_font(t, "DejaVu Serif");
+    LKT_CHECK(lk_text_layer_set_font(t, NULL) == LK_OK && strcmp(lk_text_layer_get_font(t), "DejaVu Sans") == 0,
+              "S7.2 a NULL font sets the default back", "%s", lk_last_error());
     drop(t);
 }
 

@@ -936,8 +936,9 @@ typedef enum lk_truncation_mode {
 lk_status lk_text_layer_set_string(lk_layer *layer, const char *utf8);
 const char *lk_text_layer_get_string(const lk_layer *layer);     /* NULL when none */
 /* a fontconfig family, optionally with style words: "DejaVu Sans",
-   "DejaVu Serif Bold". Default "DejaVu Sans"; a missing family falls back
-   to the closest installed one. */
+   "DejaVu Serif Bold". Default "DejaVu Sans" (NULL sets it back, as nil
+   does in Core Animation); a missing family falls back to the closest
+   installed one. */
 lk_status lk_text_layer_set_font(lk_layer *layer, const char *name);
 const char *lk_text_layer_get_font(const lk_layer *layer);
 lk_status lk_text_layer_set_font_size(lk_layer *layer, double size);          /* 36 */
