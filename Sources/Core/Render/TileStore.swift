@@ -92,13 +92,13 @@ final class TileStore: @unchecked Sendable {
         }
     }
 
+    /// The stores whose tiles a delegate is drawing now (model lock held).
+    nonisolated(unsafe) private static var drawing = Set<ObjectIdentifier>()
+
     /// Draws a needed tile through the owner's delegate (under the model
     /// lock, as delegates are always called) and stores it. Returns false
     /// when nothing could draw it, or `giveUp()` turned true while waiting
     /// for the lock (the display closing: ModelLock.withLock(unless:)).
-    /// The stores whose tiles a delegate is drawing now (model lock held).
-    nonisolated(unsafe) private static var drawing = Set<ObjectIdentifier>()
-
     static func draw(_ need: Need, frame: UInt64, giveUp: () -> Bool = { false }) -> Bool {
         let drawn: Image? = ModelLock.shared.withLock(unless: giveUp) { () -> Image? in
             // A strong reference: the delegate may release the layer.
