@@ -32,7 +32,7 @@ import LayerKitCore
         let source = try image(i)
         guard let rgba8 else { throw LayerKitError(.invalidArgument, "rgba8: NULL") }
         guard stride >= source.width * 4 else {
-            throw LayerKitError(.invalidArgument, "stride: \(stride) bytes is less than width * 4 = \(source.width * 4)")
+            throw LayerKitError(.invalidArgument, "stride: \(UInt(bitPattern: stride)) bytes is less than width * 4 = \(source.width * 4)")
         }
         source.readRGBA(into: rgba8, stride: stride)
     }

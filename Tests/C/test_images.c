@@ -345,6 +345,66 @@ static void check_png_errors(void)
     lk_release(img);
 }
 
+/* Files of the test's own bytes (written with zlib by hand, 2026-12-01). */
+static void write_bytes(const char *path, const unsigned char *bytes, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    fwrite(bytes, 1, n, f);
+    fclose(f);
+}
+
+/* A 16-bit PNG with no gAMA or sRGB chunk is sRGB, as the PNG specification
+   and ImageIO take it: grey 0x8080 and 0x4040 load as 128 and 64 (they
+   loaded as 186 and 136, libpng taking 16-bit samples as linear). A PNG
+   whose header says 32768 x 32768 RGBA (4 GiB) is refused before anything
+   is allocated, saying why (libpng's own "image too large", after 4 GiB). */
+static void check_png_decoding(void)
+{
+    static const unsigned char gray16[] = {
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+        0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x10, 0x00, 0x00, 0x00, 0x00, 0x81, 0xd9, 0xfc, 0x15, 0x00, 0x00, 0x00,
+        0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x68, 0x68, 0x70, 0x70, 0x00, 0x00, 0x04, 0x45, 0x01, 0x81,
+        0x1d, 0xc7, 0xa2, 0xbf, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82 };
+    static const unsigned char huge[] = {
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+        0x80, 0x00, 0x00, 0x00, 0x80, 0x00, 0x08, 0x06, 0x00, 0x00, 0x00, 0xc4, 0x7c, 0xa3, 0x7f, 0x00, 0x00, 0x00,
+        0x09, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x5e, 0xff, 0x7d, 0xf9,
+        0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82 };
+    char path[1024];
+    lkt_output_path(path, sizeof path, "lktest-gray16.png");
+    write_bytes(path, gray16, sizeof gray16);
+    lk_image *img = lk_image_create_from_png_file(path);
+    uint8_t px[2 * 4] = { 0 };
+    LKT_CHECK(img && lk_image_read_pixels(img, px, 8) == LK_OK && abs(px[0] - 128) <= 1 && abs(px[4] - 64) <= 1 &&
+                  px[3] == 255,
+              "S6.1 a 16-bit PNG with no colour chunk is sRGB: 0x8080 and 0x4040 load as 128 and 64", "%s: %d and %d",
+              img ? "loaded" : lk_last_error(), px[0], px[4]);
+    lk_release(img);
+    lkt_output_path(path, sizeof path, "lktest-huge-header.png");
+    write_bytes(path, huge, sizeof huge);
+    lkt_error_mark();
+    img = lk_image_create_from_png_file(path);
+    LKT_CHECK(img == NULL && strstr(lk_last_error(), "32768x32768") != NULL && strstr(lk_last_error(), "4 GiB") != NULL,
+              "S8.1 a PNG of 32768 x 32768 (4 GiB of RGBA) is refused, saying why", "%s",
+              img ? "got an image" : lk_last_error());
+    lk_release(img);
+
+    /* strides past any buffer are refused (2^62 for 3 rows crashed), and a
+       size_t stride is printed as given */
+    uint8_t one[4] = { 1, 2, 3, 4 };
+    lkt_error_mark();
+    img = lk_image_create_from_pixels(1, 3, (size_t)1 << 62, LK_PIXEL_FORMAT_RGBA8, one);
+    LKT_CHECK(img == NULL && strstr(lk_last_error(), "stride") != NULL, "S8.1 a stride of 2^62 bytes is refused",
+              "%s", img ? "got an image" : lk_last_error());
+    lk_release(img);
+    lkt_error_mark();
+    img = lk_image_create_from_pixels(1, 1, (size_t)-1, LK_PIXEL_FORMAT_RGBA8, one);
+    LKT_CHECK(img == NULL && strstr(lk_last_error(), "18446744073709551615") != NULL,
+              "S8.1 a stride of (size_t)-1 is refused, named as given", "%s", img ? "got an image" : lk_last_error());
+    lk_release(img);
+}
+
 static void check_retain(void)
 {
     uint8_t px[4] = {9, 8, 7, 255};
@@ -365,6 +425,7 @@ int main(void)
     check_create_errors();
     check_png_files();
     check_png_errors();
+    check_png_decoding();
     check_retain();
     return lkt_finish();
 }

@@ -61,8 +61,15 @@ public final class Image: Object, @unchecked Sendable {
         guard width <= 32768, height <= 32768 else {
             throw .invalid("width, height: \(width)x\(height) is larger than the limit of 32768x32768")
         }
+        // (stride is the program's size_t: printed unsigned; one past half
+        // the address space reads as negative here)
         guard stride >= width * 4 else {
-            throw .invalid("stride: \(stride) bytes is less than width * 4 = \(width * 4)")
+            throw .invalid("stride: \(UInt(bitPattern: stride)) bytes is less than width * 4 = \(width * 4)")
+        }
+        // No buffer of stride x height bytes fits in the address space past
+        // this (a stride of 2^62 for 3 rows overflowed into a crash).
+        guard stride <= Int.max / height / 2 else {
+            throw .invalid("stride: \(stride) bytes for \(height) rows is more than any buffer can hold")
         }
     }
 

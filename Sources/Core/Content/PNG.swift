@@ -15,10 +15,21 @@ enum PNG {
             throw LayerKitError(reason.contains("open") ? .notFound : .io, "file_name: cannot read PNG '\(file)': \(reason)")
         }
         image.format = rgbaFormat
+        // PNG_IMAGE_FLAG_16BIT_sRGB: 16-bit samples with no gAMA or sRGB
+        // chunk are sRGB, as the PNG specification and ImageIO take them;
+        // libpng took them as linear and gamma-encoded them (0x8080 came
+        // out 186, not 128).
+        image.flags |= 0x04
         let width = Int(image.width), height = Int(image.height)
         guard width > 0, height > 0, width <= 32768, height <= 32768 else {
             png_image_free(&image)
             throw LayerKitError(.io, "file_name: PNG '\(file)' has unsupported size \(width)x\(height)")
+        }
+        // libpng's simplified reader takes images of under 4 GiB of RGBA
+        // only: refused here, before allocating them (it failed after).
+        guard width * height * 4 <= Int(UInt32.max) else {
+            png_image_free(&image)
+            throw LayerKitError(.io, "file_name: PNG '\(file)' is \(width)x\(height): libpng decodes images of under 4 GiB (width x height x 4) only")
         }
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         let ok = rgba.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * 4), nil) }
