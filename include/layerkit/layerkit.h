@@ -164,7 +164,12 @@ typedef enum lk_pixel_format {
     LK_PIXEL_FORMAT_ARGB32_PREMULTIPLIED = 1   /* native 32-bit 0xAARRGGBB, premultiplied */
 } lk_pixel_format;
 
-/* Copies the pixels. stride is in bytes (at least width * 4). */
+/* Copies the pixels. stride is in bytes (at least width * 4). Images are
+   kept premultiplied (as they are drawn): RGBA8 read back from a pixel of
+   low alpha has its colour rounded to what alpha leaves (a straight
+   (200, 100, 50, 1) reads back (255, 0, 0, 1)). In ARGB32_PREMULTIPLIED a
+   colour channel above alpha is not a premultiplied value: it is drawn as
+   given (added light) and read back clamped. */
 lk_image *lk_image_create_from_pixels(uint32_t width, uint32_t height, size_t stride,
                                       lk_pixel_format format, const void *pixels);
 /* Any PNG colour type and depth; samples with no gAMA or sRGB chunk are
