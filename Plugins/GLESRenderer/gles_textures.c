@@ -170,20 +170,15 @@ static bool upload_reduced(lkgl_renderer *r, lkgl_texture *t, const lk_dl_image 
             for (int c = 0; c < 4; c++) out[((size_t)y * rw + x) * 4 + (size_t)c] = (uint8_t)((sum[c] + n / 2) / n);
         }
     }
-    lkgl_flush(r);   /* a pending batch may still sample the old pixels */
-    lkgl_bind_texture(r, 0, t->texture);
-    while (glGetError() != GL_NO_ERROR) {}
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, (GLsizei)rw, (GLsizei)rh, 0, GL_RGBA, GL_UNSIGNED_BYTE, out);
+    /* uploaded whole as an image of its own size (the image's id in errors) */
+    lk_dl_image reduced = *img;
+    reduced.width = rw;
+    reduced.height = rh;
+    reduced.stride = rw * 4;
+    reduced.pixels = out;
+    bool ok = upload_box(r, t, &reduced, true, 0, 0, rw, rh, error, error_size);
     free(out);
-    GLenum e = glGetError();
-    if (e != GL_NO_ERROR) {
-        lkgl_set_error(error, error_size, "%s: uploading image %llu reduced to %ux%u failed: %s", r->label,
-                       (unsigned long long)img->id, rw, rh, lkgl_gl_error_name(e));
-        return false;
-    }
-    r->frame.texture_uploads++;
-    r->frame.upload_bytes += (size_t)rw * rh * 4;
-    return true;
+    return ok;
 }
 
 /* A new texture size uploads everything; a new generation of the same size

@@ -91,11 +91,10 @@ final class Backend {
         guard let describe = plugin.table.pointee.describe else { return nil }
         var text = [CChar](repeating: 0, count: 8192)
         guard describe(instance, &text, text.count) else { return nil }
-        let lines = cString(text).split(separator: "\n")
-        guard let line = lines.first(where: { $0.trimmingPrefix(while: { $0 == " " }).hasPrefix("GL renderer:") })
-        else { return nil }
-        return String(line.trimmingPrefix(while: { $0 == " " }).dropFirst("GL renderer:".count)
-            .trimmingPrefix(while: { $0 == " " }))
+        let label = "GL renderer:"
+        let lines = cString(text).split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
+        guard let line = lines.first(where: { $0.hasPrefix(label) }) else { return nil }
+        return String(line.dropFirst(label.count).drop(while: { $0 == " " }))
     }
 
     /// A GL that rasterizes on the CPU (Mesa's llvmpipe, softpipe, swrast):

@@ -88,9 +88,7 @@ public enum PluginLoader {
     /// bin/layerkit/backends too, which the library never searches).
     public static func survey(libraryBackends: String? = nil) -> (directories: [String], entries: [SurveyEntry]) {
         var directories: [String] = []
-        var candidates = environmentDirectories
-        if let libraryBackends { candidates.append(libraryBackends) }
-        else if let libraryDir = libraryDirectory { candidates.append(libraryDir + "/layerkit/backends") }
+        let candidates = libraryBackends.map { environmentDirectories + [$0] } ?? searchDirectories
         for dir in candidates where !directories.contains(dir) { directories.append(dir) }
         var entries: [SurveyEntry] = []
         var taken: [String: String] = [:]

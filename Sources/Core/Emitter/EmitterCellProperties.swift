@@ -92,11 +92,7 @@ public enum EmitterCellProperties {
         EmitterCellProperty(key: key, type: .string, read: { .string($0.attributes[keyPath: path].name) },
                             write: { (cell, value, keyPath) throws(LayerKitError) in
                                 guard case .string(let s) = value, let v = T(name: s) else {
-                                    let names = T.allNames.map { "\"\($0)\"" }.joined(separator: ", ")
-                                    if case .string(let s) = value {
-                                        throw LayerKitError(.typeMismatch, "\(keyPath): \"\(s)\" is not one of \(names) (names are case-sensitive)")
-                                    }
-                                    throw LayerKitError(.typeMismatch, "\(keyPath): expected a string, one of " + names + ", got \(describe(value))")
+                                    throw mismatch(keyPath, .string, value, T.self)
                                 }
                                 cell.attributes[keyPath: path] = v
                             })

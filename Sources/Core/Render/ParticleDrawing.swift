@@ -18,11 +18,7 @@ extension DisplayListBuilder {
         // (sampled between frames for the births there, EmitterRender).
         let node = layer.node
         let presented: ((Double) -> EmitterState)? = node.animations.isEmpty ? nil : { time in
-            var s = node.state
-            withUnsafeMutablePointer(to: &s) { p in
-                _ = AnimationEvaluator.apply(node.animations, to: p, layerTime: time, model: node.statePointer, events: nil)
-            }
-            return s.emitter
+            RenderTree.presentedState(node, localTime: time).emitter
         }
         guard let simulation = render.simulation(for: e, at: layer.time, presented: presented) else { return }
         let config = e.configuration

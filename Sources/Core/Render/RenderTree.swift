@@ -514,7 +514,9 @@ public final class RenderTree: @unchecked Sendable {
         }
     }
 
-    private func presentedState(_ node: RenderNode, localTime: Double) -> LayerState {
+    /// The node's state with its animations applied at `localTime` (no
+    /// events), its mask link dropped.
+    static func presentedState(_ node: RenderNode, localTime: Double) -> LayerState {
         var state = node.state
         withUnsafeMutablePointer(to: &state) { presented in
             _ = AnimationEvaluator.apply(node.animations, to: presented, layerTime: localTime, model: node.statePointer,
@@ -526,7 +528,7 @@ public final class RenderTree: @unchecked Sendable {
 
     private func presentedCopy(_ node: RenderNode, model: Layer, parentTime: Double) -> Layer {
         let local = TimingModel.localTime(parentTime, node.state.timing)
-        let copy = Layer(presentationOf: model, state: presentedState(node, localTime: local))
+        let copy = Layer(presentationOf: model, state: RenderTree.presentedState(node, localTime: local))
         if let mask = node.mask, let maskModel = mask.layer {
             let maskCopy = presentedCopy(mask, model: maskModel, parentTime: local)
             maskCopy.maskOwner = copy
@@ -558,7 +560,7 @@ public final class RenderTree: @unchecked Sendable {
         var local = time
         for current in chain {
             local = TimingModel.localTime(local, current.state.timing)
-            states.append(presentedState(current, localTime: local))
+            states.append(RenderTree.presentedState(current, localTime: local))
         }
         // Each level's map into the one above (through that one's
         // sublayerTransform, unless it is that one's mask), up to the root.
