@@ -156,8 +156,13 @@ static const char quad_fragment[] =
     "    const float reach = 0.7072;\n"   /* half the pixel's diagonal */
     "    if (min(min(min(l0.z, l1.z), min(l2.z, l3.z)), l4.z) <= -reach) return 0.0;\n"
     /* A small arc bends within the pixel: its four quarters each take the
-       tangent nearest their own centre. */
-    "    if (corner && l4.z < reach) {\n"
+       tangent nearest their own centre. A pixel near edges of both
+       directions may hold an arc whose centre's side it is not on (the
+       centre of a 1-pixel-tall capsule's end pixel is level with its arcs'
+       centres: d.y is 0, yet both arcs cross the pixel). */
+    "    bool quarters = corner ? l4.z < reach\n"
+    "                  : radius > 0.0 && min(l0.z, l1.z) < reach && min(l2.z, l3.z) < reach;\n"
+    "    if (quarters) {\n"
     "        float sum = 0.0;\n"
     "        for (int k = 0; k < 4; k++) {\n"
     "            vec2 o = vec2(k == 1 || k == 3 ? 0.25 : -0.25, k >= 2 ? 0.25 : -0.25);\n"

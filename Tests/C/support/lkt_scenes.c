@@ -309,6 +309,16 @@ static void scene_corner_radius(lkt_scene *s)
     s->layers[l].transform = lkt_affine2_rotation(PI / 6);
     s->layers[l].corner_radius = 8;
     lkt_scene_rgba(s->layers[l].background, 0.6, 0.3, 0.9, 1);
+    /* Capsules one pixel thick (the radius clamped to 0.5): each end pixel
+       is a half disc and half a pixel, 0.89 covered (gles drew one end, or
+       both of a vertical one, square: its end pixels' centres are level
+       with the arcs' centres). */
+    l = box(s, root, 80, 104, 40, 1, 1, 1, 1, 1);
+    s->layers[l].corner_radius = 100;
+    l = box(s, root, 130, 112, 50, 1, 1, 1, 1, 1);
+    s->layers[l].corner_radius = 100;
+    l = box(s, root, 200, 92, 1, 26, 1, 1, 1, 1);
+    s->layers[l].corner_radius = 100;
 }
 
 /* S6.1: borders are drawn inside the bounds, on top of the layer's
