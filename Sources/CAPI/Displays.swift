@@ -84,24 +84,26 @@ import LayerKitCore
     run {
         let target = try display(d)
         guard let out else { throw LayerKitError(.invalidArgument, "out: NULL") }
-        // Programs built before content_rasterizations pass the smaller size.
-        let firstSize = MemoryLayout<lk_display_stats>.offset(of: \lk_display_stats.content_rasterizations)!
-        guard out.pointee.struct_size >= UInt32(firstSize) else {
+        // Programs built against an older lk_display_stats pass its smaller
+        // size and get the fields it has: the first (C-API.md's) ends with
+        // render_seconds_total; last_frame_time, content_rasterizations and
+        // frames_truncated came after, in that order.
+        func fits(_ field: PartialKeyPath<lk_display_stats>, _ bytes: Int) -> Bool {
+            out.pointee.struct_size >= UInt32(MemoryLayout<lk_display_stats>.offset(of: field)! + bytes)
+        }
+        guard fits(\lk_display_stats.render_seconds_total, 8) else {
+            let firstSize = MemoryLayout<lk_display_stats>.offset(of: \lk_display_stats.render_seconds_total)! + 8
             throw LayerKitError(.invalidArgument,
                 "out->struct_size: \(out.pointee.struct_size) is less than \(firstSize), the size of the first lk_display_stats")
-        }
-        // and those built before frames_truncated the size up to it
-        let secondSize = MemoryLayout<lk_display_stats>.offset(of: \lk_display_stats.frames_truncated)!
-        if out.pointee.struct_size >= UInt32(secondSize) {
-            out.pointee.content_rasterizations = target.contentRasterizations
-        }
-        if out.pointee.struct_size >= UInt32(MemoryLayout<lk_display_stats>.size) {
-            out.pointee.frames_truncated = target.framesTruncated
         }
         out.pointee.frames_presented = target.framesPresented
         out.pointee.frames_missed = target.framesMissed
         out.pointee.render_seconds_total = target.renderSecondsTotal
-        out.pointee.last_frame_time = target.lastFrameTime
+        if fits(\lk_display_stats.last_frame_time, 8) { out.pointee.last_frame_time = target.lastFrameTime }
+        if fits(\lk_display_stats.content_rasterizations, 8) {
+            out.pointee.content_rasterizations = target.contentRasterizations
+        }
+        if fits(\lk_display_stats.frames_truncated, 8) { out.pointee.frames_truncated = target.framesTruncated }
     }
 }
 

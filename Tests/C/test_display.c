@@ -13,6 +13,7 @@
 #include "lktest.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,31 @@ static void check_stats(void)
     s = lk_display_get_stats(d, NULL);
     LKT_CHECK_ERROR("S8.1 stats into NULL is an invalid argument", s, LK_ERROR_INVALID_ARGUMENT,
                     NULL);
+    {
+        /* C-API.md's lk_display_stats, the first: three counters, 32 bytes.
+           A program built against it gets them and nothing past its end. */
+        union {
+            lk_display_stats now;
+            unsigned char bytes[sizeof(lk_display_stats)];
+        } first;
+        size_t first_size = offsetof(lk_display_stats, render_seconds_total) + sizeof(double), i, untouched = 0;
+        memset(&first, 0xab, sizeof first);
+        first.now.struct_size = (uint32_t)first_size;
+        s = lk_display_get_stats(d, &first.now);
+        for (i = first_size; i < sizeof first; i++) untouched += first.bytes[i] == 0xab;
+        LKT_CHECK(s == LK_OK && first_size == 32 && first.now.frames_presented == st2.frames_presented &&
+                      untouched == sizeof first - first_size,
+                  "stats into the first, 32-byte lk_display_stats (C-API.md) fill it and nothing after it",
+                  "%s (%s), %u bytes, frames_presented %llu, %u of the %u bytes after it untouched",
+                  lkt_status_name(s), lk_last_error(), (unsigned)first_size,
+                  (unsigned long long)first.now.frames_presented, (unsigned)untouched,
+                  (unsigned)(sizeof first - first_size));
+        lkt_error_mark();
+        first.now.struct_size = (uint32_t)first_size - 8;
+        s = lk_display_get_stats(d, &first.now);
+        LKT_CHECK_ERROR("S8.1 stats into a struct smaller than the first is an invalid argument", s,
+                        LK_ERROR_INVALID_ARGUMENT, "struct_size");
+    }
     lk_display_close(d);
 }
 
