@@ -14,6 +14,9 @@ import LayerKitCore
 @c @implementation public func lk_display_dispatch(_ d: OpaquePointer?, _ timeoutMs: Int32) -> lk_status {
     do {
         let target = try ModelLock.shared.withLock { try display(d) }
+        guard timeoutMs >= -1 else {
+            throw LayerKitError(.invalidArgument, "timeout_ms: \(timeoutMs) is not a wait (0 or more milliseconds, or -1 for no limit)")
+        }
         try target.dispatch(timeout: timeoutMs < 0 ? -1 : Double(timeoutMs) / 1000)
         return LK_OK
     } catch {

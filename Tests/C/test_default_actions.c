@@ -368,6 +368,25 @@ static void clear_background_is_none(void)
     lk_transaction_flush();
 }
 
+/* S3.3, S5.1: a root shown as created (no property of its own changed) is
+   committed with the display's next frame: it has a presentation and its
+   first change animates (it was never committed: no presentation, no
+   animation, until some change of its own). */
+static void fresh_root(void)
+{
+    lk_layer *fresh = lk_layer_create();
+    lk_display_set_root_layer(display, fresh);
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_layer *p = lk_layer_copy_presentation(fresh);
+    LKT_CHECK(p != NULL, "S5.1 a root shown as created has a presentation after a frame", "%s", lk_last_error());
+    lk_release(p);
+    LKT_CHECK(opacity_animation_duration(fresh, 0.5) == 0.25,
+              "S3.3 the first change of a root shown as created animates (0.25 s)", "no animation of 0.25 s");
+    lk_display_set_root_layer(display, root);
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_release(fresh);
+}
+
 int main(void)
 {
     display = lkt_open_display(100, 100, "open");
@@ -380,6 +399,7 @@ int main(void)
     hierarchy_events();
     replace_transition();
     clear_background_is_none();
+    fresh_root();
     errors();
     lk_display_close(display);
     lk_release(root);

@@ -271,6 +271,55 @@ static void check_runs_on_threads(void)
     lk_release(d);
 }
 
+/* Closing the display ends an lk_display_dispatch under way on another
+   thread, with LK_ERROR_STATE, as it ends a run: the dispatch with no
+   limit never returned, one of 60 s waited out its limit. A timeout below
+   -1 waits for nothing: it is refused (it waited forever). */
+typedef struct dispatcher { lk_display *display; int timeout; volatile int returned; lk_status status; } dispatcher;
+
+static void *dispatch_display(void *context)
+{
+    dispatcher *r = (dispatcher *)context;
+    r->status = lk_display_dispatch(r->display, r->timeout);
+    r->returned = 1;
+    return NULL;
+}
+
+static void check_dispatch_closed(void)
+{
+    lk_display_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = (uint32_t)sizeof o;
+    o.backend = lkt_backend();
+    o.width = 16;
+    o.height = 16;
+    o.manual_clock = true;
+    lk_display *d = lk_display_open(&o);
+    if (!LKT_CHECK(d != NULL, "S5.3 open a display for dispatches on threads", "%s", lk_last_error())) return;
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 lk_display_dispatch with a timeout of -2 ms is refused", lk_display_dispatch(d, -2),
+                    LK_ERROR_INVALID_ARGUMENT, "timeout_ms");
+    dispatcher r[2] = { { d, -1, 0, LK_OK }, { d, 60000, 0, LK_OK } };
+    pthread_t threads[2];
+    int started = 0;
+    for (int i = 0; i < 2; i++) started += pthread_create(&threads[i], NULL, dispatch_display, &r[i]) == 0;
+    struct timespec settle = { 0, 200000000 };
+    nanosleep(&settle, NULL);   /* both inside lk_display_dispatch */
+    lk_display_close(d);
+    int done = 0;
+    for (int waited = 0; waited < 500 && done < started; waited++) {
+        done = r[0].returned + r[1].returned;
+        struct timespec t = { 0, 10000000 };
+        if (done < started) nanosleep(&t, NULL);
+    }
+    LKT_CHECK(started == 2 && done == 2 && r[0].status == LK_ERROR_STATE && r[1].status == LK_ERROR_STATE,
+              "S5.3 closing the display ends a dispatch on another thread (no limit, 60 s), with LK_ERROR_STATE",
+              "%d of %d returned within 5 s, %s and %s", done, started, lkt_status_name(r[0].status),
+              lkt_status_name(r[1].status));
+    if (done == started) for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
+    lk_release(d);
+}
+
 /* ---- S2.1 across threads, S8.1: no loop on the render side ------------ */
 
 /* A commit publishes the layers its thread changed as the model has them,
@@ -563,6 +612,7 @@ int main(void)
     lk_release(root);
     check_ended_thread();
     check_runs_on_threads();
+    check_dispatch_closed();
     check_no_render_loop();
     check_close_from_callback();
     free(pixels);

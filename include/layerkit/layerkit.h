@@ -804,10 +804,11 @@ void        lk_display_close(lk_display *display);
    its implicit transaction. lk_display_get_fd is poll()-able (POLLIN) when
    the calling thread has work waiting (an implicit transaction to commit
    counts); lk_display_dispatch runs one iteration, waiting up to timeout_ms
-   (-1: forever); lk_display_run iterates until lk_display_stop (callable
-   from any thread or callback), which ends the innermost run on each thread
-   running the display, or, with none under way, the next one; closing the
-   display ends them too (LK_ERROR_STATE). */
+   (-1: forever; below -1 is refused); lk_display_run iterates until
+   lk_display_stop (callable from any thread or callback), which ends the
+   innermost run on each thread running the display, or, with none under
+   way, the next one; closing the display ends them too, and a dispatch
+   under way (LK_ERROR_STATE). */
 int         lk_display_get_fd(const lk_display *display);
 lk_status   lk_display_dispatch(lk_display *display, int timeout_ms);
 lk_status   lk_display_run(lk_display *display);
@@ -829,6 +830,10 @@ lk_status lk_display_link_set_paused(lk_display_link *link, bool paused);
 lk_status lk_display_link_set_preferred_fps(lk_display_link *link, double fps); /* 0 = display rate */
 void      lk_display_link_invalidate(lk_display_link *link); /* then lk_release */
 
+/* Frame statistics since open. Set struct_size to sizeof(lk_display_stats);
+   a program built against an older, shorter lk_display_stats (the first
+   ends with render_seconds_total: 32 bytes) gets the fields it has and
+   nothing is written past them. */
 typedef struct lk_display_stats {
     uint32_t struct_size;
     uint64_t frames_presented;

@@ -69,6 +69,9 @@ public final class Display: Object, @unchecked Sendable {
     /// ended it; and a stop() that found none, for the next run to take.
     private struct Runs {
         var active: [(id: Int, loop: RunLoop, stopped: Bool)] = []
+        /// The run loops of lk_display_dispatch calls under way, which a
+        /// close wakes as it wakes the runs.
+        var dispatching: [(id: Int, loop: RunLoop)] = []
         var nextID = 0
         var stopWaiting = false
     }
@@ -277,6 +280,10 @@ public final class Display: Object, @unchecked Sendable {
         }
         root = layer
         rootID.withLock { $0 = layer?.id }
+        // A layer is committed with a change of its own: a new root that
+        // had none (created and shown as it is) was never drawn, had no
+        // presentation and did not animate its first change (S3.3, S5.1).
+        layer?.changed()
         renderLoop?.wake()
     }
 
@@ -451,7 +458,7 @@ public final class Display: Object, @unchecked Sendable {
         for link in links.withLock({ l -> [DisplayLink] in let all = l; l.removeAll(); return all }) { link.displayClosed() }
         // Runs of lk_display_run on other threads return now, with the
         // closed display's error (they waited for something else to post).
-        for run in runs.withLock({ $0.active }) { run.loop.post {} }
+        for loop in runs.withLock({ $0.active.map(\.loop) + $0.dispatching.map(\.loop) }) { loop.post {} }
         let handler = eventHandler.withLock { h -> DisplayEventHandler? in let old = h; h = nil; return old }
         _ = handler   // its destroy runs as it is released here
     }
@@ -463,9 +470,21 @@ public final class Display: Object, @unchecked Sendable {
     // MARK: Run loop (S2.2)
 
     /// One iteration of the calling thread's run loop.
+    /// A close from another thread ends the wait at once (LK_ERROR_STATE),
+    /// as it ends a run: the loop is listed for close() to wake, and a close
+    /// that came before the listing is seen by the check after it.
     public func dispatch(timeout: Double) throws(LayerKitError) {
         guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
-        RunLoop.current.runOnce(timeout: timeout)
+        let loop = RunLoop.current
+        let id = runs.withLock { r -> Int in
+            r.nextID += 1
+            r.dispatching.append((r.nextID, loop))
+            return r.nextID
+        }
+        defer { runs.withLock { $0.dispatching.removeAll { $0.id == id } } }
+        guard !isClosed else { throw LayerKitError(.state, "display: the display is closed") }
+        loop.runOnce(timeout: timeout)
+        guard !isClosed else { throw LayerKitError(.state, "display: the display was closed while dispatching") }
     }
 
     /// Iterates the calling thread's run loop until stop(), as
