@@ -169,7 +169,8 @@ static void keyframe_colours(void)
 
     /* paced: constant speed over distance, keyTimes and the animation's
        timingFunction ignored (Apple: kCAAnimationPaced "keyTimes and
-       timingFunction are ignored") */
+       timingFunction are ignored"), and timingFunctions, whose count then
+       has nothing to match (one for two segments was refused) */
     a = lk_keyframe_animation_create("position");
     lk_value pts[3] = { lk_value_point(lk_point_make(0, 0)), lk_value_point(lk_point_make(30, 40)),
                         lk_value_point(lk_point_make(30, 90)) };
@@ -177,6 +178,8 @@ static void keyframe_colours(void)
     double ignored[3] = { 0, 0.1, 1 };
     lk_animation_set_key_times(a, ignored, 3);
     lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_EASE_IN));
+    lk_timing_function *one_for_two[1] = { lk_timing_function_named(LK_TIMING_EASE_OUT) };
+    lk_animation_set_timing_functions(a, one_for_two, 1);
     lk_animation_set_calculation_mode(a, LK_CALCULATION_PACED);
     lk_animation_set_duration(a, 1.0);
     b = add(l, a, "paced");

@@ -101,7 +101,8 @@ final class KeyframeTrack: @unchecked Sendable {
             keyTimes = (0..<expected).map { Double($0) / Double(n) }
         }
         let segments = max(count - 1, 0)
-        if !k.timingFunctions.isEmpty && k.timingFunctions.count != segments {
+        // (paced modes ignore them, as their keyTimes: no count to match)
+        if !k.timingFunctions.isEmpty && k.timingFunctions.count != segments && mode != .paced && mode != .cubicPaced {
             throw LayerKitError(.invalidArgument,
                 "timingFunctions: \(k.timingFunctions.count) entries for \(segments) segments; give one per segment (values - 1) or none")
         }
