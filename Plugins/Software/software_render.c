@@ -299,9 +299,16 @@ static void prepare_blocks(sw_task *task, size_t k)
     for (size_t block; (block = sw_task_take(task, k, &turn)) < blocks;) {
         uint32_t from = (uint32_t)block * SW_PREPARE_BLOCK;
         uint32_t to = n - from < SW_PREPARE_BLOCK ? n : from + SW_PREPARE_BLOCK;
-        for (uint32_t i = from; i < to; i++)
-            job->results[i] = (uint8_t)prepare_op(job->inst, job->list, job->first + i, job->clip, cuts,
-                                                  &job->sprites[i], &job->cut_lines[i]);
+        for (uint32_t i = from; i < to; i++) {
+            sw_sprite_result r = prepare_op(job->inst, job->list, job->first + i, job->clip, cuts,
+                                            &job->sprites[i], &job->cut_lines[i]);
+            job->results[i] = (uint8_t)r;
+            /* (while the sprite is in this thread's cache) */
+            if (r == SW_SPRITE_READY)
+                job->boxes[i] = (sw_sprite_box){ job->sprites[i].box, (job->sprites[i].flags & SW_SPRITE_SOLID) != 0 };
+            else
+                job->boxes[i] = (sw_sprite_box){ { 0, 0, 0, 0 }, 0 };
+        }
         if (k > 0) atomic_fetch_add_explicit(&job->worker_ops, to - from, memory_order_relaxed);
     }
 }
@@ -311,10 +318,10 @@ static void prepare_blocks(sw_task *task, size_t k)
    LAYERKIT_SOFTWARE_THREADS, two). */
 static void prepare_ops(lk_backend_instance *inst, const lk_display_list *list, const sw_clip *clip,
                         uint32_t first, uint32_t end, sw_sprite *sprites, sw_sprite_cut_lines *cut_lines,
-                        uint8_t *results)
+                        sw_sprite_box *boxes, uint8_t *results)
 {
     sw_prepare_job job = { .inst = inst, .list = list, .clip = clip, .first = first, .end = end,
-                           .sprites = sprites, .cut_lines = cut_lines, .results = results };
+                           .sprites = sprites, .cut_lines = cut_lines, .boxes = boxes, .results = results };
     job.task.run = prepare_blocks;
     atomic_init(&job.worker_ops, 0);
     inst->stats.prepared += end - first;
@@ -335,6 +342,9 @@ static bool reserve_sprites(lk_backend_instance *inst, size_t count)
     sw_sprite_cut_lines *lines = realloc(inst->cut_lines_run, capacity * sizeof *lines);
     if (!lines) return false;
     inst->cut_lines_run = lines;
+    sw_sprite_box *boxes = realloc(inst->boxes_run, capacity * sizeof *boxes);
+    if (!boxes) return false;
+    inst->boxes_run = boxes;
     uint8_t *results = realloc(inst->prepare_results, capacity);
     if (!results) return false;
     inst->prepare_results = results;
@@ -394,7 +404,7 @@ static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *lis
            later sprite down instead copied most of a frame's sprites, 576
            bytes each, when its first particles were off screen) */
         prepare_ops(inst, list, clip, next, end, &inst->sprites_run[count], &inst->cut_lines_run[count],
-                    inst->prepare_results);
+                    &inst->boxes_run[count], inst->prepare_results);
         for (uint32_t i = 0; i < end - next; i++) {
             sw_sprite_result r = (sw_sprite_result)inst->prepare_results[i];
             if (r == SW_SPRITE_DECLINE) {
@@ -420,7 +430,7 @@ static uint32_t sprite_run(lk_backend_instance *inst, const lk_display_list *lis
     }
     inst->stats.skipped_ops += skipped;
     inst->stats.ops += consumed - 1;
-    *ok = sw_sprite_draw_batch(inst, inst->sprites_run, inst->cut_lines_run, count, clip);
+    *ok = sw_sprite_draw_batch(inst, inst->sprites_run, inst->cut_lines_run, inst->boxes_run, count, clip);
     return consumed;
 }
 
