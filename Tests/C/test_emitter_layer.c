@@ -907,6 +907,57 @@ static void test_huge_birth_rate(void)
     lk_release(dot);
 }
 
+/* S7.4, S4.2: a negative timeOffset puts the cell's local time below 0 at
+   the start of its interval: the first birth comes when the local time
+   reaches 1 / birthRate (-1 at 10 a second: 1.1 s in). It was accepted
+   and the next frame trapped (births numbered below 1 converted to a
+   key); on a sub-cell, -1e20 hung the first frame. */
+static void test_negative_time_offset(void)
+{
+    lk_image *dot = solid_image(4, 4, 255, 255, 255, 0);
+    double start;
+    lk_emitter_cell *cell = straight_cell(dot, 0);
+    lk_emitter_cell_set_birth_rate(cell, 10);
+    lk_status set = lk_emitter_cell_set_time_offset(cell, -1);
+    lk_layer *e = emitter_layer(&start);
+    lk_emitter_layer_set_emitter_position(e, lk_point_make(W / 2.0, H / 2.0));
+    lk_emitter_layer_set_cells(e, &cell, 1);
+    uint8_t *before = frame_at(start + 1.05), *after = frame_at(start + 1.15);
+    LKT_CHECK(set == LK_OK && lit_pixels(before) == 0 && lit_pixels(after) > 0,
+              "S7.4 a cell's timeOffset of -1 (10 a second) bears its first particle 1.1 s in",
+              "%s, %d lit pixels at 1.05 s, %d at 1.15 s", lkt_status_name(set), lit_pixels(before), lit_pixels(after));
+    free(before);
+    free(after);
+    drop(e);
+    lk_release(cell);
+
+    lk_emitter_cell *parent = straight_cell(dot, 0), *child = straight_cell(dot, 40);
+    lk_emitter_cell_set_birth_rate(child, 10);
+    lk_emitter_cell_set_time_offset(child, -1e20);
+    lk_emitter_cell_set_cells(parent, &child, 1);
+    e = emitter_layer(&start);
+    lk_emitter_layer_set_emitter_position(e, lk_point_make(W / 2.0, H / 2.0));
+    lk_emitter_layer_set_cells(e, &parent, 1);
+    lk_transaction_flush();
+    lk_status s1 = lk_display_render_frame_at(display, start + 1.5);
+    lk_status s2 = lk_display_render_frame_at(display, start + 3);
+    uint8_t *px = frame_at(start + 3);
+    /* the parents (born at 1 and 2 s) sit at the emitter; no child moved away from them */
+    int far = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            if (pixel(px, x, y)[0] > 8 && (abs(x - W / 2) > 4 || abs(y - H / 2) > 4)) far++;
+    LKT_CHECK(s1 == LK_OK && s2 == LK_OK && lit_pixels(px) > 0 && far == 0,
+              "S7.4 a sub-cell's timeOffset of -1e20: frames are drawn, and it bears nothing",
+              "%s %s, %d lit pixels, %d away from the emitter", lkt_status_name(s1), lkt_status_name(s2),
+              lit_pixels(px), far);
+    free(px);
+    drop(e);
+    lk_release(child);
+    lk_release(parent);
+    lk_release(dot);
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a display");
@@ -928,6 +979,7 @@ int main(void)
     test_particles_above_border();
     test_properties_and_errors();
     test_huge_birth_rate();
+    test_negative_time_offset();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

@@ -58,7 +58,8 @@ enum CellPath {
 /// (S4.1, CAMediaTiming on CAEmitterCell) relative to its emitter's start:
 /// births happen while the cell's local time (S4.2) is within its active
 /// interval; `speed` speeds up the birth clock and `timeOffset` starts it
-/// part-way. A duration of 0 (the default) means the cell emits for as long
+/// part-way (a negative one holds the first birth back until the local
+/// time reaches 0). A duration of 0 (the default) means the cell emits for as long
 /// as its emitter lives. autoreverses doubles the active interval; fillMode
 /// has no effect on emission (nothing is "held").
 struct EmissionWindow {
@@ -107,7 +108,12 @@ extension EmitterSimulation {
             // The window's first piece counts births strictly after it
             // starts; a birth exactly on a later boundary belongs to the
             // piece it starts.
-            let lowest = piece.first ? (n + 1).rounded(.down) : n.rounded(.up)
+            // Birth k falls where the cell's local time is k / rate: a
+            // negative timeOffset (count below 0 at the window's start)
+            // bears nothing before local time 0, its first birth is k = 1
+            // (k of 0 and below trapped converting to a key, and -1e20
+            // stepped 1e20 births before any frame).
+            let lowest = max(1, piece.first ? (n + 1).rounded(.down) : n.rounded(.up))
             var k = lowest
             if a >= piece.start {
                 guard let first = EmitterSimulation.firstBirth(after: a, start: piece.start, count: n, rate: rate,
