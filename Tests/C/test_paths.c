@@ -183,6 +183,23 @@ static void svg(void)
                         lk_point_make(50, -50), 0.05);
     }
     lk_release(p);
+    /* arcs whose radii are scaled to the chord by 1e299 or 1e301 (squared,
+       they overflowed: the piece count came out NaN and the call trapped):
+       still the half circle, in the data's own units */
+    p = lk_path_create_from_svg("M 0 0 A 5 5 0 0 0 1e300 0");
+    if (LKT_CHECK(p != NULL, "SVG: an arc to x = 1e300 with radius 5 parses", "%s", lk_last_error())) {
+        lk_rect b = lk_path_get_bounds(p);
+        LKT_CHECK(lkt_near(b.size.width / 1e300, 1, 1e-9) && lkt_near(b.size.height / 5e299, 1, 1e-3),
+                  "SVG: ... into the half circle over that chord", "%s", lkt_fmt_rect(b));
+    }
+    lk_release(p);
+    p = lk_path_create_from_svg("M 10 10 A 1e-300 1e-300 45 0 0 1 1");
+    if (LKT_CHECK(p != NULL, "SVG: an arc with radii of 1e-300 parses", "%s", lk_last_error())) {
+        double r = 9 * sqrt(2.0) / 2;   /* half the chord from (10, 10) to (1, 1) */
+        LKT_CHECK(fabs(lk_path_get_length(p) - LKT_PI * r) < LKT_PI * r * 3e-4,
+                  "SVG: ... into the half circle over its chord", "length %f", lk_path_get_length(p));
+    }
+    lk_release(p);
     p = lk_path_create_from_svg("M0 0 a50 50 0 1 0 100 0");
     if (p) {
         lk_point at;

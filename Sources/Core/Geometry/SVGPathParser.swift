@@ -179,17 +179,28 @@ public struct SVGPathParser {
         var rx = abs(rx0), ry = abs(ry0)
         if rx == 0 || ry == 0 { _ = path.line(to: end); return }
         let cosPhi = cos(phi), sinPhi = sin(phi)
-        let dx = (start.x - end.x) / 2, dy = (start.y - end.y) / 2
+        // Solved in units of the largest of the half chord and the radii (a
+        // power of two, so exact): squared, coordinates near 1e300 overflowed
+        // and radii near 1e-300 underflowed, and the arc's piece count came
+        // out NaN (a trap). What still does not fit a double is a line.
+        let halfX = start.x / 2 - end.x / 2, halfY = start.y / 2 - end.y / 2
+        let largest = max(abs(halfX), abs(halfY), rx, ry)
+        guard largest.isFinite, largest > 0 else { _ = path.line(to: end); return }
+        let unit = Double(sign: .plus, exponent: largest.exponent, significand: 1)
+        let dx = halfX / unit, dy = halfY / unit
+        rx /= unit
+        ry /= unit
         let x1 = cosPhi * dx + sinPhi * dy, y1 = -sinPhi * dx + cosPhi * dy
-        let lambda = (x1 * x1) / (rx * rx) + (y1 * y1) / (ry * ry)
-        if lambda > 1 { let s = lambda.squareRoot(); rx *= s; ry *= s }
+        // radii too small for the chord grow until the ellipse just spans it
+        let lambdaRoot = hypot(x1 / rx, y1 / ry)
+        if lambdaRoot > 1 { rx *= lambdaRoot; ry *= lambdaRoot }
         let num = rx * rx * ry * ry - rx * rx * y1 * y1 - ry * ry * x1 * x1
         let den = rx * rx * y1 * y1 + ry * ry * x1 * x1
         var k = den == 0 ? 0 : (max(0, num / den)).squareRoot()
         if large == sweep { k = -k }
         let cx1 = k * rx * y1 / ry, cy1 = -k * ry * x1 / rx
-        let cx = cosPhi * cx1 - sinPhi * cy1 + (start.x + end.x) / 2
-        let cy = sinPhi * cx1 + cosPhi * cy1 + (start.y + end.y) / 2
+        let cx = unit * (cosPhi * cx1 - sinPhi * cy1) + (start.x / 2 + end.x / 2)
+        let cy = unit * (sinPhi * cx1 + cosPhi * cy1) + (start.y / 2 + end.y / 2)
         func angle(_ ux: Double, _ uy: Double, _ vx: Double, _ vy: Double) -> Double {
             atan2(ux * vy - uy * vx, ux * vx + uy * vy)
         }
@@ -197,6 +208,12 @@ public struct SVGPathParser {
         var delta = angle((x1 - cx1) / rx, (y1 - cy1) / ry, (-x1 - cx1) / rx, (-y1 - cy1) / ry)
         if !sweep && delta > 0 { delta -= 2 * Double.pi }
         if sweep && delta < 0 { delta += 2 * Double.pi }
+        rx *= unit
+        ry *= unit
+        guard theta1.isFinite, delta.isFinite, cx.isFinite, cy.isFinite, rx.isFinite, ry.isFinite else {
+            _ = path.line(to: end)
+            return
+        }
         let pieces = max(1, Int((abs(delta) / (Double.pi / 2)).rounded(.up)))
         let step = delta / Double(pieces)
         let h = 4.0 / 3.0 * tan(step / 4)
