@@ -134,7 +134,7 @@ do {
     let (config, cells) = screenScene()
     var pixels = [UInt8](repeating: 255, count: 16 * 16 * 4)
     for i in 0..<(16 * 16) where (i % 16 - 8) * (i % 16 - 8) + (i / 16 - 8) * (i / 16 - 8) > 64 { pixels[i * 4 + 3] = 0 }
-    let image = pixels.withUnsafeBytes { Image(width: 16, height: 16, stride: 64, format: .rgba8, pixels: $0.baseAddress!) }
+    let image = try! pixels.withUnsafeBytes { try Image(width: 16, height: 16, stride: 64, format: .rgba8, pixels: $0.baseAddress!) }
     let cell = EmitterCell()
     cell.attributes = cells[0].attributes
     cell.name = "drop"

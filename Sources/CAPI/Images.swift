@@ -11,7 +11,7 @@ import LayerKitCore
             throw LayerKitError(.invalidArgument, "format: \(format.rawValue) is not an lk_pixel_format")
         }
         guard let pixels else { throw LayerKitError(.invalidArgument, "pixels: NULL") }
-        return Image(width: Int(width), height: Int(height), stride: stride, format: pixelFormat, pixels: pixels)
+        return try Image(width: Int(width), height: Int(height), stride: stride, format: pixelFormat, pixels: pixels)
     }
 }
 

@@ -230,7 +230,7 @@ private func box(_ frame: Rect, in parent: Layer? = nil, color: Color = Color(r:
         let l = makeLayer(frame: Rect(x: 10, y: 10, width: 100, height: 50))
         try root.addSublayer(l)
         var pixels = [UInt32](repeating: 0xffff_ffff, count: 30 * 30)
-        try l.set(LayerProperties.contents, Image(width: 30, height: 30, stride: 120, format: .argb32Premultiplied, pixels: &pixels))
+        try l.set(LayerProperties.contents, try Image(width: 30, height: 30, stride: 120, format: .argb32Premultiplied, pixels: &pixels))
         try l.set(LayerProperties.contentsCenter, Rect(x: 1.0 / 3, y: 1.0 / 3, width: 1.0 / 3, height: 1.0 / 3))
         let ops = build(root)
         #expect(ops.map(\.kind) == Array(repeating: image, count: 9))

@@ -37,7 +37,7 @@ import Testing
     /// 4x4 white contents.
     private func whiteImage() -> Image {
         let pixels = [UInt8](repeating: 255, count: 4 * 4 * 4)
-        return pixels.withUnsafeBytes { Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!) }
+        return try! pixels.withUnsafeBytes { try Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!) }
     }
 
     @Test func particlesAreTintedImageOpsInOneRunS7_4() throws {

@@ -142,10 +142,10 @@ private let blue = Color(r: 0, g: 0, b: 1, a: 1)
         #expect(lerp(.transform(turned), .transform(flat), 0.2) == .transform(turned))
     }
 
-    @Test func discreteTypesSwitchAtHalfS4_9() {
+    @Test func discreteTypesSwitchAtHalfS4_9() throws {
         var pixel: UInt32 = 0xFF00_00FF
-        let image = Image(width: 1, height: 1, stride: 4, format: .argb32Premultiplied, pixels: &pixel)
-        let otherImage = Image(width: 1, height: 1, stride: 4, format: .argb32Premultiplied, pixels: &pixel)
+        let image = try Image(width: 1, height: 1, stride: 4, format: .argb32Premultiplied, pixels: &pixel)
+        let otherImage = try Image(width: 1, height: 1, stride: 4, format: .argb32Premultiplied, pixels: &pixel)
         // Paths with different elements switch (the same elements morph, S7.1).
         let line = Path(), curve = Path() // two elements against three
         line.data.move(to: Point(x: 0, y: 0))
@@ -171,7 +171,7 @@ private let blue = Color(r: 0, g: 0, b: 1, a: 1)
         }
     }
 
-    @Test func mismatchedTypesAreNilS4_9() {
+    @Test func mismatchedTypesAreNilS4_9() throws {
         let pairs: [(Value, Value)] = [
             (.number(1), .point(.zero)),
             (.none, .number(1)),
@@ -179,7 +179,7 @@ private let blue = Color(r: 0, g: 0, b: 1, a: 1)
             (.bool(true), .string("true")),
             (.size(.zero), .rect(.zero)),
             (.transform(.identity), .number(0)),
-            (.image(Image(width: 1, height: 1, stride: 4, format: .argb32Premultiplied, pixels: [UInt32(0)])), .path(Path())),
+            (.image(try Image(width: 1, height: 1, stride: 4, format: .argb32Premultiplied, pixels: [UInt32(0)])), .path(Path())),
         ]
         for (a, b) in pairs {
             #expect(lerp(a, b, 0.5) == nil, "\(a.type) and \(b.type)")

@@ -83,8 +83,8 @@ import Testing
             cell.attributes.lifetime = 100
             cell.attributes.velocity = 10
             let pixels = [UInt8](repeating: 255, count: 4 * 4 * 4)
-            cell.contents = pixels.withUnsafeBytes {
-                Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!)
+            cell.contents = try pixels.withUnsafeBytes {
+                try Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!)
             }
             try emitter.setEmitterCells([cell])
             try parent.addSublayer(emitter)

@@ -28,7 +28,7 @@ import Testing
         let cell = EmitterCell()
         cell.attributes.birthRate = 40
         cell.attributes.lifetime = 100
-        cell.contents = pixels.withUnsafeBytes { Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!) }
+        cell.contents = try pixels.withUnsafeBytes { try Image(width: 4, height: 4, stride: 16, format: .rgba8, pixels: $0.baseAddress!) }
         try emitter.setEmitterCells([cell])
         try root.addSublayer(emitter)
         ModelLock.shared.withLock { Transaction.flush() }

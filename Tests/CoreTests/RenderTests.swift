@@ -31,7 +31,7 @@ private let push = LK_DL_OP_PUSH_CLIP.rawValue, pop = LK_DL_OP_POP_CLIP.rawValue
         try root.set(LayerProperties.borderWidth, 2)
         try root.set(LayerProperties.masksToBounds, true)
         var pixel: UInt32 = 0xffff_ffff
-        try root.set(LayerProperties.contents, Image(width: 1, height: 1, stride: 4, format: .argb32Premultiplied, pixels: &pixel))
+        try root.set(LayerProperties.contents, try Image(width: 1, height: 1, stride: 4, format: .argb32Premultiplied, pixels: &pixel))
         let child = makeLayer(frame: Rect(x: 5, y: 5, width: 10, height: 10))
         try child.set(LayerProperties.backgroundColor, Color(r: 0, g: 1, b: 0, a: 1))
         try root.addSublayer(child)
@@ -157,7 +157,7 @@ private let push = LK_DL_OP_PUSH_CLIP.rawValue, pop = LK_DL_OP_POP_CLIP.rawValue
 
     @Test func pngRoundTrip() throws {
         let rgba: [UInt8] = [255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 0, 10, 20, 30, 40]
-        let image = rgba.withUnsafeBytes { Image(width: 2, height: 2, stride: 8, format: .rgba8, pixels: $0.baseAddress!) }
+        let image = try rgba.withUnsafeBytes { try Image(width: 2, height: 2, stride: 8, format: .rgba8, pixels: $0.baseAddress!) }
         let file = "/tmp/layerkit-coretest-\(getpid()).png"
         defer { unlink(file) }
         try image.writePNG(to: file)

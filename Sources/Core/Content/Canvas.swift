@@ -13,18 +13,18 @@ public final class Canvas: Object, @unchecked Sendable {
     private var storage: UnsafeMutablePointer<UInt32>?
     public var stride: Int { width * 4 }
 
-    init(width: Int, height: Int, scale: Double, bounds: Rect) {
+    /// nil when the pixels cannot be allocated.
+    init?(width: Int, height: Int, scale: Double, bounds: Rect) {
         self.width = width
         self.height = height
         self.scale = scale
         self.bounds = bounds
-        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
-        pixels.initialize(repeating: 0, count: width * height)
+        guard let pixels = try? PixelStorage.allocateCleared(words: width * height, for: "canvas") else { return nil }
         storage = pixels
         super.init(kind: .canvas)
     }
 
-    deinit { storage?.deallocate() }
+    deinit { if let storage { PixelStorage.free(storage) } }
 
     /// The pixels while the canvas is valid.
     public func pixels() throws(LayerKitError) -> UnsafeMutablePointer<UInt32> {

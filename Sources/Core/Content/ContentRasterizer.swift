@@ -42,8 +42,8 @@ public enum ContentRasterizer {
         let w = x1 - x0, h = y1 - y0
         guard w > 0, h > 0, w <= maximumSide, h <= maximumSide else { return nil }
         let width = Int(w), height = Int(h)
-        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
-        pixels.initialize(repeating: 0, count: width * height)
+        // (out of memory: drawn as nothing, as a shape too large to draw)
+        guard let pixels = try? PixelStorage.allocateCleared(words: width * height, for: "content") else { return nil }
         var target = lkc_target(pixels: pixels, width: Int32(width), height: Int32(height), stride: Int32(width * 4),
                                 scale: scale, origin_x: x0 / scale, origin_y: y0 / scale)
         draw(&target)

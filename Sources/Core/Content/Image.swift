@@ -17,8 +17,9 @@ public final class Image: Object, @unchecked Sendable {
     public var id: UInt64 { descriptor.pointee.id }
 
     /// Copies `pixels` (rows of `stride` bytes) in the given format.
-    public convenience init(width: Int, height: Int, stride: Int, format: PixelFormat, pixels source: UnsafeRawPointer) {
-        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, width * height))
+    public convenience init(width: Int, height: Int, stride: Int, format: PixelFormat,
+                            pixels source: UnsafeRawPointer) throws(LayerKitError) {
+        let pixels = try PixelStorage.allocate(words: width * height, for: "image")
         switch format {
         case .rgba8:
             PixelConversion.rgbaToPremultiplied(width: width, height: height, source: source,
@@ -32,7 +33,8 @@ public final class Image: Object, @unchecked Sendable {
         self.init(width: width, height: height, adopting: pixels)
     }
 
-    /// Takes ownership of width * height premultiplied words.
+    /// Takes ownership of width * height premultiplied words (from
+    /// PixelStorage).
     init(width: Int, height: Int, adopting pixels: UnsafeMutablePointer<UInt32>) {
         self.width = width
         self.height = height
@@ -50,7 +52,7 @@ public final class Image: Object, @unchecked Sendable {
 
     deinit {
         DisplayRegistry.shared.imageReleased(id)
-        pixels.deallocate()
+        PixelStorage.free(pixels)
         descriptor.deallocate()
     }
 
@@ -62,7 +64,10 @@ public final class Image: Object, @unchecked Sendable {
             throw .invalid("width, height: \(width)x\(height) is larger than the limit of 32768x32768")
         }
         // (stride is the program's size_t: printed unsigned; one past half
-        // the address space reads as negative here)
+        // the address space reads as negative here, and is no buffer's)
+        guard stride >= 0 else {
+            throw .invalid("stride: \(UInt(bitPattern: stride)) bytes for \(height) rows is more than any buffer can hold")
+        }
         guard stride >= width * 4 else {
             throw .invalid("stride: \(UInt(bitPattern: stride)) bytes is less than width * 4 = \(width * 4)")
         }
@@ -84,17 +89,16 @@ extension Image {
     /// Decodes a PNG file (any PNG colour type; stored premultiplied).
     public convenience init(pngFile file: String) throws(LayerKitError) {
         let decoded = try PNG.read(file: file)
-        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: decoded.width * decoded.height)
-        decoded.rgba.withUnsafeBytes { raw in
-            PixelConversion.rgbaToPremultiplied(width: decoded.width, height: decoded.height, source: raw.baseAddress!,
-                                                sourceStride: decoded.width * 4, into: pixels)
-        }
+        defer { PixelStorage.free(decoded.rgba) }
+        let pixels = try PixelStorage.allocate(words: decoded.width * decoded.height, for: "file_name: PNG '\(file)'")
+        PixelConversion.rgbaToPremultiplied(width: decoded.width, height: decoded.height, source: decoded.rgba,
+                                            sourceStride: decoded.width * 4, into: pixels)
         self.init(width: decoded.width, height: decoded.height, adopting: pixels)
     }
 
     public func writePNG(to file: String) throws(LayerKitError) {
-        let rgba = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 16)
-        defer { rgba.deallocate() }
+        let rgba = try PixelStorage.allocate(words: width * height, for: "image")
+        defer { PixelStorage.free(rgba) }
         readRGBA(into: rgba, stride: width * 4)
         try PNG.write(file: file, width: width, height: height, rgba: rgba, stride: width * 4)
     }

@@ -5,8 +5,9 @@ enum PNG {
     /// PNG_FORMAT_RGBA (PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA), a macro Swift does not import.
     private static let rgbaFormat: UInt32 = 0x02 | 0x01
 
-    /// Decodes a PNG file into RGBA8 straight alpha.
-    static func read(file: String) throws(LayerKitError) -> (width: Int, height: Int, rgba: [UInt8]) {
+    /// Decodes a PNG file into RGBA8 straight alpha, rows packed, in words
+    /// from PixelStorage (the caller frees them).
+    static func read(file: String) throws(LayerKitError) -> (width: Int, height: Int, rgba: UnsafeMutablePointer<UInt32>) {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_file(&image, file) != 0 else {
@@ -31,11 +32,15 @@ enum PNG {
             png_image_free(&image)
             throw LayerKitError(.io, "file_name: PNG '\(file)' is \(width)x\(height): libpng decodes images of under 4 GiB (width x height x 4) only")
         }
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        let ok = rgba.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * 4), nil) }
-        guard ok != 0 else {
+        let rgba: UnsafeMutablePointer<UInt32>
+        do { rgba = try PixelStorage.allocate(words: width * height, for: "file_name: PNG '\(file)'") } catch {
+            png_image_free(&image)
+            throw error
+        }
+        guard png_image_finish_read(&image, nil, rgba, Int32(width * 4), nil) != 0 else {
             let reason = message(of: &image)
             png_image_free(&image)
+            PixelStorage.free(rgba)
             throw LayerKitError(.io, "file_name: cannot decode PNG '\(file)': \(reason)")
         }
         return (width, height, rgba)

@@ -28,7 +28,8 @@ extension Layer {
         let w = (b.size.width * scale).rounded(.up), h = (b.size.height * scale).rounded(.up)
         guard w > 0, h > 0, w <= 16384, h <= 16384 else { return }
         let width = Int(w), height = Int(h)
-        let canvas = Canvas(width: width, height: height, scale: scale, bounds: b)
+        // (out of memory: drawn at the next display instead)
+        guard let canvas = Canvas(width: width, height: height, scale: scale, bounds: b) else { return }
         draw(self, canvas)
         guard let image = canvas.finish() else { return }
         state.contents = image

@@ -424,8 +424,8 @@ public final class Display: Object, @unchecked Sendable {
 
     public func writePNG(to file: String) throws(LayerKitError) {
         let width = Int(size.width), height = Int(size.height)
-        let rgba = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 16)
-        defer { rgba.deallocate() }
+        let rgba = try PixelStorage.allocate(words: width * height, for: "display")
+        defer { PixelStorage.free(rgba) }
         try readPixels(into: rgba, stride: width * 4)
         try PNG.write(file: file, width: width, height: height, rgba: rgba, stride: width * 4)
     }

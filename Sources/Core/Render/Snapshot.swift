@@ -53,11 +53,11 @@ extension Layer {
             target_time: 0,
             frame_number: 1)
         try backend.render(&list)
-        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+        let pixels = try PixelStorage.allocate(words: width * height, for: "layer")
         do {
             try backend.readPixels(into: pixels, stride: width * 4)
         } catch {
-            pixels.deallocate()
+            PixelStorage.free(pixels)
             throw error
         }
         return Image(width: width, height: height, adopting: pixels)

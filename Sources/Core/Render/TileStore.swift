@@ -110,7 +110,9 @@ final class TileStore: @unchecked Sendable {
             let store = ObjectIdentifier(need.store)
             guard TileStore.drawing.insert(store).inserted else { return nil }
             defer { TileStore.drawing.remove(store) }
-            let canvas = Canvas(width: need.width, height: need.height, scale: need.scale, bounds: need.rect)
+            // (out of memory: the tile stays missing, asked for again next frame)
+            guard let canvas = Canvas(width: need.width, height: need.height, scale: need.scale, bounds: need.rect)
+            else { return nil }
             draw(layer, canvas)
             return canvas.finish()
         } ?? nil
