@@ -445,6 +445,21 @@ int lkc_text(const lkc_target *t, const char *utf8, size_t length, const lkc_tex
     pango_font_description_set_absolute_size(font, style->size * PANGO_SCALE);
     pango_layout_set_font_description(layout, font);
     pango_font_description_free(font);
+    /* Only the paragraphs that can show: each takes a line at least, no
+     * line is under half the font size tall, and Pango lays paragraphs out
+     * in time growing with the square of their number (a label of 12,500
+     * lines took 16 s, all but a few below its box). */
+    double most_lines = ceil(h / (0.5 * style->size)) + 2;
+    if (most_lines < (double)length) {
+        size_t kept = 0, lines = 1;
+        for (; kept < length; kept++) {
+            char c = utf8[kept];
+            if (c != '\n' && c != '\r') continue;
+            if (c == '\r' && kept + 1 < length && utf8[kept + 1] == '\n') kept++;
+            if ((double)++lines > most_lines) break;
+        }
+        length = kept;
+    }
     pango_layout_set_text(layout, utf8, (int)length);
 
     int width = (int)lround(w * PANGO_SCALE);
@@ -485,29 +500,30 @@ int lkc_text(const lkc_target *t, const char *utf8, size_t length, const lkc_tex
         pango_cairo_show_layout(cr, layout);
     } else {
         /* Lines that do not wrap have no width for Pango to align in: each
-         * is placed in the box here (natural: by its own direction). */
-        PangoLayoutIter *lines = pango_layout_get_iter(layout);
-        do {
-            PangoLayoutLine *line = pango_layout_iter_get_line_readonly(lines);
+         * is placed in the box here (natural: by its own direction), from
+         * its extents in its own coordinates (the layout's include Pango's
+         * own alignment within the widest line: a centred line shorter
+         * than another was drawn that much left of the centre), the lines
+         * stacked as Pango stacks them. */
+        int top = 0;
+        for (GSList *l = pango_layout_get_lines_readonly(layout); l; l = l->next) {
+            PangoLayoutLine *line = l->data;
             PangoRectangle logical;
-            pango_layout_iter_get_line_extents(lines, NULL, &logical);
+            pango_layout_line_get_extents(line, NULL, &logical);
             double lw = (double)logical.width / PANGO_SCALE, lx = (double)logical.x / PANGO_SCALE;
             int align = style->alignment;
             if (align == LKC_ALIGN_NATURAL || align == LKC_ALIGN_JUSTIFIED)
                 align = line->resolved_dir == PANGO_DIRECTION_RTL ? LKC_ALIGN_RIGHT : LKC_ALIGN_LEFT;
             double dx = align == LKC_ALIGN_RIGHT ? w - lw : align == LKC_ALIGN_CENTER ? (w - lw) / 2 : 0;
-            cairo_move_to(cr, x + dx - lx, y + (double)pango_layout_iter_get_baseline(lines) / PANGO_SCALE);
+            cairo_move_to(cr, x + dx - lx, y + (double)(top - logical.y) / PANGO_SCALE);
             pango_cairo_show_layout_line(cr, line);
-        } while (pango_layout_iter_next_line(lines));
-        pango_layout_iter_free(lines);
+            top += logical.height + pango_layout_get_spacing(layout);
+        }
     }
     int glyphs = 0;
-    PangoLayoutIter *iter = pango_layout_get_iter(layout);
-    do {
-        PangoLayoutRun *run = pango_layout_iter_get_run_readonly(iter);
-        if (run) glyphs += run->glyphs->num_glyphs;
-    } while (pango_layout_iter_next_run(iter));
-    pango_layout_iter_free(iter);
+    for (GSList *l = pango_layout_get_lines_readonly(layout); l; l = l->next)
+        for (GSList *r = ((PangoLayoutLine *)l->data)->runs; r; r = r->next)
+            glyphs += ((PangoLayoutRun *)r->data)->glyphs->num_glyphs;
     g_object_unref(layout);
     close_target(cr, surface);
     return glyphs;

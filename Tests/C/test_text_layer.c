@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define W 300
 #define H 120
@@ -82,6 +83,80 @@ static void test_alignment(void)
     lk_text_layer_set_foreground_color(t, lk_color_make(0, 1, 0, 1));
     ink green = measure();
     LKT_CHECK(green.pixels == 0, "S7.2 foregroundColor: green text has no red", "%d red pixels", green.pixels);
+    drop(t);
+}
+
+/* S7.2: lines of unwrapped text align in the box each on its own: a
+   centred line shorter than another was drawn left of the centre by half
+   the difference (Pango aligns lines within the widest, and that offset
+   stayed in), a right-aligned one short of the edge. */
+static ink measure_rows(int y0, int y1)
+{
+    ink k = {W, H, -1, -1, 0};
+    uint8_t *px = lkt_render_and_read(display, "render");
+    if (!px) return k;
+    for (int y = y0; y < y1; y++)
+        for (int x = 0; x < W; x++)
+            if (px[(y * W + x) * 4] > 64) {
+                if (x < k.x0) k.x0 = x;
+                if (x > k.x1) k.x1 = x;
+                k.pixels++;
+            }
+    free(px);
+    return k;
+}
+
+static void test_alignment_of_lines(void)
+{
+    lk_layer *t = text_layer("ii\nwide wide wide line", NULL, 16, W);
+    lk_text_layer_set_alignment_mode(t, LK_TEXT_ALIGNMENT_CENTER);
+    lk_transaction_flush();
+    ink shorter = measure_rows(0, 19), wider = measure_rows(19, 40);
+    LKT_CHECK(shorter.pixels > 0 && abs(shorter.x0 - (W - 1 - shorter.x1)) <= 2 &&
+                  abs(wider.x0 - (W - 1 - wider.x1)) <= 2,
+              "S7.2 centred lines of different widths each leave equal margins",
+              "short line ink %d..%d, long line %d..%d", shorter.x0, shorter.x1, wider.x0, wider.x1);
+    lk_text_layer_set_alignment_mode(t, LK_TEXT_ALIGNMENT_RIGHT);
+    lk_transaction_flush();
+    shorter = measure_rows(0, 19);
+    wider = measure_rows(19, 40);
+    LKT_CHECK(shorter.x1 >= W - 4 && wider.x1 >= W - 4, "S7.2 right-aligned lines of different widths each end at the right edge",
+              "short line ink %d..%d, long line %d..%d", shorter.x0, shorter.x1, wider.x0, wider.x1);
+    drop(t);
+}
+
+/* S7.2, S8.1: a label of 12,500 lines draws as the lines its box shows
+   (the same pixels as its first 20 lines alone) and in time proportionate
+   to them: Pango lays paragraphs out in time growing with the square of
+   their number (16 s for this frame), so only those that can show are
+   laid out. The bound is 5 s of CPU, far above its few milliseconds; not
+   under valgrind. */
+static void test_many_lines(void)
+{
+    size_t n = 12500 * 80;
+    char *text = (char *)malloc(n + 1);
+    for (size_t i = 0; i < n; i++) text[i] = i % 80 == 79 ? '\n' : "abcd efgh "[i % 10];
+    text[n] = 0;
+    char first[20 * 80 + 1];
+    memcpy(first, text, 20 * 80);
+    first[20 * 80] = 0;
+    lk_layer *t = text_layer(first, NULL, 12, W);
+    uint8_t *few = lkt_render_and_read(display, "render");
+    lk_text_layer_set_string(t, text);
+    lk_transaction_flush();
+    clock_t start = clock();
+    uint8_t *many = lkt_render_and_read(display, "render");
+    double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+    LKT_CHECK(few && many && memcmp(few, many, (size_t)W * H * 4) == 0,
+              "S7.2 a label of 12,500 lines draws what its first 20 alone draw (the box shows fewer)", "%s",
+              few && many ? "pixels differ" : "no frame");
+    const char *preload = getenv("LD_PRELOAD");
+    if (!(preload && strstr(preload, "vgpreload")))
+        LKT_CHECK(seconds < 5, "S8.1 a label of 12,500 lines draws in time proportionate to what shows (under 5 s)",
+                  "%.2f s", seconds);
+    free(few);
+    free(many);
+    free(text);
     drop(t);
 }
 
@@ -326,6 +401,8 @@ int main(void)
     lk_layer_set_action(root, "sublayers", lk_action_null());
     lk_transaction_set_disable_actions(true);
     test_alignment();
+    test_alignment_of_lines();
+    test_many_lines();
     test_wrapping_and_truncation();
     test_fractional_advances();
     test_scripts();
