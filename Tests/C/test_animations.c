@@ -346,6 +346,25 @@ static void ship(void)
     LKT_CHECK_POINT("S4.10 (the symmetric curve's middle)", position_at(l, b + 0.5), bez(0.5, NULL), 1e-6);
     lk_release(l);
 
+    /* paced along lines 1e300 long: the lengths' squares overflowed and
+       the position was NaN */
+    l = committed_layer();
+    lk_path *far = lk_path_create();
+    lk_path_move_to(far, 0, 0);
+    lk_path_line_to(far, 1e300, 0);
+    lk_path_line_to(far, 0, 0);
+    a = lk_keyframe_animation_create("position");
+    lk_animation_set_path(a, far);
+    lk_animation_set_duration(a, 1.0);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_PACED);
+    b = add(l, a, "paced far");
+    lk_point q = position_at(l, b + 0.25);
+    LKT_CHECK(fabs(q.x / 5e299 - 1) < 1e-9 && q.y == 0,
+              "S4.10 paced along lines 1e300 long: a quarter of the time is a quarter of the way", "%s",
+              lkt_fmt_point(q));
+    lk_release(far);
+    lk_release(l);
+
     /* a path of two lines: each segment is one keyframe interval */
     lk_path *lines = lk_path_create();
     lk_path_move_to(lines, 0, 0);

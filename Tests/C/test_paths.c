@@ -35,6 +35,19 @@ static void lengths(void)
     lk_path_line_to(p, 30, 40);
     lk_path_line_to(p, 30, 0);
     LKT_CHECK_NEAR("path length of two lines is 50 + 40", lk_path_get_length(p), 90, 1e-9);
+    {
+        /* lines whose squared lengths overflow (they measured infinite) */
+        lk_path *far = lk_path_create();
+        lk_path_move_to(far, 0, 0);
+        lk_path_line_to(far, 3e200, 4e200);
+        lk_point half;
+        lk_status s = lk_path_get_point_at_distance(far, 2.5e200, &half, NULL);
+        LKT_CHECK(fabs(lk_path_get_length(far) / 5e200 - 1) < 1e-12 && s == LK_OK &&
+                      fabs(half.x / 1.5e200 - 1) < 1e-9 && fabs(half.y / 2e200 - 1) < 1e-9,
+                  "a line 5e200 long measures 5e200, its middle half way", "length %g, middle %s",
+                  lk_path_get_length(far), lkt_fmt_point(half));
+        lk_release(far);
+    }
     lk_path_close(p);
     LKT_CHECK_NEAR("close draws back to the subpath start (+30)", lk_path_get_length(p), 120, 1e-9);
     lk_path_move_to(p, 500, 500);

@@ -326,9 +326,14 @@ final class KeyframeTrack: @unchecked Sendable {
         }
     }
 
+    /// Euclidean, in units of the largest difference (squared, differences
+    /// of 1e300 overflowed: a paced animation along them went to NaN).
     private static func distance(_ a: [Double], _ b: [Double]) -> Double {
+        var largest = 0.0
+        for k in 0..<a.count { largest = max(largest, abs(b[k] - a[k])) }
+        guard largest > 0, largest.isFinite else { return largest }
         var sum = 0.0
-        for k in 0..<a.count { sum += (b[k] - a[k]) * (b[k] - a[k]) }
-        return sum.squareRoot()
+        for k in 0..<a.count { let d = (b[k] - a[k]) / largest; sum += d * d }
+        return largest * sum.squareRoot()
     }
 }

@@ -1,5 +1,14 @@
 import Glibc
 
+/// |(x, y)|: hypot's result without its cost where the squares neither
+/// overflow nor lose precision (a line 1e160 long measured infinite, and a
+/// paced animation along it went to NaN).
+@inline(__always)
+func magnitude(_ x: Double, _ y: Double) -> Double {
+    let q = x * x + y * y
+    return q < 1e290 && q > 1e-290 ? q.squareRoot() : hypot(x, y)
+}
+
 /// One drawn piece of a path, from its start point: what arc length,
 /// point-at-distance and path animations walk along.
 public enum PathSegment: Equatable, Sendable {
@@ -67,14 +76,14 @@ public enum PathSegment: Equatable, Sendable {
 
     private func speed(_ t: Double) -> Double {
         let d = derivative(at: t)
-        return (d.x * d.x + d.y * d.y).squareRoot()
+        return magnitude(d.x, d.y)
     }
 
     /// Arc length from t = a to t = b: 8-point Gauss-Legendre on halves
     /// until two levels agree to 1e-9 relative (a line is exact at once).
     public func length(from a: Double = 0, to b: Double = 1) -> Double {
         if case let .line(p, q) = self {
-            return abs(b - a) * ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
+            return abs(b - a) * magnitude(q.x - p.x, q.y - p.y)
         }
         return adaptiveLength(a, b, gauss(a, b), depth: 0)
     }
@@ -206,7 +215,7 @@ public struct PathMeasure: Sendable {
             let error = table[lo] + segment.shortLength(from: t0, to: t) - distance
             if abs(error) <= 1e-9 * max(1, total) { break }
             let d = segment.derivative(at: t)
-            let speed = (d.x * d.x + d.y * d.y).squareRoot()
+            let speed = magnitude(d.x, d.y)
             guard speed > 1e-12 else { break }
             t = min(max(t - error / speed, t0), t1)
         }
