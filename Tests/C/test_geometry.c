@@ -192,6 +192,11 @@ static void check_convert(void)
     LKT_CHECK_POINT("S1.4 scaled child to parent", p, lk_point_make(120, 140), EPS);
     p = lk_layer_convert_point(b, lk_point_make(3, 4), b);
     LKT_CHECK_POINT("S1.4 a layer to itself is the identity", p, lk_point_make(3, 4), EPS);
+    /* a point whose coordinates overflow on the way (scaled 2) is said to
+       (it was called "behind the viewer after perspective") */
+    lkt_error_mark();
+    p = lk_layer_convert_point(c, lk_point_make(1.7e308, 0), r);
+    LKT_CHECK_ERROR_MESSAGE("S8.1 a point that overflows converting it says so", "overflows");
 
     rr = lk_layer_convert_rect(b, lk_rect_make(0, 0, 40, 40), r);
     LKT_CHECK_RECT("S1.4 convert rect, bounding box of the rotated rect", rr,

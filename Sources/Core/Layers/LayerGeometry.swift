@@ -148,8 +148,17 @@ extension Layer {
             }
             return inverse
         } ?? .identity
-        guard let inRoot = toRoot.map(p), let result = fromRoot.map(inRoot, inverse: to != nil) else {
+        // (a point so far out that its coordinates overflow on the way is
+        // no point behind the viewer: said as it is)
+        let inRoot = toRoot.map(p)
+        if let inRoot, !(inRoot.x.isFinite && inRoot.y.isFinite) {
+            throw LayerKitError(.invalidArgument, "p: (\(p.x), \(p.y)) overflows converting it (too far from the layers)")
+        }
+        guard let inRoot, let result = fromRoot.map(inRoot, inverse: to != nil) else {
             throw LayerKitError(.state, "p: the point is behind the viewer after perspective")
+        }
+        guard result.x.isFinite && result.y.isFinite else {
+            throw LayerKitError(.invalidArgument, "p: (\(p.x), \(p.y)) overflows converting it (too far from the layers)")
         }
         return result
     }
