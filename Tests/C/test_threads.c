@@ -205,7 +205,8 @@ static void check_ended_thread(void)
 
 /* ---- lk_display_run on several threads; closing under a run ---------- */
 
-typedef struct runner { lk_display *display; volatile int returned; lk_status status; } runner;
+/* a thread's lk_display_run, or lk_display_dispatch with timeout */
+typedef struct runner { lk_display *display; volatile int returned; lk_status status; int timeout; } runner;
 
 static void *run_display(void *context)
 {
@@ -229,11 +230,8 @@ static int wait_returned(runner *r, int n)
     return done;
 }
 
-/* One lk_display_stop ends the run on each thread running the display (the
-   second thread's run never returned: the display woke one thread); closing
-   the display ends runs on other threads too (they waited for something
-   else to be posted to them). */
-static void check_runs_on_threads(void)
+/* A 16 x 16 display with a manual clock, for runs and dispatches on threads. */
+static lk_display *open_for_threads(const char *check)
 {
     lk_display_options o;
     memset(&o, 0, sizeof o);
@@ -243,8 +241,19 @@ static void check_runs_on_threads(void)
     o.height = 16;
     o.manual_clock = true;
     lk_display *d = lk_display_open(&o);
-    if (!LKT_CHECK(d != NULL, "S5.3 open a display for runs on threads", "%s", lk_last_error())) return;
-    runner r[2] = { { d, 0, LK_OK }, { d, 0, LK_OK } };
+    LKT_CHECK(d != NULL, check, "%s", lk_last_error());
+    return d;
+}
+
+/* One lk_display_stop ends the run on each thread running the display (the
+   second thread's run never returned: the display woke one thread); closing
+   the display ends runs on other threads too (they waited for something
+   else to be posted to them). */
+static void check_runs_on_threads(void)
+{
+    lk_display *d = open_for_threads("S5.3 open a display for runs on threads");
+    if (!d) return;
+    runner r[2] = { { d, 0, LK_OK, 0 }, { d, 0, LK_OK, 0 } };
     pthread_t threads[2];
     int started = 0;
     for (int i = 0; i < 2; i++) started += pthread_create(&threads[i], NULL, run_display, &r[i]) == 0;
@@ -257,7 +266,7 @@ static void check_runs_on_threads(void)
               "%d of %d returned", returned, started);
     if (returned == 2) for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
 
-    runner c = { d, 0, LK_OK };
+    runner c = { d, 0, LK_OK, 0 };
     pthread_t closer;
     if (pthread_create(&closer, NULL, run_display, &c) == 0) {
         nanosleep(&settle, NULL);
@@ -275,11 +284,9 @@ static void check_runs_on_threads(void)
    thread, with LK_ERROR_STATE, as it ends a run: the dispatch with no
    limit never returned, one of 60 s waited out its limit. A timeout below
    -1 waits for nothing: it is refused (it waited forever). */
-typedef struct dispatcher { lk_display *display; int timeout; volatile int returned; lk_status status; } dispatcher;
-
 static void *dispatch_display(void *context)
 {
-    dispatcher *r = (dispatcher *)context;
+    runner *r = (runner *)context;
     r->status = lk_display_dispatch(r->display, r->timeout);
     r->returned = 1;
     return NULL;
@@ -287,31 +294,19 @@ static void *dispatch_display(void *context)
 
 static void check_dispatch_closed(void)
 {
-    lk_display_options o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = (uint32_t)sizeof o;
-    o.backend = lkt_backend();
-    o.width = 16;
-    o.height = 16;
-    o.manual_clock = true;
-    lk_display *d = lk_display_open(&o);
-    if (!LKT_CHECK(d != NULL, "S5.3 open a display for dispatches on threads", "%s", lk_last_error())) return;
+    lk_display *d = open_for_threads("S5.3 open a display for dispatches on threads");
+    if (!d) return;
     lkt_error_mark();
     LKT_CHECK_ERROR("S8.1 lk_display_dispatch with a timeout of -2 ms is refused", lk_display_dispatch(d, -2),
                     LK_ERROR_INVALID_ARGUMENT, "timeout_ms");
-    dispatcher r[2] = { { d, -1, 0, LK_OK }, { d, 60000, 0, LK_OK } };
+    runner r[2] = { { d, 0, LK_OK, -1 }, { d, 0, LK_OK, 60000 } };
     pthread_t threads[2];
     int started = 0;
     for (int i = 0; i < 2; i++) started += pthread_create(&threads[i], NULL, dispatch_display, &r[i]) == 0;
     struct timespec settle = { 0, 200000000 };
     nanosleep(&settle, NULL);   /* both inside lk_display_dispatch */
     lk_display_close(d);
-    int done = 0;
-    for (int waited = 0; waited < 500 && done < started; waited++) {
-        done = r[0].returned + r[1].returned;
-        struct timespec t = { 0, 10000000 };
-        if (done < started) nanosleep(&t, NULL);
-    }
+    int done = wait_returned(r, started);
     LKT_CHECK(started == 2 && done == 2 && r[0].status == LK_ERROR_STATE && r[1].status == LK_ERROR_STATE,
               "S5.3 closing the display ends a dispatch on another thread (no limit, 60 s), with LK_ERROR_STATE",
               "%d of %d returned within 5 s, %s and %s", done, started, lkt_status_name(r[0].status),
