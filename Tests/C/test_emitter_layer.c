@@ -958,6 +958,41 @@ static void test_negative_time_offset(void)
     lk_release(dot);
 }
 
+/* S6.1, allowsGroupOpacity: an emitter layer at opacity 0.5 fades its
+   particles as one picture: an opaque red particle over an opaque blue one
+   shows red at half, (128, 0, 0), not red at half over blue at half
+   (128, 0, 64), which it showed unless a background colour made the layer
+   a group. With allowsGroupOpacity off each particle takes the opacity. */
+static void test_group_opacity(void)
+{
+    lk_image *white = solid_image(8, 8, 255, 255, 255, 0);
+    for (int grouped = 1; grouped >= 0; grouped--) {
+        double start;
+        lk_emitter_cell *cell = straight_cell(white, 0);
+        lk_emitter_cell_set_duration(cell, 2.5);   /* births at 1 and 2 s */
+        lk_emitter_cell_set_color(cell, lk_color_make(1, 0, 0, 1));
+        lk_emitter_cell_set_red_speed(cell, -1);   /* a second old: blue */
+        lk_emitter_cell_set_blue_speed(cell, 1);
+        lk_layer *e = emitter_layer(&start);
+        lk_emitter_layer_set_cells(e, &cell, 1);
+        lk_emitter_layer_set_render_mode(e, LK_EMITTER_RENDER_OLDEST_FIRST);
+        lk_emitter_layer_set_emitter_position(e, lk_point_make(W / 2.0, H / 2.0));
+        lk_layer_set_opacity(e, 0.5);
+        lk_layer_set_allows_group_opacity(e, grouped);
+        uint8_t *px = frame_at(start + 2.0);
+        const uint8_t *p = pixel(px, W / 2, H / 2);
+        int want_blue = grouped ? 0 : 64;
+        LKT_CHECK(abs(p[0] - 128) <= 2 && p[1] <= 2 && abs(p[2] - want_blue) <= 2,
+                  grouped ? "S6.1 allowsGroupOpacity: overlapping particles at opacity 0.5 fade as one picture"
+                          : "S6.1 allowsGroupOpacity off: each particle takes the opacity on its own",
+                  "(%d, %d, %d), expected (128, 0, %d)", p[0], p[1], p[2], want_blue);
+        free(px);
+        drop(e);
+        lk_release(cell);
+    }
+    lk_release(white);
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a display");
@@ -980,6 +1015,7 @@ int main(void)
     test_properties_and_errors();
     test_huge_birth_rate();
     test_negative_time_offset();
+    test_group_opacity();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

@@ -19,8 +19,9 @@ extension DisplayListBuilder {
     }
 
     /// The layer at `opacity`: as one group when it fades as a whole
-    /// (allowsGroupOpacity) and has parts that overlap (sublayers, or two
-    /// of background, contents and border); otherwise the opacity multiplies
+    /// (allowsGroupOpacity) and has parts that overlap (sublayers, an
+    /// emitter's particles, or two of background, contents and border);
+    /// otherwise the opacity multiplies
     /// each op, and a plain layer stays on the backends' fast paths.
     mutating func drawFaded(_ layer: LayerDraw, opacity: Double) {
         let s = layer.state
@@ -36,6 +37,10 @@ extension DisplayListBuilder {
     static func hasOverlappingParts(_ layer: LayerDraw) -> Bool {
         if !layer.node.children.isEmpty { return true }
         let s = layer.state
+        // Particles overlap one another: each faded on its own, an opaque
+        // particle showed the one beneath it (as a background colour
+        // made the layer a group, they were grouped only with one).
+        if s.pointee.layerKind == .emitter { return true }
         var parts = 0
         if let c = s.pointee.backgroundColor, c.a > 0 { parts += 1 }
         if s.pointee.contents != nil { parts += 1 }
