@@ -621,6 +621,84 @@ static void check_in_replicator(void)
     lk_display_close(d);
 }
 
+/* S7.8, S7.5: a tiled layer drawn twice in a frame with other bounds, in
+   a replicator whose instances are delayed while its bounds animate: each
+   instance shows all its tiles. Keyed by grid cell alone, the two
+   versions of a cell (cut to other bounds) replaced each other, and from
+   the second frame on two of the three instances showed no tile at all. */
+static void draw_yellow(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    lk_canvas_clear(canvas, lk_color_make(1, 1, 0, 1));
+}
+
+static void check_delayed_instances(void)
+{
+    lk_display *d = lkt_open_display(W, H, "S7.8 a tiled layer in delayed replicator instances");
+    if (!d) return;
+    lk_transaction_begin();
+    lk_transaction_set_disable_actions(true);
+    lk_layer *root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
+    lk_layer_set_background_color(root, lk_color_make(0, 0, 0, 1));
+    lk_layer *rep = lk_replicator_layer_create();
+    lk_layer_set_frame(rep, lk_rect_make(0, 0, W, H));
+    lk_replicator_layer_set_instance_count(rep, 3);
+    lk_replicator_layer_set_instance_delay(rep, 0.1);
+    lk_replicator_layer_set_instance_transform(rep, lkt_t_translation(40, 0, 0));
+    lk_layer_add_sublayer(root, rep);
+    lk_layer *t = lk_tiled_layer_create();
+    lk_tiled_layer_set_tile_size(t, lk_size_make(16, 16));
+    lk_layer_delegate delegate;
+    memset(&delegate, 0, sizeof delegate);
+    delegate.struct_size = sizeof delegate;
+    delegate.draw = draw_yellow;
+    lk_layer_set_delegate(t, &delegate, NULL, NULL);
+    lk_layer_set_frame(t, lk_rect_make(2, 10, 30, 40));
+    lk_layer_add_sublayer(rep, t);
+    double begin = lk_media_time() + 5;
+    lk_animation *a = lk_basic_animation_create("bounds");
+    lk_animation_set_from_value(a, lk_value_rect(lk_rect_make(0, 0, 30, 40)));
+    lk_animation_set_to_value(a, lk_value_rect(lk_rect_make(10, 0, 30, 60)));
+    lk_animation_set_duration(a, 0.25);
+    lk_animation_set_begin_time(a, begin);
+    lk_layer_add_animation(t, a, "bounds");
+    lk_release(a);
+    lk_transaction_commit();
+    lk_display_set_root_layer(d, root);
+    int short_frames = 0, first_short = -1, counts[3] = { 0, 0, 0 };
+    for (int f = 0; f <= 30; f++) {
+        uint8_t *px = (uint8_t *)malloc((size_t)W * H * 4);
+        if (!px || lk_display_render_frame_at(d, begin + f * 0.016) != LK_OK ||
+            lk_display_read_pixels(d, px, W * 4) != LK_OK) {
+            LKT_CHECK(0, "S7.8 delayed replicator instances: a frame", "%s", lk_last_error());
+            free(px);
+            break;
+        }
+        int n[3] = { 0, 0, 0 }, short_ = 0;
+        for (int i = 0; i < 3; i++) {
+            for (int y = 0; y < H; y++)
+                for (int x = 40 * i; x < 40 * i + 40; x++) n[i] += px[(y * W + x) * 4] > 200;
+            short_ |= n[i] < 29 * 39;   /* each instance: a yellow 30 x 40 rect or larger */
+        }
+        if (short_ && first_short < 0) {
+            first_short = f;
+            memcpy(counts, n, sizeof counts);
+        }
+        short_frames += short_;
+        free(px);
+    }
+    LKT_CHECK(short_frames == 0, "S7.8 delayed replicator instances of a tiled layer whose bounds animate show all its tiles",
+              "%d of 31 frames short, the first (%d): yellow pixels per instance %d, %d, %d (at least %d each)",
+              short_frames, first_short, counts[0], counts[1], counts[2], 29 * 39);
+    lk_display_set_root_layer(d, NULL);
+    lk_release(t);
+    lk_release(rep);
+    lk_release(root);
+    lk_display_close(d);
+}
+
 int main(void)
 {
     check_properties();
@@ -633,5 +711,6 @@ int main(void)
     check_extremes();
     check_tiny_tiles();
     check_in_replicator();
+    check_delayed_instances();
     return lkt_finish();
 }

@@ -1,6 +1,6 @@
 // Plain geometric values of the layer model (S1.0: origin top left, y down).
 
-public struct Point: Equatable, Sendable {
+public struct Point: Hashable, Sendable {
     public var x: Double
     public var y: Double
     public init(x: Double, y: Double) { self.x = x; self.y = y }
@@ -8,7 +8,7 @@ public struct Point: Equatable, Sendable {
     var isFinite: Bool { x.isFinite && y.isFinite }
 }
 
-public struct Size: Equatable, Sendable {
+public struct Size: Hashable, Sendable {
     public var width: Double
     public var height: Double
     public init(width: Double, height: Double) { self.width = width; self.height = height }
@@ -16,7 +16,7 @@ public struct Size: Equatable, Sendable {
     var isFinite: Bool { width.isFinite && height.isFinite }
 }
 
-public struct Rect: Equatable, Sendable {
+public struct Rect: Hashable, Sendable {
     public var origin: Point
     public var size: Size
     public init(origin: Point, size: Size) { self.origin = origin; self.size = size }

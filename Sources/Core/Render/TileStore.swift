@@ -5,13 +5,20 @@ import Synchronization
 /// recently used first out, within the layer's tileCacheLimit. The render
 /// side reads and fills it; commits invalidate it (setNeedsDisplay).
 final class TileStore: @unchecked Sendable {
-    /// A tile: level e (tiles at 2^e times contentsScale pixels per point)
-    /// and its column and row in that level's grid (anchored at the layer's
-    /// coordinate origin).
+    /// A tile: level e (tiles at 2^e times contentsScale pixels per point),
+    /// its column and row in that level's grid (anchored at the layer's
+    /// coordinate origin), and what it covers: the grid cell cut to the
+    /// bounds, at `scale` pixels per point. A layer drawn twice in a frame
+    /// with other bounds (replicator instances delayed while the bounds
+    /// animate, a transition's picture from before) needs both versions of
+    /// a cell: keyed by the cell alone, one replaced the other, and an
+    /// instance's tiles were missing every frame.
     struct Key: Hashable {
         var level: Int
         var column: Int
         var row: Int
+        var rect: Rect
+        var scale: Double
     }
 
     /// A tile a frame needs and the store lacks.

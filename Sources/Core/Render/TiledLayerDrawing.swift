@@ -40,7 +40,7 @@ extension DisplayListBuilder {
                 n += 1
                 let cell = Rect(x: Double(column) * tw, y: Double(row) * th, width: tw, height: th)
                 guard let rect = cell.intersection(bounds), rect.size.width > 0, rect.size.height > 0 else { continue }
-                let key = TileStore.Key(level: level, column: column, row: row)
+                let key = TileStore.Key(level: level, column: column, row: row, rect: rect, scale: scale)
                 if let image = tiled.store.image(key, rect: rect, scale: scale, frame: tileFrame) {
                     images.append(image)
                     // Tiles meet edge to edge: no anti-aliasing, so no seams.
