@@ -105,6 +105,16 @@ static void test_draw(void)
     lk_layer_set_bounds(l, lk_rect_make(0, 0, 80, 60));
     lk_transaction_flush();
     LKT_CHECK(draws == 2, "S6.1 with needsDisplayOnBoundsChange a size change draws again", "%d draws", draws);
+    /* S1.6: it has a key path too (it was unknown), both ways */
+    lk_value v = lk_value_none();
+    lk_status got = lk_layer_get_value(l, "needsDisplayOnBoundsChange", &v);
+    lk_status set = lk_layer_set_value(l, "needsDisplayOnBoundsChange", lk_value_bool(false));
+    LKT_CHECK(got == LK_OK && v.type == LK_VALUE_BOOL && v.as.boolean && set == LK_OK &&
+                  !lk_layer_get_needs_display_on_bounds_change(l),
+              "S1.6 needsDisplayOnBoundsChange by key path reads and sets the typed value", "%s, %s",
+              lkt_status_name(got), lkt_status_name(set));
+    lk_layer_set_needs_display_on_bounds_change(l, true);
+    lk_transaction_flush();   /* (the key path's change opened an implicit transaction) */
     /* S2.1: drawing during a commit leaves no transaction open: the next
        explicit transaction is the outermost and commits at once (the draw
        opened an implicit one, which the next ones nested in) */

@@ -204,6 +204,12 @@ static void test_fractional_advances(void)
     lk_text_layer_set_font(t, "DejaVu Serif");
     LKT_CHECK(lk_text_layer_set_font(t, NULL) == LK_OK && strcmp(lk_text_layer_get_font(t), "DejaVu Sans") == 0,
               "S7.2 a NULL font sets the default back", "%s", lk_last_error());
+    /* ... and so does none by key path (a type mismatch before) */
+    lk_text_layer_set_font(t, "DejaVu Serif");
+    lk_status s = lk_layer_set_value(t, "font", lk_value_none());
+    LKT_CHECK(s == LK_OK && strcmp(lk_text_layer_get_font(t), "DejaVu Sans") == 0,
+              "S1.6 font set to none by key path sets the default back", "%s (%s), font %s", lkt_status_name(s),
+              lk_last_error(), lk_text_layer_get_font(t));
     drop(t);
 }
 

@@ -39,7 +39,10 @@ public class Layer: Object, @unchecked Sendable {
     /// Marked for display: drawn by the delegate before the next commit.
     public internal(set) var needsDisplay = false
     /// A change of bounds size marks the layer for display.
-    public var needsDisplayOnBoundsChange = false
+    public var needsDisplayOnBoundsChange: Bool {
+        get { state.needsDisplayOnBoundsChange }
+        set { state.needsDisplayOnBoundsChange = newValue }
+    }
     /// A presentation copy (S5.1) is read-only and names its model layer.
     public private(set) var modelLayer: Layer?
     /// The top of a presentation copy: where its model's superlayer (or mask

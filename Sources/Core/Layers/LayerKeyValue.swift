@@ -11,6 +11,12 @@ extension Layer {
     public func setValue(_ value: Value, forKeyPath keyPath: String) throws(LayerKitError) {
         let (property, rest) = try resolve(keyPath, kind: state.layerKind)
         if rest.isEmpty {
+            // A text layer's font set to nil (none) is the default again, as
+            // in Core Animation and lk_text_layer_set_font(NULL).
+            if state.layerKind == .text, property.key == TextProperties.font.key, case .none = value {
+                try set(TextProperties.font, TextState.defaultFont)
+                return
+            }
             if property.key == LayerProperties.mask.key {
                 guard let mask = Layer?.from(value) else { throw mismatch(keyPath, .layer, value, Layer?.self) }
                 try setMask(mask)

@@ -70,6 +70,8 @@ public enum LayerProperties {
     /// Hierarchy rules for masks are checked by Layer.setMask before this row is reached.
     public static let mask = Property("mask", \.mask, animatable: true, effect: .appearance)
     public static let name = Property("name", \.name, animatable: false, effect: .none)
+    public static let needsDisplayOnBoundsChange = Property("needsDisplayOnBoundsChange", \.needsDisplayOnBoundsChange,
+                                                            animatable: false, effect: .none)
 
     // Timing (S4.1)
     public static let beginTime = Property("beginTime", \.timing.beginTime, animatable: false, effect: .timing)
@@ -107,6 +109,7 @@ public enum LayerProperties {
         shadowOffset.erased, shadowRadius.erased, shadowPath.erased, contents.erased,
         contentsRect.erased, contentsCenter.erased, contentsGravity.erased, contentsScale.erased,
         magnificationFilter.erased, minificationFilter.erased, minificationFilterBias.erased, mask.erased, name.erased,
+        needsDisplayOnBoundsChange.erased,
         beginTime.erased, duration.erased, speed.erased, timeOffset.erased, repeatCount.erased,
         repeatDuration.erased, autoreverses.erased, fillMode.erased,
         frame,

@@ -33,6 +33,9 @@ public struct LayerState: Sendable {
     public var minificationFilterBias = 0.0
     public var mask: Layer? = nil
     public var name: String? = nil
+    /// A change of bounds size marks the layer for display (kept here, as a
+    /// property, so that its key path reaches it as every other's does).
+    public var needsDisplayOnBoundsChange = false
     public var timing = TimingState()
     /// A special kind's own properties (LayerKind.swift); nil for a plain layer.
     public var kindStorage: KindStorage? = nil
