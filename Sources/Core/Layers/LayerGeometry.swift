@@ -150,17 +150,16 @@ extension Layer {
         } ?? .identity
         // (a point so far out that its coordinates overflow on the way is
         // no point behind the viewer: said as it is)
-        let inRoot = toRoot.map(p)
-        if let inRoot, !(inRoot.x.isFinite && inRoot.y.isFinite) {
-            throw LayerKitError(.invalidArgument, "p: (\(p.x), \(p.y)) overflows converting it (too far from the layers)")
+        func finite(_ q: Point) throws(LayerKitError) -> Point {
+            guard q.x.isFinite && q.y.isFinite else {
+                throw LayerKitError(.invalidArgument, "p: (\(p.x), \(p.y)) overflows converting it (too far from the layers)")
+            }
+            return q
         }
-        guard let inRoot, let result = fromRoot.map(inRoot, inverse: to != nil) else {
+        guard let inRoot = try toRoot.map(p).map(finite), let result = fromRoot.map(inRoot, inverse: to != nil) else {
             throw LayerKitError(.state, "p: the point is behind the viewer after perspective")
         }
-        guard result.x.isFinite && result.y.isFinite else {
-            throw LayerKitError(.invalidArgument, "p: (\(p.x), \(p.y)) overflows converting it (too far from the layers)")
-        }
-        return result
+        return try finite(result)
     }
 
     /// S1.4: converts a rect; the result is the bounding box of the converted corners.

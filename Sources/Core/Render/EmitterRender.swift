@@ -72,9 +72,9 @@ final class EmitterRender {
         if let presented, let simulation, t > lastApplied {
             let h = EmitterRender.sampleInterval
             // Only births after t - span can still be alive.
-            var from = max(lastApplied, simulation.start, t - simulation.span - EmitterSimulation.historyMargin)
-            if !from.isFinite { from = t }
-            from = max(from, t - Double(EmitterRender.maximumSamples) * h)
+            // (never below the simulation's start, a finite time)
+            let from = max(lastApplied, simulation.start, t - simulation.span - EmitterSimulation.historyMargin,
+                           t - Double(EmitterRender.maximumSamples) * h)
             var k = (from / h).rounded(.down) + 1
             while k * h <= t {
                 let g = k * h
