@@ -461,6 +461,13 @@ int lkc_text(const lkc_target *t, const char *utf8, size_t length, const lkc_tex
         length = kept;
     }
     pango_layout_set_text(layout, utf8, (int)length);
+    /* A word too long for its line breaks between characters with nothing
+     * added, as Core Text's default (no hyphenation) does; Pango would put
+     * a hyphen at the end of each piece. */
+    PangoAttrList *attributes = pango_attr_list_new();
+    pango_attr_list_insert(attributes, pango_attr_insert_hyphens_new(FALSE));
+    pango_layout_set_attributes(layout, attributes);
+    pango_attr_list_unref(attributes);
 
     int width = (int)lround(w * PANGO_SCALE);
     if (style->wrapped) {

@@ -287,6 +287,59 @@ static void pango_reference(cairo_t *cr, const char *utf8, const char *font, dou
     g_object_unref(layout);
 }
 
+/* A word too long for its line, wrapped: Core Text breaks it between
+   characters and adds nothing (no hyphenation by default). The reference
+   is Pango's own wrapping of the layout with hyphens left out; Pango's
+   default put a hyphen after each piece ("Supercalifragili-"). */
+static void test_wrapped_long_word(void)
+{
+    static const lkt_tolerance text_tolerance = {3, 64, 600, 0};
+    const char *word = "Supercalifragilisticexpialidocious";
+    lk_layer *t = lk_text_layer_create();
+    lk_layer_set_frame(t, lk_rect_make(10, 5, 120, 110));
+    lk_text_layer_set_string(t, word);
+    lk_text_layer_set_font(t, "DejaVu Sans");
+    lk_text_layer_set_font_size(t, 20);
+    lk_text_layer_set_wrapped(t, true);
+    lk_text_layer_set_alignment_mode(t, LK_TEXT_ALIGNMENT_LEFT);
+    lk_layer_add_sublayer(root, t);
+    lk_transaction_flush();
+    lk_display_render_frame_at(display, lk_media_time());
+
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    cairo_rectangle(cr, 10, 5, 120, 110);
+    cairo_clip(cr);
+    PangoLayout *layout = pango_cairo_create_layout(cr);
+    cairo_font_options_t *options = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
+    pango_cairo_context_set_font_options(pango_layout_get_context(layout), options);
+    cairo_font_options_destroy(options);
+    pango_context_set_round_glyph_positions(pango_layout_get_context(layout), FALSE);
+    pango_layout_context_changed(layout);
+    PangoFontDescription *desc = pango_font_description_from_string("DejaVu Sans");
+    pango_font_description_set_absolute_size(desc, 20 * PANGO_SCALE);
+    pango_layout_set_font_description(layout, desc);
+    pango_font_description_free(desc);
+    pango_layout_set_text(layout, word, -1);
+    PangoAttrList *attributes = pango_attr_list_new();
+    pango_attr_list_insert(attributes, pango_attr_insert_hyphens_new(FALSE));
+    pango_layout_set_attributes(layout, attributes);
+    pango_attr_list_unref(attributes);
+    pango_layout_set_width(layout, 120 * PANGO_SCALE);
+    pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR);
+    int lines = pango_layout_get_line_count(layout);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_move_to(cr, 10, 5);
+    pango_cairo_show_layout(cr, layout);
+    g_object_unref(layout);
+    LKT_CHECK(lines >= 3, "the long word needs several lines at this width", "%d lines", lines);
+    lkt_check_against_cairo("S7.2 a wrapped word too long for its line breaks between characters, no hyphen added "
+                            "(reference image)", display, cr, text_tolerance);
+    drop(t);
+}
+
 static void test_reference_images(void)
 {
     static const lkt_tolerance text_tolerance = {3, 64, 600, 0};
@@ -413,6 +466,7 @@ int main(void)
     test_fractional_advances();
     test_scripts();
     test_reference_images();
+    test_wrapped_long_word();
     test_animation_and_cache();
     test_absurd_bounds();
     test_absurd_font_size();
