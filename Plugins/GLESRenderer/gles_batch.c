@@ -360,12 +360,14 @@ bool lkgl_queue_op(lkgl_renderer *r, const lk_dl_op *op, const lkgl_texture *tex
     if (as_clip_mask) {
         v.color[0] = v.color[1] = v.color[2] = v.color[3] = 1.0f;
     } else if (gradient) {
-        /* opacity in all four; the points and the kind for gradient_color */
+        /* opacity in all four; the start, the vector to the end and the kind for gradient_color */
         v.color[0] = v.color[1] = v.color[2] = v.color[3] = opacity;
         v.uv[0] = (float)op->gradient_start_x;
         v.uv[1] = (float)op->gradient_start_y;
-        v.uv[2] = (float)op->gradient_end_x;
-        v.uv[3] = (float)op->gradient_end_y;
+        /* end - start in double: floats of both points lost a short
+           vector's direction, or all of it (100 and 100 + 1e-7) */
+        v.uv[2] = (float)(op->gradient_end_x - op->gradient_start_x);
+        v.uv[3] = (float)(op->gradient_end_y - op->gradient_start_y);
         v.uv_clamp[0] = (float)op->gradient_kind;
     } else if (texture) {
         v.color[0] = v.color[1] = v.color[2] = v.color[3] = opacity;

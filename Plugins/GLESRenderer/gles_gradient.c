@@ -47,10 +47,11 @@ const char lkgl_gradient_source[] =
     "uniform float u_stop_locations[MAX_STOPS];\n"
     "uniform int u_stop_count;\n"
     "#endif\n"
-    /* points: start and end; kind as in lk_dl_gradient_kind. A location
-       of 2 is beyond every stop: the last stop's colour (no extent). */
+    /* points: the start, and the vector from it to the end; kind as in
+       lk_dl_gradient_kind. A location of 2 is beyond every stop: the last
+       stop's colour (no extent). */
     "float gradient_location(vec2 p, vec4 points, float kind) {\n"
-    "    vec2 d = points.zw - points.xy, q = p - points.xy;\n"
+    "    vec2 d = points.zw, q = p - points.xy;\n"
     "    if (kind < 1.5) {\n"
     "        float l = dot(d, d);\n"
     "        return l > 0.0 ? dot(q, d) / l : 2.0;\n"

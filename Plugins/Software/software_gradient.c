@@ -88,6 +88,10 @@ static lk_dl_color last_color(const lk_dl_op *op)
 
 /* Gradient coordinates beyond this are out of pixman's 16.16 range. */
 #define SW_GRADIENT_LIMIT 30000.0
+/* Axial vectors shorter than this (in points) are drawn in a gradient space
+   turned to them (their 16.16 parts keep the direction to about 1e-6 from
+   here on up; longer ones as they are). */
+#define SW_GRADIENT_TURNED_BELOW 16.0
 
 bool sw_paint_gradient(lk_backend_instance *inst, const lk_dl_op *op, const sw_clip *clip)
 {
@@ -109,12 +113,26 @@ bool sw_paint_gradient(lk_backend_instance *inst, const lk_dl_op *op, const sw_c
     case LK_DL_GRADIENT_AXIAL: {
         if (dx == 0.0 && dy == 0.0) return sw_paint_source(inst, op, clip, NULL, NULL, last_color(op));
         pixman_point_fixed_t end = { pixman_double_to_fixed(dx), pixman_double_to_fixed(dy) };
+        double length = hypot(dx, dy);
+        if (length < SW_GRADIENT_TURNED_BELOW) {
+            /* A short vector in 16.16 loses its direction (each part
+               rounded to 1/65536: the line of the step turned by pixels
+               across the rect) or all of it: gradient space turned so the
+               vector is +x, its length at least one 16.16 unit. */
+            double ux = dx / length, uy = dy / length;
+            map.m[0][0] = ux; map.m[0][1] = -uy;
+            map.m[1][0] = uy; map.m[1][1] = ux;
+            end.x = pixman_double_to_fixed(length);
+            end.y = 0;
+            if (end.x < 1) end.x = 1;
+        }
         gradient = pixman_image_create_linear_gradient(&origin, &end, stops, n);
         break;
     }
     case LK_DL_GRADIENT_RADIAL: {
         double rx = fabs(dx), ry = fabs(dy);
-        if (rx == 0.0 || ry == 0.0) return sw_paint_source(inst, op, clip, NULL, NULL, last_color(op));
+        /* a radius below a 16.16 unit is none (pixman's is 0: nothing was drawn) */
+        if (rx < 1.0 / 65536 || ry < 1.0 / 65536) return sw_paint_source(inst, op, clip, NULL, NULL, last_color(op));
         map.m[1][1] = ry / rx;
         gradient = pixman_image_create_radial_gradient(&origin, &origin, 0, pixman_double_to_fixed(rx),
                                                        stops, n);

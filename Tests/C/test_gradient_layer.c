@@ -458,6 +458,46 @@ static void test_wide_conic(void)
     lk_transaction_flush();
 }
 
+/* Start and end points brought almost together (an animation of them
+   passes there): an axial gradient is still a hard step at the start, the
+   first colour behind it and the last beyond; a radial one that small
+   covers no pixel centre, the last colour everywhere as for equal points.
+   Software took axial vectors under its 16.16 resolution for none (red all
+   over) and drew no radial one; gles, from floats of both points, drew
+   the last colour. */
+static void test_points_almost_equal(void)
+{
+    lk_layer *g = gradient_layer();
+    lk_color two[2] = {{1, 0, 0, 1}, {0, 0, 1, 1}};
+    lk_gradient_layer_set_colors(g, two, 2);
+    static const double offsets[] = {1e-7, 1e-9, 1e-12, 1e-15};
+    uint8_t *px = (uint8_t *)malloc(W * H * 4);
+    for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; i++) {
+        lk_gradient_layer_set_type(g, LK_GRADIENT_AXIAL);
+        lk_gradient_layer_set_start_point(g, lk_point_make(0.5, 0.5));
+        lk_gradient_layer_set_end_point(g, lk_point_make(0.5, 0.5 + offsets[i]));
+        render();
+        lk_display_read_pixels(display, px, W * 4);
+        const uint8_t *above = px + (20 * W + 30) * 4, *below = px + (100 * W + 130) * 4;
+        char name[160];
+        snprintf(name, sizeof name, "S7.3 axial gradient, end %g below the start: first colour above, last below", offsets[i]);
+        LKT_CHECK(above[0] == 255 && above[2] == 0 && below[0] == 0 && below[2] == 255, name,
+                  "above (%d, %d, %d), below (%d, %d, %d)", above[0], above[1], above[2], below[0], below[1], below[2]);
+        lk_gradient_layer_set_type(g, LK_GRADIENT_RADIAL);
+        lk_gradient_layer_set_end_point(g, lk_point_make(0.5 + offsets[i], 0.5 + offsets[i]));
+        render();
+        lk_display_read_pixels(display, px, W * 4);
+        int blue = 0;
+        for (int k = 0; k < W * H; k++) blue += px[k * 4] == 0 && px[k * 4 + 2] == 255 && px[k * 4 + 3] == 255;
+        snprintf(name, sizeof name, "S7.3 radial gradient, radii %g: the last colour everywhere", offsets[i]);
+        LKT_CHECK(blue == W * H, name, "%d of %d pixels blue", blue, W * H);
+    }
+    free(px);
+    lk_layer_remove_from_superlayer(g);
+    lk_release(g);
+    lk_transaction_flush();
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a software display");
@@ -470,6 +510,7 @@ int main(void)
     test_conic();
     test_conic_seam();
     test_wide_conic();
+    test_points_almost_equal();
     test_animations();
     test_locations_animated_out_of_range();
     test_errors();

@@ -458,10 +458,43 @@ public struct DisplayListBuilder: ~Copyable {
                             y: b.minY + g.startPoint.y * b.size.height + gy * scale)
             }
         }
-        ops[count - 1].gradient_start_x = b.minX + g.startPoint.x * b.size.width
-        ops[count - 1].gradient_start_y = b.minY + g.startPoint.y * b.size.height
+        let start = Point(x: b.minX + g.startPoint.x * b.size.width, y: b.minY + g.startPoint.y * b.size.height)
+        end = DisplayListBuilder.representableGradientEnd(start: start, end: end, type: g.type)
+        ops[count - 1].gradient_start_x = start.x
+        ops[count - 1].gradient_start_y = start.y
         ops[count - 1].gradient_end_x = end.x
         ops[count - 1].gradient_end_y = end.y
+    }
+
+    /// The shortest gradient vector the backends tell apart from none: a
+    /// 16.16 unit, pixman's resolution (software) and far above a float's
+    /// at these lengths (gles takes end - start computed in double).
+    static let shortestGradientVector = 1.0 / 65536
+
+    /// The end point a backend can draw for start -> end. An axial vector
+    /// shorter than the backends resolve (an animation bringing the points
+    /// together) is lengthened to the shortest they do, along its own
+    /// direction: still a hard step at the start, colours on either side as
+    /// before (software took it for none and drew the first colour all
+    /// over, gles the last). A radial radius that short is none: the
+    /// ellipse covers no pixel centre, the rect has the last colour as for
+    /// equal points (software drew nothing).
+    static func representableGradientEnd(start: Point, end: Point, type: GradientType) -> Point {
+        let dx = end.x - start.x, dy = end.y - start.y
+        switch type {
+        case .axial:
+            let m = max(abs(dx), abs(dy))   // (squares of 1e-200 underflow)
+            guard m > 0, m.isFinite else { return end }
+            let length = m * ((dx / m) * (dx / m) + (dy / m) * (dy / m)).squareRoot()
+            guard length < shortestGradientVector else { return end }
+            let k = shortestGradientVector / length
+            return Point(x: start.x + dx * k, y: start.y + dy * k)
+        case .radial:
+            guard abs(dx) < shortestGradientVector || abs(dy) < shortestGradientVector else { return end }
+            return start
+        case .conic:
+            return end
+        }
     }
 
     /// Sublayers by zPosition (S1.3), the animated value where an animation
