@@ -452,6 +452,51 @@ static void test_cache(void)
     lk_release(s);
 }
 
+/* A shape is mapped to the screen before it is rasterized (Core
+   Animation's CAShapeLayer): a layer scaled up 4 times draws a circle as
+   sharp as one drawn at that size, not its 1x picture magnified (the edge
+   was a ramp 5 pixels wide). Scaling down again keeps the layer's
+   contentsScale; a scale held still rasterizes nothing more. */
+static void test_scaled_shape(void)
+{
+    lk_layer *s = lk_shape_layer_create();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_bounds(s, lk_rect_make(0, 0, 40, 40));
+    lk_layer_set_position(s, lk_point_make(100, 100));
+    lk_path *p = lk_path_create();
+    lk_path_add_ellipse(p, lk_rect_make(5, 5, 30, 30));
+    lk_shape_layer_set_path(s, p);
+    lk_shape_layer_set_fill_color(s, lk_color_make(1, 1, 1, 1));
+    lk_layer_set_transform(s, lk_transform3d_make_scale(4, 4, 1));
+    lk_layer_add_sublayer(root, s);
+    render();
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    cairo_arc(cr, 100, 100, 60, 0, 2 * 3.14159265358979323846);
+    cairo_set_source_rgba(cr, 1, 1, 1, 1);
+    cairo_fill(cr);
+    lkt_check_against_cairo("S7.1 a shape layer scaled up 4 times is rasterized at the screen's resolution",
+                            display, cr, tolerance);
+    lk_display_stats st0 = lkt_stats(display);
+    lk_layer_set_position(s, lk_point_make(101, 99));
+    render();
+    lk_display_stats st1 = lkt_stats(display);
+    LKT_CHECK(st1.content_rasterizations == st0.content_rasterizations,
+              "S7.1 moving a scaled shape layer rasterizes nothing more",
+              "%llu rasterizations", (unsigned long long)(st1.content_rasterizations - st0.content_rasterizations));
+    lk_layer_set_position(s, lk_point_make(100, 100));
+    lk_layer_set_transform(s, lk_transform3d_make_scale(0.5, 0.5, 1));
+    render();
+    cr = lkt_cairo_begin(W, H);
+    cairo_arc(cr, 100, 100, 7.5, 0, 2 * 3.14159265358979323846);
+    cairo_set_source_rgba(cr, 1, 1, 1, 1);
+    cairo_fill(cr);
+    lkt_check_against_cairo("S7.1 a shape layer scaled down keeps its contentsScale", display, cr, tolerance);
+    lk_release(p);
+    lk_layer_remove_from_superlayer(s);
+    lk_release(s);
+    render();
+}
+
 static void test_errors(void)
 {
     lk_layer *plain = lk_layer_create(), *s = lk_shape_layer_create();
@@ -618,6 +663,7 @@ int main(void)
     test_dashes_of_later_subpaths();
     test_animations();
     test_cache();
+    test_scaled_shape();
     test_wide_layer_long_path();
     test_huge_line_width();
     test_errors();

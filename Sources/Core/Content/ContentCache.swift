@@ -14,20 +14,20 @@ final class ContentCache {
         self.output = output
     }
 
-    func matches(_ state: UnsafePointer<LayerState>) -> Bool {
+    func matches(_ state: UnsafePointer<LayerState>, scale: Double) -> Bool {
         guard let kind = state.pointee.kindValue else { return false }
-        return bounds == state.pointee.bounds && scale == state.pointee.contentsScale && kind.isEqual(to: key)
+        return bounds == state.pointee.bounds && self.scale == scale && kind.isEqual(to: key)
     }
 
     /// The content for `state`: the cached one if still valid, else a new
     /// rasterization (counted in `rasterizations`).
-    static func content(for state: UnsafePointer<LayerState>, cache: inout ContentCache?,
+    static func content(for state: UnsafePointer<LayerState>, scale: Double, cache: inout ContentCache?,
                         rasterizations: inout UInt64) -> ContentRasterizer.Output? {
-        if let cache, cache.matches(state) { return cache.output }
+        if let cache, cache.matches(state, scale: scale) { return cache.output }
         guard let kind = state.pointee.kindValue else { return nil }
         rasterizations &+= 1
-        let output = ContentRasterizer.rasterize(state)
-        cache = ContentCache(key: kind, bounds: state.pointee.bounds, scale: state.pointee.contentsScale, output: output)
+        let output = ContentRasterizer.rasterize(state, scale: scale)
+        cache = ContentCache(key: kind, bounds: state.pointee.bounds, scale: scale, output: output)
         return output
     }
 }

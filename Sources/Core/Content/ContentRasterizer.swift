@@ -16,11 +16,15 @@ public enum ContentRasterizer {
     static let maximumSide = 8192.0
 
     /// The layer's content for `state`, or nil when it draws nothing.
-    public static func rasterize(_ state: UnsafePointer<LayerState>) -> Output? {
+    /// `scale`: the pixels per point a shape is rasterized at (its
+    /// contentsScale, or more where the layer is enlarged on screen: Core
+    /// Animation maps a shape to screen space before rasterizing it); text
+    /// and gradients take their contentsScale, as in Core Animation.
+    public static func rasterize(_ state: UnsafePointer<LayerState>, scale: Double) -> Output? {
         let s = state.pointee
         switch s.layerKind {
         case .plain, .transform, .scroll, .tiled: return nil
-        case .shape: return shape(s.shape, bounds: s.bounds, scale: s.contentsScale)
+        case .shape: return shape(s.shape, bounds: s.bounds, scale: scale)
         case .text: return text(s.text, bounds: s.bounds, scale: s.contentsScale)
         case .gradient: return gradient(s.gradient, bounds: s.bounds, scale: s.contentsScale)
         // Drawn by the display list builder itself, not as one picture.
@@ -70,7 +74,10 @@ public enum ContentRasterizer {
 
     // MARK: Shape (S7.1)
 
-    public static func shape(_ shape: ShapeState, bounds: Rect, scale: Double) -> Output? {
+    /// What a shape draws: its fill and stroke colours (nil: none) and the
+    /// box it can reach (layer coordinates, before any cut); nil when it
+    /// draws nothing.
+    static func shapeExtent(_ shape: ShapeState) -> (fill: Color?, stroke: Color?, box: Rect)? {
         guard let path = shape.path, !path.data.isEmpty else { return nil }
         let fill = shape.fillColor.flatMap { $0.a > 0 ? $0 : nil }
         let stroke = shape.strokeColor.flatMap { $0.a > 0 && shape.lineWidth > 0 && shape.strokeEnd > shape.strokeStart ? $0 : nil }
@@ -89,7 +96,12 @@ public enum ContentRasterizer {
             if shape.lineCap == .square { reach = max(reach, shape.lineWidth / 2 * 2.0.squareRoot()) }
             rect = rect.insetBy(-reach)
         }
-        rect = cut(rect.insetBy(-1), near: bounds, scale: scale) // (-1: anti-aliasing)
+        return (fill, stroke, rect.insetBy(-1)) // (-1: anti-aliasing)
+    }
+
+    public static func shape(_ shape: ShapeState, bounds: Rect, scale: Double) -> Output? {
+        guard let path = shape.path, let (fill, stroke, box) = shapeExtent(shape) else { return nil }
+        let rect = cut(box, near: bounds, scale: scale)
         let (ops, points) = path.data.flattenedForRasterizer()
         return withTarget(covering: rect, scale: scale) { target in
             ops.withUnsafeBufferPointer { o in

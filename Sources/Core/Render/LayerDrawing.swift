@@ -104,15 +104,34 @@ extension DisplayListBuilder {
     /// a scale animation re-rasterizes a few times, not every frame; a path
     /// that would then exceed the largest content image keeps contentsScale.
     static func rasterScale(_ s: UnsafeMutablePointer<LayerState>, world w: Transform3D, path: PathData) -> Double {
-        let base = s.pointee.contentsScale
+        rasterScale(base: s.pointee.contentsScale, world: w, box: path.bounds.insetBy(-1))
+    }
+
+    /// The same for content covering `box` (layer coordinates) whose
+    /// contentsScale is `base`: the enlargement's power of two, halved
+    /// while the box would exceed the largest content image, never below
+    /// `base`.
+    static func rasterScale(base: Double, world w: Transform3D, box: Rect) -> Double {
         let w44 = abs(w.m44) > 1e-9 ? abs(w.m44) : 1
         let stretch = max((w.m11 * w.m11 + w.m12 * w.m12).squareRoot(), (w.m21 * w.m21 + w.m22 * w.m22).squareRoot()) / w44
         guard stretch.isFinite, stretch > base else { return base }
         var scale = 1.0
         while scale < stretch && scale < 64 { scale *= 2 }
-        let box = path.bounds
-        let side = max(box.size.width, box.size.height) + 2
-        return side * scale <= ContentRasterizer.maximumSide ? max(scale, base) : base
+        let side = max(box.size.width, box.size.height)
+        while scale > base && side * scale > ContentRasterizer.maximumSide { scale /= 2 }
+        return max(scale, base)
+    }
+
+    /// The scale a layer's rasterized content is drawn at: a shape's is
+    /// rasterScale's, as Core Animation maps a shape into screen space
+    /// before rasterizing it (a shape scaled up 4 times was an image of
+    /// its points magnified, its edges 4 pixels soft); text and gradients
+    /// keep their contentsScale (CATextLayer's text is an image at it).
+    static func contentScale(_ s: UnsafeMutablePointer<LayerState>, world: Transform3D) -> Double {
+        guard s.pointee.layerKind == .shape, let extent = ContentRasterizer.shapeExtent(s.pointee.shape) else {
+            return s.pointee.contentsScale
+        }
+        return rasterScale(base: s.pointee.contentsScale, world: world, box: extent.box)
     }
 
     /// Background, contents, sublayers (clipped when masksToBounds), border;
@@ -156,7 +175,8 @@ extension DisplayListBuilder {
         } else if kind == .tiled {
             appendTiles(of: s, world: world, clip: layer.clip, opacity: opacity)
         } else if kind.rasterizes,
-           let content = ContentCache.content(for: s, cache: &layer.node.content, rasterizations: &rasterizations) {
+           let content = ContentCache.content(for: s, scale: DisplayListBuilder.contentScale(s, world: world),
+                                              cache: &layer.node.content, rasterizations: &rasterizations) {
             // A special layer's drawing (S7.1-S7.3) over its contents.
             images.append(content.image)
             append(.image, world, content.rect, opacity: opacity, image: content.image,
