@@ -197,6 +197,27 @@ static void check_convert(void)
     lkt_error_mark();
     p = lk_layer_convert_point(c, lk_point_make(1.7e308, 0), r);
     LKT_CHECK_ERROR_MESSAGE("S8.1 a point that overflows converting it says so", "overflows");
+    /* NaN or infinite input is refused as such, naming the argument: a NaN
+       width gave the rect of the origin with no error, and a NaN or
+       infinite point was called behind the viewer */
+    lkt_error_mark();
+    rr = lk_layer_convert_rect(c, lk_rect_make(0, 0, NAN, 1), r);
+    LKT_CHECK_ERROR_MESSAGE("S8.1 converting a rect with a NaN width is refused, naming r", "r: the rect (0, 0, nan, 1) is not finite");
+    LKT_CHECK(rr.origin.x == 0 && rr.origin.y == 0 && rr.size.width == 0 && rr.size.height == 0,
+              "S8.1 a refused rect conversion returns the zero rect", "(%g, %g, %g, %g)", rr.origin.x, rr.origin.y,
+              rr.size.width, rr.size.height);
+    lkt_error_mark();
+    rr = lk_layer_convert_rect(c, lk_rect_make(0, 0, NAN, 1), c);
+    LKT_CHECK_ERROR_MESSAGE("S8.1 converting a NaN rect to its own layer is refused too", "r: the rect (0, 0, nan, 1) is not finite");
+    lkt_error_mark();
+    p = lk_layer_convert_point(c, lk_point_make(NAN, 1), r);
+    LKT_CHECK_ERROR_MESSAGE("S8.1 converting a NaN point is refused as not finite", "p: the point (nan, 1) is not finite");
+    lkt_error_mark();
+    p = lk_layer_convert_point(c, lk_point_make(INFINITY, 1), r);
+    LKT_CHECK_ERROR_MESSAGE("S8.1 converting an infinite point is refused as not finite", "p: the point (inf, 1) is not finite");
+    lkt_error_mark();
+    rr = lk_layer_convert_rect(c, lk_rect_make(1e308, 0, 1e308, 1), r);
+    LKT_CHECK_ERROR_MESSAGE("S8.1 a rect whose far corner overflows says so, naming r", "r: the rect");
 
     rr = lk_layer_convert_rect(b, lk_rect_make(0, 0, 40, 40), r);
     LKT_CHECK_RECT("S1.4 convert rect, bounding box of the rotated rect", rr,

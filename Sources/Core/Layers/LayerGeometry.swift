@@ -138,6 +138,13 @@ extension Layer {
     /// S1.4: converts a point of `from`'s coordinates into `to`'s. nil stands
     /// for the space the tree's root is placed in.
     public static func convert(_ p: Point, from: Layer?, to: Layer?) throws(LayerKitError) -> Point {
+        // (NaN or infinite, it has no place to go: said as it is, not as a
+        // point behind the viewer)
+        guard p.isFinite else { throw .invalid("p: \(describe(p.value)) is not finite") }
+        return try convert(p, named: "p", from: from, to: to)
+    }
+
+    private static func convert(_ p: Point, named name: String, from: Layer?, to: Layer?) throws(LayerKitError) -> Point {
         if let from, let to, !from.sharesTree(with: to) {
             throw LayerKitError(.hierarchy, "from, to: the layers are in different trees")
         }
@@ -152,22 +159,27 @@ extension Layer {
         // no point behind the viewer: said as it is)
         func finite(_ q: Point) throws(LayerKitError) -> Point {
             guard q.x.isFinite && q.y.isFinite else {
-                throw LayerKitError(.invalidArgument, "p: (\(p.x), \(p.y)) overflows converting it (too far from the layers)")
+                throw LayerKitError(.invalidArgument, "\(name): (\(p.x), \(p.y)) overflows converting it (too far from the layers)")
             }
             return q
         }
         guard let inRoot = try toRoot.map(p).map(finite), let result = fromRoot.map(inRoot, inverse: to != nil) else {
-            throw LayerKitError(.state, "p: the point is behind the viewer after perspective")
+            throw LayerKitError(.state, "\(name): the point is behind the viewer after perspective")
         }
         return try finite(result)
     }
 
     /// S1.4: converts a rect; the result is the bounding box of the converted corners.
     public static func convert(_ r: Rect, from: Layer?, to: Layer?) throws(LayerKitError) -> Rect {
+        // (a NaN size gave the rect of its origin, no error)
+        guard r.isFinite else { throw .invalid("r: \(describe(r.value)) is not finite") }
         let corners = [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.minY),
                        Point(x: r.maxX, y: r.maxY), Point(x: r.minX, y: r.maxY)]
+        guard corners.allSatisfy(\.isFinite) else {
+            throw .invalid("r: \(describe(r.value)) overflows converting it (its far corner is beyond the largest double)")
+        }
         var out: [Point] = []
-        for c in corners { out.append(try convert(c, from: from, to: to)) }
+        for c in corners { out.append(try convert(c, named: "r", from: from, to: to)) }
         return Rect.bounding(out)
     }
 
