@@ -58,7 +58,7 @@ func value(from v: lk_value, _ argument: String) throws(LayerKitError) -> Value 
         return .image(try image(v.as.image, "\(argument).as.image"))
     case LK_VALUE_PATH:
         guard v.as.path != nil else { return .none }
-        return .path(try path(v.as.path, "\(argument).as.path"))
+        return .path(try path(v.as.path, "\(argument).as.path").frozen())   // (a value keeps the path as it is now)
     case LK_VALUE_STRING:
         guard v.as.string != nil else { return .none }
         return .string(try string(v.as.string, "\(argument).as.string"))

@@ -10,6 +10,10 @@ import LayerKitCore
 private func edit(_ p: OpaquePointer?, _ change: (inout PathData) throws -> Void) -> lk_status {
     run {
         let target = try path(p)
+        guard !target.isFrozen else {
+            throw LayerKitError(.state, "p: the path is a layer's or a value's own (from a getter) and cannot change, "
+                                + "as a CGPath cannot; change a copy (lk_path_copy) and set that")
+        }
         try change(&target.data)
     }
 }

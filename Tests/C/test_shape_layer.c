@@ -523,6 +523,63 @@ static void test_errors(void)
     lk_release(s);
 }
 
+/* The path a getter returns is the layer's own, frozen as a CGPath is:
+   changing it is refused and the layer keeps what it has (lk_path_add_rect
+   on it returned LK_OK and changed the model behind every transaction, so
+   the screen never showed it); a copy of it can change. The same for the
+   shadowPath, a path read as a value, a presentation copy's path and a
+   path inside an animation's value. */
+static void test_paths_held_are_frozen(void)
+{
+    lk_layer *s = lk_shape_layer_create();
+    lk_path *p = lk_path_create();
+    lk_path_add_rect(p, lk_rect_make(0, 0, 10, 10));
+    lk_shape_layer_set_path(s, p);
+    lk_layer_set_shadow_path(s, p);
+    lk_path_add_rect(p, lk_rect_make(0, 0, 50, 50));   /* the program's own path: changes it alone */
+    lk_path *held = lk_shape_layer_get_path(s);
+    LKT_CHECK(held && lk_path_get_bounds(held).size.width == 10, "S7.1 the layer kept its own copy of the path", "%g",
+              held ? lk_path_get_bounds(held).size.width : -1);
+    LKT_CHECK_ERROR("S2.1 the path a shape layer holds cannot be changed in place", lk_path_add_rect(held, lk_rect_make(20, 20, 30, 30)),
+                    LK_ERROR_STATE, "lk_path_copy");
+    LKT_CHECK_ERROR("S2.1 nor closed", lk_path_close(held), LK_ERROR_STATE, "cannot change");
+    LKT_CHECK(lk_path_get_bounds(lk_shape_layer_get_path(s)).size.width == 10, "S2.1 the refused change changed nothing",
+              "%g", lk_path_get_bounds(lk_shape_layer_get_path(s)).size.width);
+    LKT_CHECK_ERROR("S2.1 the shadowPath a layer holds cannot be changed in place",
+                    lk_path_line_to(lk_layer_get_shadow_path(s), 5, 40), LK_ERROR_STATE, "lk_path_copy");
+    lk_value v;
+    LKT_CHECK_STATUS("S1.6 path read as a value", lk_layer_get_value(s, "path", &v), LK_OK);
+    LKT_CHECK_ERROR("S2.1 a path read as a value cannot be changed in place", lk_path_close(v.as.path), LK_ERROR_STATE,
+                    "cannot change");
+    lk_layer_add_sublayer(root, s);
+    lk_transaction_flush();
+    lk_layer *pr = lk_layer_copy_presentation(s);
+    LKT_CHECK(pr != NULL, "S5.1 a committed layer has a presentation copy", "%s", lk_last_error());
+    if (pr) {
+        LKT_CHECK_ERROR("S5.1 a presentation copy's path cannot be changed", lk_path_add_rect(lk_shape_layer_get_path(pr),
+                        lk_rect_make(1, 1, 2, 2)), LK_ERROR_STATE, "cannot change");
+        lk_release(pr);
+    }
+    lk_layer_remove_from_superlayer(s);
+    lk_path *copy = lk_path_copy(held);
+    LKT_CHECK_STATUS("a copy of a held path can change", lk_path_add_rect(copy, lk_rect_make(20, 20, 30, 30)), LK_OK);
+    LKT_CHECK_STATUS("and be set", lk_shape_layer_set_path(s, copy), LK_OK);
+    LKT_CHECK(lk_path_get_bounds(lk_shape_layer_get_path(s)).size.width == 50, "S7.1 the layer now has the changed copy",
+              "%g", lk_path_get_bounds(lk_shape_layer_get_path(s)).size.width);
+    /* a value keeps the path as it was when given */
+    lk_animation *a = lk_basic_animation_create("path");
+    lk_animation_set_to_value(a, lk_value_path(p));
+    lk_path_move_to(p, 0, 0);   /* the program's path changes on */
+    lk_value to;
+    LKT_CHECK_STATUS("an animation's toValue read back", lk_animation_get_to_value(a, &to), LK_OK);
+    LKT_CHECK(to.type == LK_VALUE_PATH && to.as.path != p, "S8 an animation value keeps its own copy of a path", "%p", (void *)to.as.path);
+    LKT_CHECK_ERROR("S8 and that copy cannot be changed", lk_path_close(to.as.path), LK_ERROR_STATE, "cannot change");
+    lk_release(a);
+    lk_release(copy);
+    lk_release(p);
+    lk_release(s);
+}
+
 /* Red pixels of the frame drawn by render() within rows y0..y1. */
 static int red_pixels(int y0, int y1)
 {
@@ -664,6 +721,7 @@ int main(void)
     test_animations();
     test_cache();
     test_scaled_shape();
+    test_paths_held_are_frozen();
     test_wide_layer_long_path();
     test_huge_line_width();
     test_errors();

@@ -184,6 +184,11 @@ lk_status lk_image_write_png(const lk_image *image, const char *file_name);
 /* ------------------------------------------------------------------------ */
 /* Paths (CGPath)                                                            */
 
+/* A path the program creates or copies can change; a layer, an animation
+   or a value keeps a frozen copy of the path it is given, as a CGPath is
+   immutable, and the path its getters return (+0) is that copy: the calls
+   that change a path refuse it with LK_ERROR_STATE and change nothing
+   (change lk_path_copy's copy and set that). */
 lk_path  *lk_path_create(void);
 lk_path  *lk_path_copy(const lk_path *path);
 lk_status lk_path_move_to(lk_path *p, double x, double y);
@@ -314,7 +319,7 @@ lk_status lk_layer_set_shadow_offset(lk_layer *layer, lk_size offset);
 lk_size   lk_layer_get_shadow_offset(const lk_layer *layer);
 lk_status lk_layer_set_shadow_radius(lk_layer *layer, double radius);
 double    lk_layer_get_shadow_radius(const lk_layer *layer);
-/* the layer keeps its own copy of the path; NULL clears */
+/* the layer keeps its own (frozen) copy of the path; NULL clears */
 lk_status lk_layer_set_shadow_path(lk_layer *layer, lk_path *path);
 lk_path  *lk_layer_get_shadow_path(const lk_layer *layer);
 /* retained by the layer; NULL clears */
@@ -898,7 +903,8 @@ lk_layer *lk_replicator_layer_create(void);
 typedef enum lk_fill_rule { LK_FILL_RULE_NON_ZERO = 0, LK_FILL_RULE_EVEN_ODD } lk_fill_rule;  /* "non-zero", "even-odd" */
 typedef enum lk_line_cap { LK_LINE_CAP_BUTT = 0, LK_LINE_CAP_ROUND, LK_LINE_CAP_SQUARE } lk_line_cap;
 typedef enum lk_line_join { LK_LINE_JOIN_MITER = 0, LK_LINE_JOIN_ROUND, LK_LINE_JOIN_BEVEL } lk_line_join;
-/* the layer keeps a copy of path; NULL removes it. The getter's path is +0. */
+/* the layer keeps a (frozen) copy of path; NULL removes it. The getter's
+   path is +0, and cannot be changed (Paths, above). */
 lk_status lk_shape_layer_set_path(lk_layer *layer, lk_path *path);
 lk_path  *lk_shape_layer_get_path(const lk_layer *layer);
 /* opaque black by default; a clear colour fills nothing (as does the key

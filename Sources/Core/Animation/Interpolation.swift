@@ -43,7 +43,7 @@ public enum Interpolation {
             // S7.1: paths with the same elements interpolate point by point;
             // equal ones (and the ends) stay the objects given.
             if p != 0, p != 1, a.data != b.data, let morph = a.data.interpolated(to: b.data, p) {
-                return .path(Path(morph))
+                return .path(Path(morph, frozen: true))
             }
             return p < 0.5 ? from : to
         case let (.list(a), .list(b)):

@@ -47,9 +47,9 @@ public enum LayerProperties {
     public static let shadowRadius = Property("shadowRadius", \.shadowRadius, animatable: true, effect: .appearance) { v, _ throws(LayerKitError) in
         try nonNegative("shadowRadius", v)
     }
-    /// The layer keeps its own copy, as CGPath is immutable.
+    /// The layer keeps its own frozen copy, as CGPath is immutable.
     public static let shadowPath = Property("shadowPath", \.shadowPath, animatable: true, effect: .appearance) { p, _ in
-        p?.copy()
+        p?.frozen()
     }
     public static let contents = Property("contents", \.contents, animatable: true, effect: .appearance)
     public static let contentsRect = Property("contentsRect", \.contentsRect, animatable: true, effect: .appearance)

@@ -48,7 +48,7 @@ public enum ShapeProperties {
     }
 
     /// The layer keeps its own copy, as CGPath is immutable.
-    public static let path = row("path", \.path, animatable: true) { p, _ in p?.copy() }
+    public static let path = row("path", \.path, animatable: true) { p, _ in p?.frozen() }
     public static let fillColor = row("fillColor", \.fillColor, animatable: true) { c, _ throws(LayerKitError) in
         if let c { try checkUnitColor("fillColor", c) }
         return c
