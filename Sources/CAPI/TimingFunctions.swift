@@ -24,7 +24,12 @@ func timingFunction(_ handle: OpaquePointer?, _ argument: String) throws -> Timi
 }
 
 @c @implementation public func lk_timing_function_evaluate(_ fn: OpaquePointer?, _ t: Double) -> Double {
-    read(0) { try timingFunction(fn, "fn").evaluate(t) }
+    read(0) {
+        let f = try timingFunction(fn, "fn")
+        // (out of 0...1, infinities included, is clamped; NaN is no time)
+        guard !t.isNaN else { throw LayerKitError(.invalidArgument, "t: nan is not a time (0...1)") }
+        return f.evaluate(t)
+    }
 }
 
 @c @implementation public func lk_timing_function_get_control_point(_ fn: OpaquePointer?, _ index: Int) -> lk_point {

@@ -344,6 +344,14 @@ static void check_absurd_counts(void)
     (void)point;
     LKT_CHECK(strstr(lk_last_error(), "18446744073709551615") != NULL,
               "S8.1 get_control_point names it unsigned", "%s", lk_last_error());
+    /* a NaN time is refused, naming t (it gave 0 and left no message) */
+    lkt_error_mark();
+    double eased = lk_timing_function_evaluate(lk_timing_function_named(LK_TIMING_EASE_IN), NAN);
+    LKT_CHECK_ERROR_MESSAGE("S8.1 evaluating a timing function at NaN is refused, naming t", "t: nan");
+    LKT_CHECK(eased == 0, "S8.1 a refused evaluation returns 0", "%g", eased);
+    LKT_CHECK(lk_timing_function_evaluate(lk_timing_function_named(LK_TIMING_EASE_IN), INFINITY) == 1,
+              "a timing function at an infinite time is clamped to 1, as any time past 1", "%g",
+              lk_timing_function_evaluate(lk_timing_function_named(LK_TIMING_EASE_IN), INFINITY));
     lk_release(child);
     lk_release(gradient);
     lk_release(shape);
