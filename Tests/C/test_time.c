@@ -538,6 +538,7 @@ static void explicit_animations(void)
    (it wraps past the end: "C D E A B"), and a negative speed plays the
    iterations backwards over the same interval of parent time. zPosition
    2 -> 10, linear over 1 s from B: 2 + 8 f, f the fraction played. */
+static bool offset_cumulative;   /* the next offset_layer's animation is cumulative */
 static lk_layer *offset_layer(double begin, double offset, double speed, double repeat, lk_fill_mode fill)
 {
     lk_layer *l = committed_layer();
@@ -550,6 +551,7 @@ static lk_layer *offset_layer(double begin, double offset, double speed, double 
     lk_animation_set_time_offset(a, offset);
     lk_animation_set_speed(a, speed);
     if (repeat > 0) lk_animation_set_repeat_count(a, repeat);
+    lk_animation_set_cumulative(a, offset_cumulative);
     lk_animation_set_fill_mode(a, fill);
     /* (filling forwards holds only an animation kept on completion, S4.5) */
     if (fill == LK_FILL_FORWARDS || fill == LK_FILL_BOTH) lk_animation_set_removed_on_completion(a, false);
@@ -612,6 +614,32 @@ static void animation_time_offset(void)
     LKT_CHECK_NEAR("S4.2 ... B + 0.75", z_at(l, B + 0.75), 4, 1e-9);
     LKT_CHECK_NEAR("S4.2 ... nothing before B", z_at(l, B - 0.75), 0, 0);
     lk_release(l);
+
+    /* The iterations wrap within the whole active interval, not one
+       iteration: played backwards, 1.5 repeats are the half one, then the
+       whole one, ending at the start (they went through in forward order
+       and held the middle); a cumulative animation with an offset shows no
+       iteration it does not have (2 repeats with offset 0.5 rose to 3 x 8
+       past the start). zPosition 2 + 8 f per iteration, cumulative adding 8. */
+    l = offset_layer(B, 0, -1, 1.5, LK_FILL_BOTH);
+    LKT_CHECK_NEAR("S4.2 speed -1, repeatCount 1.5: B shows the end of the half repeat", z_at(l, B), 6, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... B + 0.25 in it", z_at(l, B + 0.25), 4, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... B + 0.75 in the whole one, backwards", z_at(l, B + 0.75), 8, 1e-9);
+    LKT_CHECK_NEAR("S4.4 ... filling forwards with the start", z_at(l, B + 5), 2, 1e-9);
+    LKT_CHECK_NEAR("S4.4 ... filling backwards with where it starts", z_at(l, B - 5), 6, 1e-9);
+    lk_release(l);
+    offset_cumulative = true;
+    l = offset_layer(B, 0, -1, 2, LK_FILL_BOTH);
+    LKT_CHECK_NEAR("S4.2 cumulative, 2 repeats, speed -1: B shows the last repeat's end", z_at(l, B), 18, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... B + 1.5 half through the first, backwards", z_at(l, B + 1.5), 6, 1e-9);
+    LKT_CHECK_NEAR("S4.4 ... filling backwards with the last repeat's end", z_at(l, B - 1), 18, 1e-9);
+    lk_release(l);
+    l = offset_layer(B, 0.5, 1, 2, LK_FILL_BOTH);
+    LKT_CHECK_NEAR("S4.2 cumulative, 2 repeats, offset 0.5: B + 1.25 in the second repeat", z_at(l, B + 1.25), 16, 1e-9);
+    LKT_CHECK_NEAR("S4.2 ... B + 1.75 wrapped into the first", z_at(l, B + 1.75), 4, 1e-9);
+    LKT_CHECK_NEAR("S4.4 ... filling forwards where it ended (0.5 into the first)", z_at(l, B + 5), 6, 1e-9);
+    lk_release(l);
+    offset_cumulative = false;
 }
 
 static int link_calls;

@@ -112,13 +112,15 @@ public enum TimingModel {
                 return TimingEvaluation(phase: .before, progress: nil, iteration: 0, activeDuration: active)
             }
             // Where the interval starts: the offset's place in the iterations.
-            let (iteration, timeInCycle) = split(t.timeOffset, cycle, endInclusive: reversed)
+            let (iteration, timeInCycle) = split(wrapped(t.timeOffset, active, endInclusive: reversed), cycle,
+                                                 endInclusive: reversed)
             return TimingEvaluation(phase: .before, progress: fold(timeInCycle, t),
                                     iteration: iteration, activeDuration: active)
         }
         if time < active || active == .infinity {
             // Played backwards, a cycle is entered at its end.
-            let (iteration, timeInCycle) = split(localTime, cycle, endInclusive: reversed)
+            let (iteration, timeInCycle) = split(wrapped(localTime, active, endInclusive: reversed), cycle,
+                                                 endInclusive: reversed)
             return TimingEvaluation(phase: .active, progress: fold(timeInCycle, t),
                                     iteration: iteration, activeDuration: active)
         }
@@ -126,7 +128,7 @@ public enum TimingModel {
         // After: where the active interval ended. A whole number of cycles
         // played forwards ends at the end of the last one, not the start of
         // the next (backwards, at the start of the cycle it ended in).
-        let end = t.timeOffset + (reversed ? -active : active)
+        let end = wrapped(t.timeOffset + (reversed ? -active : active), active, endInclusive: !reversed)
         let cycles = end / cycle
         let whole = cycles.rounded()
         let iteration: Int
@@ -144,6 +146,23 @@ public enum TimingModel {
         }
         return TimingEvaluation(phase: .after, progress: fillsForwards ? fold(timeInCycle, t) : nil,
                                 iteration: iteration, activeDuration: active)
+    }
+
+    /// `time` wrapped into the active interval's [0, active) ((0, active]
+    /// with `endInclusive`), as the iterations are read: past their end
+    /// they start again from the first, before their start (a negative
+    /// offset, or played backwards) they continue from the last. Unwrapped,
+    /// a repeated animation with an offset showed an iteration it does not
+    /// have (cumulative 2 repeats with offset 0.5 rose to 25 of 20), and
+    /// one played backwards with 1.5 repeats went through its iterations
+    /// forwards. An infinite interval does not wrap.
+    private static func wrapped(_ time: Double, _ active: Double, endInclusive: Bool) -> Double {
+        guard active.isFinite, active > 0, time.isFinite else { return time }
+        if endInclusive ? (time > 0 && time <= active) : (time >= 0 && time < active) { return time }
+        var r = fmod(time, active)
+        if r < 0 { r += active }
+        if r >= active { r = 0 }   // (a remainder a rounding below active, moved up)
+        return endInclusive && r == 0 ? active : r
     }
 
     /// Whole cycles completed and the time into the current one: in
