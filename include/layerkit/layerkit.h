@@ -348,7 +348,11 @@ lk_layer *lk_layer_get_mask(const lk_layer *layer);
 lk_status lk_layer_set_name(lk_layer *layer, const char *name);
 const char *lk_layer_get_name(const lk_layer *layer);
 
-/* timing (S4.1): a layer is a timing node */
+/* timing (S4.1): a layer is a timing node. Its local time is S4.2's
+   (t_parent - beginTime) * speed + timeOffset alone: its duration,
+   repeatCount, repeatDuration, autoreverses and fillMode are kept and read
+   back but do not repeat, reverse or end its time (Core Animation's layers
+   read them as an animation does; a choice, documented in docs/time.md). */
 lk_status lk_layer_set_begin_time(lk_layer *layer, double t);
 double    lk_layer_get_begin_time(const lk_layer *layer);
 lk_status lk_layer_set_duration(lk_layer *layer, double d);
