@@ -72,14 +72,22 @@ import Testing
         s.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
         var count: UInt64 = 0
         var cache: ContentCache?
-        withUnsafePointer(to: s) { _ = ContentCache.content(for: $0, cache: &cache, rasterizations: &count) }
-        withUnsafePointer(to: s) { _ = ContentCache.content(for: $0, cache: &cache, rasterizations: &count) }
+        func draw(scale: Double) {
+            withUnsafePointer(to: s) { _ = ContentCache.content(for: $0, scale: scale, cache: &cache, rasterizations: &count) }
+        }
+        draw(scale: 1)
+        draw(scale: 1)
         #expect(count == 1)
         s.shape.lineWidth = 2
-        withUnsafePointer(to: s) { _ = ContentCache.content(for: $0, cache: &cache, rasterizations: &count) }
+        draw(scale: 1)
         #expect(count == 2)
         s.contentsScale = 2
-        withUnsafePointer(to: s) { _ = ContentCache.content(for: $0, cache: &cache, rasterizations: &count) }
+        draw(scale: 2)
         #expect(count == 3)
+        // the scale it is rasterized at is part of the key (a shape enlarged on screen)
+        draw(scale: 4)
+        #expect(count == 4)
+        draw(scale: 4)
+        #expect(count == 4)
     }
 }
