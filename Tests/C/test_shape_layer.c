@@ -580,6 +580,42 @@ static void test_paths_held_are_frozen(void)
     lk_release(s);
 }
 
+/* A dash pattern far finer than a pixel shows the line at the share of it
+   the dashes cover: cairo approximates such patterns, and some came out
+   solid ({0.0015, 0.0015} and {0.003, 0.001} covered the whole line). */
+static void test_dashes_finer_than_a_pixel(void)
+{
+    lk_layer *s = shape_layer();
+    lk_path *p = lk_path_create();
+    lk_path_move_to(p, 0, 100);
+    lk_path_line_to(p, 200, 100);
+    lk_shape_layer_set_path(s, p);
+    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
+    lk_shape_layer_set_line_width(s, 4);
+    static const struct { double dashes[3]; size_t count; double share; } cases[] = {
+        {{0.0015, 0.0015, 0}, 2, 0.5}, {{0.003, 0.001, 0}, 2, 0.75}, {{0.001, 0.002, 0}, 2, 1.0 / 3},
+        {{0.001, 0.002, 0.003}, 3, 0.5},
+    };
+    uint8_t *px = (uint8_t *)malloc(W * H * 4);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lk_transaction_set_disable_actions(true);
+        lk_shape_layer_set_line_dash_pattern(s, cases[i].dashes, cases[i].count);
+        render();
+        lk_display_read_pixels(display, px, W * 4);
+        double sum = 0;
+        for (int x = 10; x < 190; x++) sum += px[(100 * W + x) * 4];
+        char name[120];
+        snprintf(name, sizeof name, "S7.1 a dash pattern finer than a pixel (%zu entries from %g) covers its share of the line",
+                 cases[i].count, cases[i].dashes[0]);
+        LKT_CHECK_NEAR(name, sum / 180, 255 * cases[i].share, 3);
+    }
+    free(px);
+    lk_release(p);
+    lk_layer_remove_from_superlayer(s);
+    lk_release(s);
+    render();
+}
+
 /* Red pixels of the frame drawn by render() within rows y0..y1. */
 static int red_pixels(int y0, int y1)
 {
@@ -722,6 +758,7 @@ int main(void)
     test_cache();
     test_scaled_shape();
     test_paths_held_are_frozen();
+    test_dashes_finer_than_a_pixel();
     test_wide_layer_long_path();
     test_huge_line_width();
     test_errors();
