@@ -257,6 +257,32 @@ static void hierarchy_events(void)
     /* hidden, then shown again: onOrderOut, then onOrderIn, as Core
        Animation documents them ("... or the layer is no longer set as
        hidden"); in a tree no display shows, neither */
+    /* moved among its siblings, or added where it already is: it never
+       leaves the tree, so no order event (an onOrderIn with no onOrderOut
+       ran for each, and a no-op add ran the sublayers action, S3.6) */
+    lk_layer *sibling = lkt_layer_new(z, 0, 0, 10, 10, lk_color_make(0, 0, 1, 1));
+    lk_transaction_flush();
+    sublayers_of = z;
+    lk_layer_set_delegate(z, &d, NULL, NULL);
+    sublayer_events = 0;
+    int ins = order_ins, outs = order_outs;
+    lk_layer_add_sublayer(z, sibling);   /* already last */
+    LKT_CHECK(order_ins == ins && order_outs == outs && sublayer_events == 0,
+              "S3.6 adding a sublayer where it already is changes nothing and runs no action",
+              "%d in, %d out, %d sublayers events", order_ins - ins, order_outs - outs, sublayer_events);
+    lk_layer_insert_sublayer_above(z, fresh, sibling);   /* to the top */
+    LKT_CHECK(order_ins == ins && order_outs == outs && sublayer_events == 1,
+              "S3.4 moving a sublayer among its siblings runs the superlayer's sublayers action, no order event",
+              "%d in, %d out, %d sublayers events", order_ins - ins, order_outs - outs, sublayer_events);
+    lk_layer_insert_sublayer_above(z, fresh, sibling);   /* where it is */
+    lk_layer_insert_sublayer(z, fresh, 1);                /* where it is */
+    LKT_CHECK(sublayer_events == 1, "S3.6 inserting a sublayer where it already is runs no action", "%d sublayers events",
+              sublayer_events);
+    lk_layer_set_delegate(z, NULL, NULL, NULL);
+    lk_layer_remove_from_superlayer(sibling);
+    lk_release(sibling);
+    lk_transaction_flush();
+
     lk_layer_set_hidden(fresh, true);
     LKT_CHECK(order_outs == 3, "S3.4 onOrderOut runs when a shown layer is hidden", "%d runs", order_outs);
     lk_layer_set_hidden(fresh, false);

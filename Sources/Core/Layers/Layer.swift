@@ -270,6 +270,9 @@ public class Layer: Object, @unchecked Sendable {
             // (a C size_t: printed unsigned)
             throw .invalid("index: \(UInt(bitPattern: index)) is beyond the sublayer count \(countAfterRemoval)")
         }
+        // Already there: no change, no action (S3.6).
+        let reordered = child.superlayer === self
+        if reordered, indexOfSublayer(child) == index { return }
         let formerParent = child.superlayer.flatMap { $0 === self ? nil : $0 }
         child.detachFromSuperlayer()
         sublayers.insert(child, at: index)
@@ -279,11 +282,13 @@ public class Layer: Object, @unchecked Sendable {
         // actions run once the tree is as it ends up: an action may change
         // it again (run between, one made the index stale: a trap).
         formerParent?.sublayersChanged(removed: child)
-        sublayersChanged(added: child)
+        sublayersChanged(added: reordered ? nil : child)
     }
 
     /// S3.4: "sublayers" on the superlayer; "onOrderOut" on the layer
-    /// removed and "onOrderIn" on the layer added, when this tree is shown
+    /// removed and "onOrderIn" on the layer added (none for one moved among
+    /// its siblings: it never left the tree, and an onOrderIn with no
+    /// onOrderOut before it faded it in again), when this tree is shown
     /// by a display (a layer added to it need not have been committed: a new
     /// layer fading in is the common case).
     private func sublayersChanged(added: Layer? = nil, removed: Layer? = nil) {
@@ -322,11 +327,15 @@ public class Layer: Object, @unchecked Sendable {
         try checkWritable()
         try child.checkWritable()
         try checkCanAdopt(child, argument: "child")
+        let reordered = child.superlayer === self
+        if reordered, let c = indexOfSublayer(child), let s = indexOfSublayer(sibling), c == (after ? s + 1 : s - 1) {
+            return   // already there (S3.6)
+        }
         child.detachFromSuperlayer()
         let i = indexOfSublayer(sibling)!
         sublayers.insert(child, at: after ? i + 1 : i)
         child.superlayer = self
-        sublayersChanged(added: child)
+        sublayersChanged(added: reordered ? nil : child)
     }
 
     public func replaceSublayer(_ old: Layer, with new: Layer) throws(LayerKitError) {
