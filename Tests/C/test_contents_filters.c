@@ -224,6 +224,37 @@ static void check_emitter_cell(void)
     lk_transaction_flush();
 }
 
+/* contentsRect beyond the unit rect: "the edge pixels of the contents
+   image will be extended outwards" (Apple's CALayer.contentsRect), also
+   for a rect wholly beside the image or touching its edge (those drew
+   nothing). A 2x1 image, red then blue, resized over the layer. */
+static void check_contents_rect_outside(void)
+{
+    static const uint8_t px[8] = {255, 0, 0, 255, 0, 0, 255, 255};
+    lk_image *img = lk_image_create_from_pixels(2, 1, 8, LK_PIXEL_FORMAT_RGBA8, px);
+    lk_layer *l = lkt_layer_new(root, 0, 0, W, H, lk_color_make(0, 0, 0, 1));
+    lk_layer_set_contents(l, img);
+    static const struct { lk_rect r; int red; const char *name; } cases[] = {
+        {{{1.5, 0}, {0.5, 1}}, 0, "S6.1 a contentsRect wholly right of the image extends its right edge pixels"},
+        {{{1, 0}, {0.3, 1}}, 0, "S6.1 a contentsRect starting at the image's right edge extends it"},
+        {{{-0.5, 0}, {0.4, 1}}, 1, "S6.1 a contentsRect wholly left of the image extends its left edge pixels"},
+        {{{0.9, 0}, {0.2, 1}}, 0, "S6.1 a contentsRect partly beyond the image extends its edge"},
+        {{{0, 2}, {1, 0.5}}, -1, "S6.1 a contentsRect wholly below the image extends its bottom row"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lk_layer_set_contents_rect(l, cases[i].r);
+        draw();
+        const uint8_t *left = at(5, 50), *right = at(94, 50);
+        int ok = cases[i].red < 0 ? is(left, 255, 0, 0) && is(right, 0, 0, 255)
+                 : cases[i].red ? is(left, 255, 0, 0) && is(right, 255, 0, 0) : is(left, 0, 0, 255) && is(right, 0, 0, 255);
+        LKT_CHECK(ok, cases[i].name, "left %d,%d,%d right %d,%d,%d", left[0], left[1], left[2], right[0], right[1], right[2]);
+    }
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_release(img);
+    draw();
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a display");
@@ -234,6 +265,7 @@ int main(void)
     check_minification();
     check_bias_and_errors();
     check_emitter_cell();
+    check_contents_rect_outside();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

@@ -382,6 +382,13 @@ static void transaction_keys(void)
               lkt_value_type_name(v.type));
     LKT_CHECK_ERROR("S2.3 an unknown curve name is refused", lk_transaction_set_value("animationTimingFunction",
                     lk_value_string("bouncy")), LK_ERROR_TYPE_MISMATCH, "easeIn");
+    /* none set reads back as none, as every property key reads back (it
+       was NOT_FOUND, "no value") */
+    LKT_CHECK_STATUS("S2.3 the curve set to none by key", lk_transaction_set_value("animationTimingFunction",
+                     lk_value_none()), LK_OK);
+    got = lk_transaction_get_value("animationTimingFunction", &v);
+    LKT_CHECK(got == LK_OK && v.type == LK_VALUE_NONE, "S2.3 ... reads back as none", "status %d, type %s", (int)got,
+              lkt_value_type_name(v.type));
     LKT_CHECK_ERROR("S2.3 \"completionBlock\" is not a value", lk_transaction_set_value("completionBlock",
                     lk_value_number(1)), LK_ERROR_TYPE_MISMATCH, "lk_transaction_set_completion");
     LKT_CHECK_STATUS("S2.3 any other key holds any value", lk_transaction_set_value("mine", lk_value_number(7)), LK_OK);

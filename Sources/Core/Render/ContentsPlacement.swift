@@ -12,9 +12,10 @@ enum ContentsPlacement {
         guard natural.width > 0, natural.height > 0, bounds.size.width > 0, bounds.size.height > 0 else { return nil }
         let b = bounds
         var size = natural
+        let sampled = edgeExtended(source, width: Double(imageWidth), height: Double(imageHeight))
         switch gravity {
         case .resize:
-            return (b, source)
+            return (b, sampled)
         case .resizeAspect, .resizeAspectFill:
             let sx = b.size.width / natural.width, sy = b.size.height / natural.height
             let s = gravity == .resizeAspect ? min(sx, sy) : max(sx, sy)
@@ -36,6 +37,25 @@ enum ContentsPlacement {
         case .bottomLeft: origin = Point(x: left, y: bottom)
         case .bottomRight: origin = Point(x: right, y: bottom)
         }
-        return (Rect(origin: origin, size: size), source)
+        return (Rect(origin: origin, size: size), sampled)
+    }
+
+    /// Apple's contentsRect: "If pixels outside the unit rectangle are
+    /// requested, the edge pixels of the contents image will be extended
+    /// outwards." The backends repeat the edge beyond the part of the image
+    /// a source covers; a source wholly beside the image (or touching its
+    /// edge) covers none of it, and drew nothing: along that axis it
+    /// becomes a sliver at the nearest edge pixel's centre, every sample
+    /// that pixel. (The natural size, for gravity, is the source's own.)
+    static func edgeExtended(_ source: Rect, width: Double, height: Double) -> Rect {
+        func axis(_ origin: Double, _ size: Double, _ n: Double) -> (Double, Double) {
+            let lo = min(origin, origin + size), hi = max(origin, origin + size)
+            guard hi <= 0 || lo >= n else { return (origin, size) }
+            let sliver = 1.0 / 1024, centre = hi <= 0 ? 0.5 : n - 0.5
+            return size < 0 ? (centre + sliver, -sliver) : (centre, sliver)
+        }
+        let (x, w) = axis(source.origin.x, source.size.width, width)
+        let (y, h) = axis(source.origin.y, source.size.height, height)
+        return Rect(x: x, y: y, width: w, height: h)
     }
 }

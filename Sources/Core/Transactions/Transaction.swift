@@ -286,7 +286,9 @@ public enum Transaction {
         case Key.animationDuration: return .number(animationDuration)
         case Key.disableActions: return .bool(disableActions)
         case Key.animationTimingFunction:
-            guard let function = animationTimingFunction else { return nil }
+            // none set: none (Core Animation's valueForKey: gives nil), as a
+            // property key always reads back; it was "no value" (NOT_FOUND)
+            guard let function = animationTimingFunction else { return Value.none }
             guard let named = TimingFunctionName.allCases.first(where: { TimingFunction.named($0) === function }) else {
                 throw LayerKitError(.typeMismatch, "key: the transaction's timing function is not a named one; read it with lk_transaction_get_animation_timing_function")
             }
