@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "CSupport", path: "Sources/CSupport"),
         // cairo and Pango (fontconfig, FreeType, HarfBuzz, fribidi) for what layers draw.
         .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo"),
-        .target(name: "CContent", dependencies: ["CPangoCairo"], path: "Sources/CContent",
+        .target(name: "CContent", dependencies: ["CPangoCairo", "CPNG"], path: "Sources/CContent",
                 cSettings: [.unsafeFlags(["-O2"])]),
         .target(
             name: "LayerKitCore",

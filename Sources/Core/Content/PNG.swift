@@ -1,3 +1,4 @@
+import CContent
 import CPNG
 
 /// PNG files through libpng's simplified API (no setjmp needed).
@@ -36,6 +37,16 @@ enum PNG {
         do { rgba = try PixelStorage.allocate(words: width * height, for: "file_name: PNG '\(file)'") } catch {
             png_image_free(&image)
             throw error
+        }
+        if lkc_png_is_16bit_interlaced(file) != 0 {
+            // (libpng's simplified reader gets these wrong: layerkit_png.h)
+            png_image_free(&image)
+            var reason = [CChar](repeating: 0, count: 256)
+            guard lkc_png_read_rgba8(file, rgba, UInt32(width), UInt32(height), &reason, reason.count) != 0 else {
+                PixelStorage.free(rgba)
+                throw LayerKitError(.io, "file_name: cannot decode PNG '\(file)': \(String(cString: reason))")
+            }
+            return (width, height, rgba)
         }
         guard png_image_finish_read(&image, nil, rgba, Int32(width * 4), nil) != 0 else {
             let reason = message(of: &image)
