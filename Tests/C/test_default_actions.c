@@ -176,6 +176,43 @@ static void errors(void)
     LKT_CHECK_NEAR("S8.1 a refused registration changes nothing", opacity_animation_duration(l, 0.5), 0.25, 1e-12);
     LKT_CHECK(lk_layer_get_kind(NULL) == LK_LAYER_KIND_LAYER && strstr(lk_last_error(), "layer") != NULL,
               "S8.1 the kind of NULL is an error naming the layer", "%s", lk_last_error());
+
+    /* An animation the layer would refuse for the event is refused as its
+       action when set, saying why; it was taken, and then each change of
+       the property ran nothing, with no word anywhere. */
+    lk_animation *wrong = lk_basic_animation_create(NULL);
+    lk_animation_set_from_value(wrong, lk_value_string("half"));
+    lk_action *wrong_action = lk_animation_as_action(wrong);
+    LKT_CHECK_ERROR("S8.1 an animation action of the wrong value type for its event is refused when set",
+                    lk_layer_set_action(l, "opacity", wrong_action), LK_ERROR_TYPE_MISMATCH, "action");
+    LKT_CHECK_ERROR("S8.1 ... as a style action too", lk_layer_set_style_action(l, "opacity", wrong_action),
+                    LK_ERROR_TYPE_MISMATCH, "opacity");
+    LKT_CHECK_NEAR("S8.1 a refused action changes nothing: the built-in one runs", opacity_animation_duration(l, 0.3), 0.25,
+                   1e-12);
+    lk_animation *keys = lk_keyframe_animation_create(NULL);
+    lk_value values[3] = { lk_value_number(0), lk_value_number(1), lk_value_number(0.5) };
+    double times[3] = { 0, 0.8, 0.4 };
+    lk_animation_set_values(keys, values, 3);
+    lk_animation_set_key_times(keys, times, 3);
+    lk_action *keys_action = lk_animation_as_action(keys);
+    LKT_CHECK_ERROR("S8.1 a keyframe action with decreasing keyTimes is refused when set",
+                    lk_layer_set_action(l, "opacity", keys_action), LK_ERROR_INVALID_ARGUMENT, "keyTimes");
+    lk_animation *fine = lk_basic_animation_create(NULL);
+    lk_action *fine_action = lk_animation_as_action(fine);
+    LKT_CHECK_ERROR("S8.1 an animation action with no key path for an event that is no property is refused",
+                    lk_layer_set_action(l, "onOrderIn", fine_action), LK_ERROR_UNKNOWN_KEY_PATH, "onOrderIn");
+    lk_animation_set_key_path(fine, "opacity");
+    lk_release(fine_action);
+    fine_action = lk_animation_as_action(fine);
+    LKT_CHECK_STATUS("S3.4 one with a key path is taken for such an event", lk_layer_set_action(l, "onOrderIn", fine_action),
+                     LK_OK);
+    lk_layer_set_action(l, "onOrderIn", NULL);
+    lk_release(fine_action);
+    lk_release(fine);
+    lk_release(keys_action);
+    lk_release(keys);
+    lk_release(wrong_action);
+    lk_release(wrong);
     lk_release(a);
 }
 

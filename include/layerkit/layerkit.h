@@ -582,7 +582,12 @@ lk_action *lk_action_create(void (*run)(const char *event, lk_layer *layer, void
 /* +0: lives until this thread's transaction commits unless retained (a
    layer retains the actions set on it) */
 lk_action *lk_animation_as_action(lk_animation *animation);
-lk_status  lk_layer_set_action(lk_layer *layer, const char *event, lk_action *action); /* NULL removes */
+/* NULL removes. An animation action is checked as adding it for the event
+   would check it (its key path, or the event's when it has none; values,
+   keyframes) and refused when the layer would refuse it; one a delegate or
+   a kind's default gives that cannot be added is not run, with a warning
+   on stderr (the property still changes). */
+lk_status  lk_layer_set_action(lk_layer *layer, const char *event, lk_action *action);
 lk_status  lk_layer_set_style_action(lk_layer *layer, const char *event, lk_action *action);
 /* runs the search of S3.1 (also when actions are disabled); NULL when it
    finds no action or the null action */

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The action search (S3.1) and running actions (S3.5).
 extension Layer {
     /// S3.1: delegate, actions, style, the kind's registered default, then the built-in implicit action. A
@@ -96,19 +98,47 @@ extension Layer {
         case .null: break
         case .custom(let body): body(event, self)
         case .animation(let animation):
-            let copy = animation.copy()
-            if copy.keyPath == nil && copy.animationKind != .transition { copy.keyPath = event }
-            try? addAnimation(copy, forKey: event)
+            do {
+                try addAnimation(Layer.actionAnimation(animation, forKey: event), forKey: event)
+            } catch {
+                // The change itself stands (the setter succeeded); the
+                // animation the action gave cannot run here (one from a
+                // delegate or a kind's default: the layer's own actions
+                // are checked when set). It was dropped without a word.
+                ActionWarnings.report("layerkit: warning: the action for \"\(event)\" is an animation this layer refuses, not run: \(error.message)\n")
+            }
+        }
+    }
+
+    /// The animation an animation action adds for `event`: a copy, its key
+    /// path the event's when it has none (a transition keeps none).
+    static func actionAnimation(_ animation: Animation, forKey event: String) -> Animation {
+        let copy = animation.copy()
+        if copy.keyPath == nil && copy.animationKind != .transition { copy.keyPath = event }
+        return copy
+    }
+
+    /// An animation action set on this layer is checked as adding it for
+    /// the event would check it (S8.1: refused when set, naming why), so
+    /// that running it cannot fail later with no one to tell.
+    private func checkAction(_ action: Action?, forKey event: String) throws(LayerKitError) {
+        guard case .animation(let animation)? = action?.behaviour else { return }
+        do {
+            try checkAddable(Layer.actionAnimation(animation, forKey: event))
+        } catch {
+            throw LayerKitError(error.status, "action: as the action for \"\(event)\": \(error.message)")
         }
     }
 
     public func setAction(_ action: Action?, forKey event: String) throws(LayerKitError) {
         try checkWritable()
+        try checkAction(action, forKey: event)
         actions[event] = action
     }
 
     public func setStyleAction(_ action: Action?, forKey event: String) throws(LayerKitError) {
         try checkWritable()
+        try checkAction(action, forKey: event)
         styleActions[event] = action
     }
 }
@@ -127,5 +157,21 @@ struct BuiltInEnds {
         guard !from.holdsLayer && !to.holdsLayer else { return }
         animation.fromValue = from
         animation.toValue = to
+    }
+}
+
+/// Warnings about actions that could not run: written to stderr, at most
+/// `limit` of them (a program setting a property every frame with a bad
+/// delegate answer would otherwise fill the log).
+enum ActionWarnings {
+    static let limit = 20
+    private static let count = Atomic<Int>(0)
+
+    static func report(_ text: String) {
+        let n = count.add(1, ordering: .relaxed).newValue
+        if n <= limit {
+            writeToStandardError(text)
+            if n == limit { writeToStandardError("layerkit: warning: (no further warnings about actions)\n") }
+        }
     }
 }

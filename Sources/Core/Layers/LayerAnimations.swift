@@ -25,6 +25,17 @@ extension Layer {
         changed()
     }
 
+    /// Whether addAnimation would take `animation`: the same checks, with
+    /// nothing added.
+    func checkAddable(_ animation: Animation) throws(LayerKitError) {
+        try animation.validateForAdding()
+        let copy = animation.copy()
+        if copy.timing.duration <= 0 || copy.timing.duration.isNaN {
+            copy.timing.duration = copy.animationKind == .spring ? copy.spring.settlingDuration : 0.25
+        }
+        _ = try makeRecord(copy, key: "check", groupDuration: nil, now: 0, runLoop: RunLoop.current, groups: [])
+    }
+
     /// The built-in action's basic animation, which the layer owns already
     /// and whose key path is known to name `property`: attached without the
     /// copy and the key-path checks of addAnimation (re-triggering thousands
