@@ -219,6 +219,10 @@ private func getSpring(_ a: OpaquePointer?, _ field: (SpringParameters) -> Doubl
         for i in 0..<count {
             let child = try animation(children![i], "children[\(i)]")
             if child === target { throw LayerKitError(.invalidArgument, "children[\(i)]: a group cannot contain itself") }
+            // (refused here, by the call that takes it, not only when the group is added)
+            if child.animationKind == .transition {
+                throw LayerKitError(.invalidArgument, "children[\(i)]: a transition cannot be part of a group; add it to the layer")
+            }
             if child.groupDepth >= Animation.maximumGroupDepth {
                 throw LayerKitError(.invalidArgument,
                     "children[\(i)]: groups would nest more than \(Animation.maximumGroupDepth) deep")

@@ -733,7 +733,8 @@ double    lk_animation_get_initial_velocity(const lk_animation *a);
 double    lk_animation_get_settling_duration(const lk_animation *a);
 
 /* groups (S4.12): the group keeps copies of the children; children without
-   a duration last as long as the group. Groups nest at most 32 deep. */
+   a duration last as long as the group. Groups nest at most 32 deep; a
+   transition cannot be a child (refused). */
 lk_status lk_animation_set_animations(lk_animation *group, lk_animation *const *children, size_t count);
 /* the group's children (+0), up to capacity; returns the count */
 size_t    lk_animation_get_animations(const lk_animation *group, lk_animation **children, size_t capacity);
