@@ -1019,6 +1019,13 @@ static void run_loop_rules(void)
     LKT_CHECK(lk_layer_get_animation(l, "opacity") != NULL && !fd_readable(),
               "S2.2 the dispatch it calls for commits it (its animation is there), and the fd is quiet again",
               "animation %p", (void *)lk_layer_get_animation(l, "opacity"));
+    /* committed by a flush instead, nothing waits: quiet as well (it stayed
+       readable, and a poll() loop woke once for nothing) */
+    lk_display_dispatch(display, 0);
+    lk_layer_set_opacity(l, 0.5);
+    LKT_CHECK(fd_readable(), "S2.2 another change makes the fd readable", "%s", "not readable");
+    lk_transaction_flush();
+    LKT_CHECK(!fd_readable(), "S2.2 after lk_transaction_flush committed it, the fd is quiet", "%s", "readable");
 
     /* lk_display_stop with no run under way ends the next one at once
        (CFRunLoopStop); a nested run's stop ends that run only */

@@ -56,6 +56,19 @@ public final class RunLoop: ThreadEndObserver, @unchecked Sendable {
         }
     }
 
+    /// The wake-up for the thread's implicit transaction is answered (a
+    /// flush committed it): with nothing queued the fd is quiet again
+    /// (after lk_transaction_flush a poll() loop woke once for nothing).
+    /// The fd is reset under the lock: a post after it writes it again.
+    func settle() {
+        queue.withLock { q in
+            guard woken, q.isEmpty else { return }
+            woken = false
+            var counter: UInt64 = 0
+            _ = read(fd, &counter, 8)
+        }
+    }
+
     /// Its thread has ended (work posted to it is dropped).
     public var hasEnded: Bool { queue.withLock { _ in ended } }
 
@@ -76,8 +89,11 @@ public final class RunLoop: ThreadEndObserver, @unchecked Sendable {
     /// queued. Returns the number of callbacks run.
     @discardableResult
     public func runOnce(timeout: Double) -> Int {
+        // (woken before the flush, which settles a wake-up it answers: the
+        // iteration it asked for still does not wait)
+        let wokenBefore = queue.withLock { _ in woken }
         ModelLock.shared.withLock { Transaction.flush() }
-        let idle = queue.withLock { $0.isEmpty && !woken }
+        let idle = !wokenBefore && queue.withLock { $0.isEmpty && !woken }
         if idle && timeout != 0 {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ms = timeout < 0 ? -1 : Int32(min(timeout * 1000, Double(Int32.max)))

@@ -109,6 +109,7 @@ public enum Transaction {
         guard state.frames.count == 1, state.frames[0].implicit else { return }
         close(state.frames.removeLast(), in: state)
         commitToRenderSide(state)
+        RunLoop.current.settle()
     }
 
     /// Keeps `object` alive until this thread's transaction commits.
