@@ -740,6 +740,17 @@ static void presentation_and_links(void)
     LKT_CHECK(link_calls - before == 1 && lkt_near(link_timestamp, 103.5, 1e-9),
               "S5.3 30 frames without a dispatch: one call, with the last frame's time (no backlog)",
               "%d calls, timestamp %f", link_calls - before, link_timestamp);
+    /* 45 is as near 60 as 30: the tie takes the faster, every frame (it
+       took 30 when the frames' times, doubles near 2e4 s, put 60 a hair
+       further than 30) */
+    lk_display_link_set_preferred_fps(link, 45);
+    int at_45 = link_calls;
+    for (int i = 1; i <= 12; i++) {
+        lk_display_render_frame_at(display, 20000.0 + i / 60.0);
+        lk_display_dispatch(display, 0);
+    }
+    LKT_CHECK(link_calls - at_45 == 12, "S5.3 45 fps on 60 Hz ties 30 and 60 and takes 60: every frame",
+              "%d calls in 12 frames", link_calls - at_45);
     lk_display_link_invalidate(link);
     lk_release(link);
     LKT_CHECK(lk_display_get_fd(display) >= 0, "S2.2 the run loop has a pollable fd", "%d", lk_display_get_fd(display));

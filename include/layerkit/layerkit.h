@@ -831,8 +831,9 @@ void        lk_display_stop(lk_display *display);
 
 /* Display links (S5.3): a callback on the creating thread's run loop once
    per displayed frame with the frame's timestamp and target time (when the
-   next call is due). A preferred rate is rounded to the nearest whole
-   number of frames between calls (40 fps on 60 Hz: every 2nd frame). At
+   next call is due). A preferred rate becomes the whole number of frames
+   between calls whose rate is nearest it, a tie taking the faster (40 fps
+   on 60 Hz: every 2nd frame, 30 fps; 45: every frame). At
    most one call waits on the run loop, with the latest frame's times: a
    thread that does not dispatch gets one call when it does, not one per
    frame missed; a paused or invalidated link gets none, and a paused one

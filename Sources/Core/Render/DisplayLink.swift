@@ -73,7 +73,9 @@ public final class DisplayLink: Object, @unchecked Sendable {
         guard fps > 0, period > 0, fps * period < 1 else { return 1 }
         let n = max(1, Int((1 / (fps * period)).rounded(.down)))
         let slower = 1 / (Double(n + 1) * period), faster = 1 / (Double(n) * period)
-        return abs(slower - fps) < abs(faster - fps) - 1e-9 ? n + 1 : n
+        // (a tie within a millionth: frame times near 1e5 s put the rates
+        // off by more than a fixed 1e-9, and 45 on 60 Hz took 30)
+        return abs(slower - fps) < abs(faster - fps) - 1e-6 * fps ? n + 1 : n
     }
 
     /// A frame was displayed at `timestamp`; the next is due at `target`.
