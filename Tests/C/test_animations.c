@@ -741,6 +741,28 @@ static void groups(void)
     lkt_error_mark();
     LKT_CHECK_ERROR("S4.12 a bad child is refused, named by index", lk_layer_add_animation(l, empty, "e"),
                     LK_ERROR_INVALID_ARGUMENT, "values");
+    /* a child refused for its key path or its values is named by index
+       too, in a nested group by its path (they named no child) */
+    lk_animation *fine = lk_basic_animation_create("opacity");
+    lk_animation *typed = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(typed, lk_value_string("half"));
+    lk_animation *kids3[2] = { fine, typed };
+    lk_animation_set_animations(empty, kids3, 2);
+    LKT_CHECK_ERROR("S4.12 a child with a value of the wrong type is named by index", lk_layer_add_animation(l, empty, "e"),
+                    LK_ERROR_TYPE_MISMATCH, "animation.animations[1]: fromValue");
+    lk_animation_set_key_path(typed, "nosuchprop");
+    lk_animation_set_from_value(typed, lk_value_none());
+    lk_animation *nested_group = lk_animation_group_create();
+    lk_animation *kids4[1] = { typed };
+    lk_animation_set_animations(nested_group, kids4, 1);
+    lk_animation *kids5[2] = { fine, nested_group };
+    lk_animation_set_animations(empty, kids5, 2);
+    LKT_CHECK_ERROR("S4.12 an unknown key path in a nested group's child is named by its path",
+                    lk_layer_add_animation(l, empty, "e"), LK_ERROR_UNKNOWN_KEY_PATH,
+                    "animation.animations[1].animations[0]: key_path");
+    lk_release(nested_group);
+    lk_release(typed);
+    lk_release(fine);
     lk_release(bad);
     lk_release(empty);
     lk_release(l);

@@ -126,9 +126,18 @@ extension Layer {
         copy.isAttached = true
         if copy.animationKind == .group {
             var children: [AnimationRecord] = []
-            for child in copy.animations {
-                children.append(try makeRecord(child, key: key, groupDuration: copy.timing.duration, now: now,
-                                               runLoop: runLoop, groups: []))
+            for (i, child) in copy.animations.enumerated() {
+                do {
+                    children.append(try makeRecord(child, key: key, groupDuration: copy.timing.duration, now: now,
+                                                   runLoop: runLoop, groups: []))
+                } catch {
+                    // The child by index, as animations.md says (a key path
+                    // or a value refused in a large group named no child).
+                    let at = "animation.animations[\(i)]"
+                    let inner = error.message
+                    throw LayerKitError(error.status, inner.hasPrefix("animation.")
+                                        ? at + inner.dropFirst("animation".count) : at + ": " + inner)
+                }
             }
             return AnimationRecord(key: key, animation: copy, previousValue: nil, runLoop: runLoop, groups: groups,
                                    property: nil, subpath: [], children: children)
