@@ -18,7 +18,12 @@ static cairo_t *open_target(const lkc_target *t, cairo_surface_t **surface)
     *surface = cairo_image_surface_create_for_data((unsigned char *)t->pixels, CAIRO_FORMAT_ARGB32,
                                                    t->width, t->height, t->stride);
     cairo_t *cr = cairo_create(*surface);
-    cairo_scale(cr, t->scale, t->scale);
+    /* A scale so small that its square underflows (contentsScale 1e-200)
+       is no matrix cairo takes: the context fell into an error and every
+       call on it drew nothing. Below 1e-100 the whole layer is within a
+       pixel's billionth either way. */
+    double scale = t->scale < 1e-100 ? 1e-100 : t->scale;
+    cairo_scale(cr, scale, scale);
     cairo_translate(cr, -t->origin_x, -t->origin_y);
     return cr;
 }

@@ -302,6 +302,38 @@ static void test_marked_while_drawing(void)
     lk_release(first);
 }
 
+/* A contentsScale so small its square underflows (1e-200) still draws:
+   the canvas is one pixel and clearing it fills it (cairo refused the
+   scale, and every canvas call returned LK_OK drawing nothing). */
+static lk_status tiny_clear;
+static void clear_red(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    tiny_clear = lk_canvas_clear(canvas, lk_color_make(1, 0, 0, 1));
+}
+
+static void test_tiny_contents_scale(void)
+{
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, 20, 20));
+    LKT_CHECK_STATUS("S7 a contentsScale of 1e-200 is taken", lk_layer_set_contents_scale(l, 1e-200), LK_OK);
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.draw = clear_red;
+    lk_layer_set_delegate(l, &d, NULL, NULL);
+    lk_layer_set_needs_display(l);
+    lk_layer_display_if_needed(l);
+    lk_image *contents = lk_layer_get_contents(l);
+    uint8_t px[4] = { 0, 0, 0, 0 };
+    if (contents) lk_image_read_pixels(contents, px, 4);
+    LKT_CHECK(tiny_clear == LK_OK && contents && px[0] == 255 && px[3] == 255,
+              "S7 at contentsScale 1e-200 the canvas still draws (one red pixel)", "status %d, pixel %d,%d,%d,%d",
+              (int)tiny_clear, px[0], px[1], px[2], px[3]);
+    lk_release(l);
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a software display");
@@ -315,6 +347,7 @@ int main(void)
     test_snapshot();
     test_canvas_errors();
     test_marked_while_drawing();
+    test_tiny_contents_scale();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();
