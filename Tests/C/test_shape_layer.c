@@ -311,16 +311,26 @@ static double animate_number(lk_layer *s, const char *key, double from, double t
     return begin_of(s, key);
 }
 
+/* A shape layer stroking the line (x0, 100) -> (x1, 100) in white at
+   `width`; its path in *path (the caller releases both). */
+static lk_layer *white_line(double x0, double x1, double width, lk_path **path)
+{
+    lk_layer *s = shape_layer();
+    lk_path *p = lk_path_create();
+    lk_path_move_to(p, x0, 100);
+    lk_path_line_to(p, x1, 100);
+    lk_shape_layer_set_path(s, p);
+    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
+    lk_shape_layer_set_line_width(s, width);
+    *path = p;
+    return s;
+}
+
 static void test_animations(void)
 {
     static const char *const numbers[] = {"lineWidth", "lineDashPhase", "strokeStart", "strokeEnd", "miterLimit"};
-    lk_layer *s = shape_layer();
-    lk_path *p = lk_path_create();
-    lk_path_move_to(p, 20, 100);
-    lk_path_line_to(p, 180, 100);
-    lk_shape_layer_set_path(s, p);
-    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
-    lk_shape_layer_set_line_width(s, 10);
+    lk_path *p;
+    lk_layer *s = white_line(20, 180, 10, &p);
     render();
     size_t i;
     for (i = 0; i < sizeof numbers / sizeof *numbers; i++) {
@@ -457,6 +467,16 @@ static void test_cache(void)
    sharp as one drawn at that size, not its 1x picture magnified (the edge
    was a ramp 5 pixels wide). Scaling down again keeps the layer's
    contentsScale; a scale held still rasterizes nothing more. */
+/* The frame against a white disc of radius r at (100, 100), drawn by cairo. */
+static void check_white_disc(const char *name, double r)
+{
+    cairo_t *cr = lkt_cairo_begin(W, H);
+    cairo_arc(cr, 100, 100, r, 0, 2 * 3.14159265358979323846);
+    cairo_set_source_rgba(cr, 1, 1, 1, 1);
+    cairo_fill(cr);
+    lkt_check_against_cairo(name, display, cr, tolerance);
+}
+
 static void test_scaled_shape(void)
 {
     lk_layer *s = lk_shape_layer_create();
@@ -470,12 +490,7 @@ static void test_scaled_shape(void)
     lk_layer_set_transform(s, lk_transform3d_make_scale(4, 4, 1));
     lk_layer_add_sublayer(root, s);
     render();
-    cairo_t *cr = lkt_cairo_begin(W, H);
-    cairo_arc(cr, 100, 100, 60, 0, 2 * 3.14159265358979323846);
-    cairo_set_source_rgba(cr, 1, 1, 1, 1);
-    cairo_fill(cr);
-    lkt_check_against_cairo("S7.1 a shape layer scaled up 4 times is rasterized at the screen's resolution",
-                            display, cr, tolerance);
+    check_white_disc("S7.1 a shape layer scaled up 4 times is rasterized at the screen's resolution", 60);
     lk_display_stats st0 = lkt_stats(display);
     lk_layer_set_position(s, lk_point_make(101, 99));
     render();
@@ -486,11 +501,7 @@ static void test_scaled_shape(void)
     lk_layer_set_position(s, lk_point_make(100, 100));
     lk_layer_set_transform(s, lk_transform3d_make_scale(0.5, 0.5, 1));
     render();
-    cr = lkt_cairo_begin(W, H);
-    cairo_arc(cr, 100, 100, 7.5, 0, 2 * 3.14159265358979323846);
-    cairo_set_source_rgba(cr, 1, 1, 1, 1);
-    cairo_fill(cr);
-    lkt_check_against_cairo("S7.1 a shape layer scaled down keeps its contentsScale", display, cr, tolerance);
+    check_white_disc("S7.1 a shape layer scaled down keeps its contentsScale", 7.5);
     lk_release(p);
     lk_layer_remove_from_superlayer(s);
     lk_release(s);
@@ -585,13 +596,8 @@ static void test_paths_held_are_frozen(void)
    solid ({0.0015, 0.0015} and {0.003, 0.001} covered the whole line). */
 static void test_dashes_finer_than_a_pixel(void)
 {
-    lk_layer *s = shape_layer();
-    lk_path *p = lk_path_create();
-    lk_path_move_to(p, 0, 100);
-    lk_path_line_to(p, 200, 100);
-    lk_shape_layer_set_path(s, p);
-    lk_shape_layer_set_stroke_color(s, lk_color_make(1, 1, 1, 1));
-    lk_shape_layer_set_line_width(s, 4);
+    lk_path *p;
+    lk_layer *s = white_line(0, 200, 4, &p);
     static const struct { double dashes[3]; size_t count; double share; } cases[] = {
         {{0.0015, 0.0015, 0}, 2, 0.5}, {{0.003, 0.001, 0}, 2, 0.75}, {{0.001, 0.002, 0}, 2, 1.0 / 3},
         {{0.001, 0.002, 0.003}, 3, 0.5},

@@ -259,10 +259,9 @@ static void test_scripts(void)
 }
 
 
-/* The string drawn by Pango straight onto the reference, at (x, y), in
-   the colour, with the settings the text layer uses (no hinting). */
-static void pango_reference(cairo_t *cr, const char *utf8, const char *font, double size, double x, double y,
-                            double r, double g, double b)
+/* A layout of utf8 for cr with the settings the text layer uses (no
+   hinting, fractional glyph positions), in the font at size. */
+static PangoLayout *reference_layout(cairo_t *cr, const char *utf8, const char *font, double size)
 {
     PangoLayout *layout = pango_cairo_create_layout(cr);
     cairo_font_options_t *options = cairo_font_options_create();
@@ -278,6 +277,15 @@ static void pango_reference(cairo_t *cr, const char *utf8, const char *font, dou
     pango_layout_set_font_description(layout, desc);
     pango_font_description_free(desc);
     pango_layout_set_text(layout, utf8, -1);
+    return layout;
+}
+
+/* The string drawn by Pango straight onto the reference, at (x, y), in
+   the colour, with the settings the text layer uses (no hinting). */
+static void pango_reference(cairo_t *cr, const char *utf8, const char *font, double size, double x, double y,
+                            double r, double g, double b)
+{
+    PangoLayout *layout = reference_layout(cr, utf8, font, size);
     PangoLayoutIter *it = pango_layout_get_iter(layout);
     double baseline = (double)pango_layout_iter_get_baseline(it) / PANGO_SCALE;
     pango_layout_iter_free(it);
@@ -309,20 +317,7 @@ static void test_wrapped_long_word(void)
     cairo_t *cr = lkt_cairo_begin(W, H);
     cairo_rectangle(cr, 10, 5, 120, 110);
     cairo_clip(cr);
-    PangoLayout *layout = pango_cairo_create_layout(cr);
-    cairo_font_options_t *options = cairo_font_options_create();
-    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
-    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
-    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
-    pango_cairo_context_set_font_options(pango_layout_get_context(layout), options);
-    cairo_font_options_destroy(options);
-    pango_context_set_round_glyph_positions(pango_layout_get_context(layout), FALSE);
-    pango_layout_context_changed(layout);
-    PangoFontDescription *desc = pango_font_description_from_string("DejaVu Sans");
-    pango_font_description_set_absolute_size(desc, 20 * PANGO_SCALE);
-    pango_layout_set_font_description(layout, desc);
-    pango_font_description_free(desc);
-    pango_layout_set_text(layout, word, -1);
+    PangoLayout *layout = reference_layout(cr, word, "DejaVu Sans", 20);
     PangoAttrList *attributes = pango_attr_list_new();
     pango_attr_list_insert(attributes, pango_attr_insert_hyphens_new(FALSE));
     pango_layout_set_attributes(layout, attributes);
