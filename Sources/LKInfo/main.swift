@@ -67,7 +67,15 @@ for entry in survey.entries {
     var options = lk_backend_open_options()
     options.struct_size = UInt32(MemoryLayout<lk_backend_open_options>.size)
     var error = [CChar](repeating: 0, count: 512)
-    guard let instance = table.pointee.open(nil, &options, &error, error.count) else {
+    // A host as the core's, its callbacks doing nothing, kept until the
+    // instance closes: the ABI gives open one, and a plugin written to it
+    // (calling host->log) crashed here on NULL.
+    let host = UnsafeMutablePointer<lk_backend_host>.allocate(capacity: 1)
+    host.initialize(to: lk_backend_host(
+        abi_version: LK_BACKEND_ABI_VERSION, struct_size: UInt32(MemoryLayout<lk_backend_host>.size), host_data: nil,
+        log: { _, _, _ in }, frame_done: { _, _, _ in }, output_changed: { _, _, _ in }))
+    defer { host.deallocate() }
+    guard let instance = table.pointee.open(host, &options, &error, error.count) else {
         let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         print("  unusable: cannot open: \(reason.isEmpty ? "no reason given" : reason)")
         if let text = describe(table, nil) { print("  probe:\n" + indented(text)) }

@@ -3,6 +3,8 @@
    -DREFUSE: the entry returns NULL for the host's version;
    -DNULL_ENTRY: a function of the table is NULL;
    -DFAIL_OPEN: a well-formed plugin whose open() fails with a reason;
+   -DUSES_HOST: the same, logging through the host first, as a plugin
+    written to the header may (the ABI gives open a host);
    -DNO_ENTRY: no entry symbol at all. */
 #include <stdio.h>
 #include "layerkit/layerkit_backend.h"
@@ -12,6 +14,9 @@ static lk_backend_instance *open_output(const lk_backend_host *host, const lk_ba
                                         char *error, size_t error_size)
 {
     (void)host; (void)options;
+#ifdef USES_HOST
+    host->log(host->host_data, 2, "the test plugin is opening");
+#endif
     snprintf(error, error_size, "no such output: the test plugin never opens");
     return NULL;
 }

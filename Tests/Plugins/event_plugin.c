@@ -20,6 +20,7 @@ struct lk_backend_instance {
     /* an event for the next render() */
     uint32_t        queued_event, queued_width, queued_height;
     char            queued_detail[64];
+    int             failing;   /* render() calls still to fail */
     lkevent_stats   stats;
 };
 
@@ -79,9 +80,14 @@ static void fire(lk_backend_instance *i, uint32_t event, const char *detail, uin
 
 static bool render(lk_backend_instance *i, const lk_display_list *l, char *e, size_t n)
 {
-    (void)e; (void)n;
     pthread_mutex_lock(&lock);
     i->stats.renders++;
+    if (i->failing > 0) {
+        i->failing--;
+        pthread_mutex_unlock(&lock);
+        snprintf(e, n, "events plugin: render failed on purpose");
+        return false;
+    }
     i->stats.last_damage = l->damage;
     i->stats.last_frame = l->frame_number;
     i->stats.render_thread = pthread_self();
@@ -120,6 +126,16 @@ const lk_backend *lk_backend_entry(uint32_t host_abi_version)
 int lkevent_fire(uint32_t event, const char *detail, uint32_t width, uint32_t height);
 int lkevent_fire_in_render(uint32_t event, const char *detail, uint32_t width, uint32_t height);
 int lkevent_stats_get(lkevent_stats *out);
+int lkevent_fail_renders(int n);
+
+int lkevent_fail_renders(int n)
+{
+    pthread_mutex_lock(&lock);
+    lk_backend_instance *i = current;
+    if (i) i->failing = n;
+    pthread_mutex_unlock(&lock);
+    return i != NULL;
+}
 
 int lkevent_fire(uint32_t event, const char *detail, uint32_t width, uint32_t height)
 {

@@ -21,5 +21,8 @@ typedef int (*lkevent_fire_fn)(uint32_t event, const char *detail, uint32_t widt
 /* the same, inside the next render() call, on the thread that renders */
 typedef int (*lkevent_fire_in_render_fn)(uint32_t event, const char *detail, uint32_t width, uint32_t height);
 typedef int (*lkevent_stats_fn)(lkevent_stats *out);
+/* the next n render() calls fail (each counted in renders), with the reason
+   "events plugin: render failed on purpose" */
+typedef int (*lkevent_fail_renders_fn)(int n);
 
 #endif

@@ -20,6 +20,7 @@ build refuse -DREFUSE
 build nullentry -DNULL_ENTRY
 build failopen -DFAIL_OPEN
 build noentry -DNO_ENTRY
+build useshost -DUSES_HOST
 echo "this is not a shared object" > "$dir/liblayerkit-garbage.so"
 # a working plugin that fires output events on demand (exports its test hooks)
 if ! "$CC" -std=c99 -shared -fPIC -Wall -Wextra -Werror -I"$prefix/include" -I"$here" \
@@ -60,6 +61,15 @@ for lang in c99 c++17; do
     if [ $status -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "FAIL test_output_events ($lang): exited with $status"; fi
     passed=$((passed + p)); failed=$((failed + f))
 done
+# lk-info opens every plugin it finds with a host, as the core does: one
+# that logs through it in open() crashed lk-info (it passed NULL)
+info=$(LAYERKIT_PLUGIN_PATH="$dir" "$prefix/bin/lk-info" 2>&1)
+status=$?
+if [ $status -eq 0 ] && echo "$info" | grep -q "^useshost: " && echo "$info" | grep -q "cannot open: no such output"; then
+    echo "PASS lk-info opens a plugin that logs through its host (and says why it cannot open)"; passed=$((passed + 1))
+else
+    echo "FAIL lk-info on a plugin that logs through its host: exit $status"; echo "$info" | tail -5; failed=$((failed + 1))
+fi
 [ $fail -eq 0 ] || failed=$((failed + 1))
 echo "plugins: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -72,6 +72,7 @@ static void on_destroy(void *user_data)
 static lkevent_fire_fn fire;
 static lkevent_fire_in_render_fn fire_in_render;
 static lkevent_stats_fn stats_of;
+static lkevent_fail_renders_fn fail_renders;
 
 static lkevent_stats stats(void)
 {
@@ -130,6 +131,7 @@ static void check_manual(void)
     fire = plugin ? (lkevent_fire_fn)(uintptr_t)dlsym(plugin, "lkevent_fire") : NULL;
     fire_in_render = plugin ? (lkevent_fire_in_render_fn)(uintptr_t)dlsym(plugin, "lkevent_fire_in_render") : NULL;
     stats_of = plugin ? (lkevent_stats_fn)(uintptr_t)dlsym(plugin, "lkevent_stats_get") : NULL;
+    fail_renders = plugin ? (lkevent_fail_renders_fn)(uintptr_t)dlsym(plugin, "lkevent_fail_renders") : NULL;
     if (!check(fire && fire_in_render && stats_of, "the test reaches the loaded plugin", "%s", dlerror())) {
         lk_display_close(d);
         return;
@@ -213,6 +215,23 @@ static void check_manual(void)
     lk_display_render_frame_at(d, 10 / 60.0);
     check(h.count == 3 && stats().renders == r0 + 1, "an unknown event is ignored", "heard %d", h.count);
 
+    /* a render() that fails (a documented error) is a frame never shown:
+       the next is drawn whole (320x240 since RESIZED; the failed list was taken as shown: a retry
+       with nothing new drew nothing, and later damage left the change out) */
+    if (check(fail_renders != NULL, "the test reaches the plugin's failing hook", "%s", dlerror())) {
+        fail_renders(1);
+        move(mover, 90);
+        lk_status failed = lk_display_render_frame_at(d, 11 / 60.0);
+        check(failed == LK_ERROR_BACKEND && strstr(lk_last_error(), "on purpose") != NULL,
+              "a failed render() is LK_ERROR_BACKEND with the plugin's reason", "%d: %s", (int)failed, lk_last_error());
+        uint64_t r1 = stats().renders;
+        lk_display_render_frame_at(d, 12 / 60.0);
+        lkevent_stats s1 = stats();
+        check(s1.renders == r1 + 1 && whole(s1.last_damage, 320, 240),
+              "after a failed render() the next frame is drawn, whole", "%llu renders after %llu, damage %dx%d",
+              (unsigned long long)s1.renders, (unsigned long long)r1, s1.last_damage.width, s1.last_damage.height);
+    }
+
     /* replacing the callback destroys the old user_data; NULL removes it */
     heard h2;
     memset(&h2, 0, sizeof h2);
@@ -279,6 +298,22 @@ static void check_render_thread(void)
     check(s.renders > paused_at && whole(s.last_damage, 200, 100),
           "render thread: RESUMED wakes it and the frame is drawn whole", "%llu renders, damage %dx%d",
           (unsigned long long)s.renders, s.last_damage.width, s.last_damage.height);
+    /* a failed render() does not stop the render thread: a running
+       animation keeps being drawn (the loop took the error for "nothing
+       animates" and waited for the next commit, the layer frozen) */
+    if (fail_renders) {
+        fail_renders(1);
+        lk_transaction_begin();
+        lk_transaction_set_disable_actions(false);
+        lk_transaction_set_animation_duration(3);
+        lk_layer_set_position(mover, lk_point_make(150, 50));
+        lk_transaction_commit();
+        lk_display_dispatch(d, 0);
+        uint64_t f0 = stats().renders;
+        for (int i = 0; i < 200 && stats().renders < f0 + 8; i++) lk_display_dispatch(d, 20);
+        check(stats().renders >= f0 + 8, "render thread: after a failed render() a running animation is still drawn",
+              "%llu renders after %llu", (unsigned long long)stats().renders, (unsigned long long)f0);
+    }
     lk_display_close(d);
     lk_release(mover);
     lk_release(root);

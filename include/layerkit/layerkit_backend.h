@@ -9,8 +9,10 @@
  * Backends see values, never layers: each frame the core hands over a display
  * list, an ordered array of drawing ops in output pixel space. Every struct
  * that crosses the boundary starts with abi_version/struct_size or is sized
- * by a field of its container, so fields can be added at the end without
- * breaking older plugins.
+ * by a field of its container, so that fields can be added at the end. The
+ * core takes a table of its own ABI version only (a new version may add op
+ * kinds and flags an older plugin would not know): a plugin is rebuilt for
+ * each version, its older source compiling unchanged.
  *
  * Threading: the core calls one backend instance from one thread at a time.
  */
@@ -157,7 +159,8 @@ typedef struct lk_dl_op {
     const lk_dl_image *image;   /* IMAGE */
     lk_dl_rect  source;         /* IMAGE: the part of the image, in image pixels */
     /* ABI 2 */
-    lk_dl_color shadow_color;   /* PUSH_GROUP: premultiplied, shadowOpacity applied; a = 0: no shadow */
+    lk_dl_color shadow_color;   /* PUSH_GROUP: premultiplied, shadowOpacity and the layer's opacity
+                                   applied (0.8 on a layer at 0.5: a = 0.4); a = 0: no shadow */
     double      shadow_offset_x, shadow_offset_y; /* PUSH_GROUP: in output pixels */
     double      shadow_sigma;   /* PUSH_GROUP: Gaussian standard deviation in output pixels (0: hard edge) */
     /* ABI 3 */

@@ -196,9 +196,16 @@ public final class Display: Object, @unchecked Sendable {
     /// 0, or pthread_create's error when the loop's thread could not start.
     private func startRenderLoop() -> Int32 {
         // The loop holds the display weakly: closing stops and joins it.
+        let failures = RenderFailures()
         let loop = RenderLoop(refreshRate: output.withLock { $0.refreshRate }, draw: { [weak self] time in
             guard let self else { return false }
-            return (try? self.drawFrame(at: time)) ?? false
+            do throws(LayerKitError) {
+                let animating = try self.drawFrame(at: time)
+                failures.count = 0
+                return animating
+            } catch {
+                return failures.failed(error)
+            }
         }, wantsFrames: { [weak self] in
             self?.links.withLock { $0.contains { $0.wantsFrames } } ?? false
         })
@@ -206,6 +213,28 @@ public final class Display: Object, @unchecked Sendable {
         pacing.withLock { $0.loop = loop }
         commitObserver = RenderTree.shared.addObserver { [weak loop] in loop?.wake() }
         return loop.start()
+    }
+
+    /// The render thread's failed frames in a row (only it touches them).
+    /// A failed frame is retried at the next refresh, for a second of them;
+    /// then the loop waits for the next change. It took an error for
+    /// "nothing animates" and stopped at once, with no word: a running
+    /// animation froze until the next commit.
+    private final class RenderFailures {
+        var count = 0
+        static let retried = 60
+
+        /// Whether to keep drawing after `error`; says so on stderr for the
+        /// first failures and when it gives up.
+        func failed(_ error: LayerKitError) -> Bool {
+            count += 1
+            if count <= 3 || count == RenderFailures.retried {
+                let then = count == RenderFailures.retried
+                    ? " (\(count) frames in a row: trying again at the next change)" : " (trying again at the next refresh)"
+                writeToStandardError("layerkit: error: a frame was not drawn: \(error.message)\(then)\n")
+            }
+            return count < RenderFailures.retried
+        }
     }
 
     // MARK: Output events
@@ -398,7 +427,15 @@ public final class Display: Object, @unchecked Sendable {
                 damage: box,
                 target_time: time,
                 frame_number: frameNumber))
-            try backend.render(list)
+            do throws(LayerKitError) {
+                try backend.render(list)
+            } catch {
+                // The list never showed, yet the damage tracker took it for
+                // the last one: the next frame is drawn whole (a retry with
+                // nothing new drew nothing, later damage left its change out).
+                outputState.withLock { $0.redrawWhole = true }
+                throw error
+            }
             hasFrame = true
             let elapsed = mediaTime() - start
             statistics.withLock { $0.renderSeconds += elapsed }
