@@ -987,6 +987,50 @@ static void huge_repeat_count(void)
     lk_release(l);
 }
 
+/* S4.8: an additive colour animation's values are offsets added to the
+   model colour, a negative one lowering a channel: (0.6, 0.6, 0.6) with
+   (0, 0, 0, 0) -> (-0.4, 0.4, 0, 0) is (0.4, 0.8, 0.6) half-way (the
+   offsets were clamped to 0...1 first: red stayed 0.6), in the frame too;
+   a keyframe one the same. */
+static void additive_colour_offsets(void)
+{
+    lk_layer *l = committed_layer();
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_background_color(l, lk_color_make(0.6, 0.6, 0.6, 1));
+    lk_transaction_flush();
+    lk_animation *a = lk_basic_animation_create("backgroundColor");
+    lk_animation_set_from_value(a, lk_value_color(lk_color_make(0, 0, 0, 0)));
+    lk_animation_set_to_value(a, lk_value_color(lk_color_make(-0.4, 0.4, 0, 0)));
+    lk_animation_set_additive(a, true);
+    lk_animation_set_duration(a, 1);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+    double b = add(l, a, "tint");
+    lk_value v = value_at(l, "backgroundColor", b + 0.5);
+    LKT_CHECK(v.type == LK_VALUE_COLOR && fabs(v.as.color.r - 0.4) < 1e-9 && fabs(v.as.color.g - 0.8) < 1e-9 &&
+                  fabs(v.as.color.b - 0.6) < 1e-9,
+              "S4.8 an additive colour offset below 0 lowers the channel", "(%g, %g, %g)", v.as.color.r, v.as.color.g,
+              v.as.color.b);
+    lk_display_render_frame_at(display, b + 0.5);
+    uint8_t px[200 * 100 * 4];
+    lk_display_read_pixels(display, px, 200 * 4);
+    const uint8_t *c = px + (30 * 200 + 30) * 4;
+    LKT_CHECK(abs(c[0] - 102) <= 1 && abs(c[1] - 204) <= 1 && abs(c[2] - 153) <= 1,
+              "S4.8 ... and the frame shows it", "(%d, %d, %d)", c[0], c[1], c[2]);
+    lk_layer_remove_animation(l, "tint");
+    lk_animation *k = lk_keyframe_animation_create("backgroundColor");
+    lk_value values[2] = { lk_value_color(lk_color_make(-0.4, 0, 0, 0)), lk_value_color(lk_color_make(-0.4, 0, 0, 0)) };
+    lk_animation_set_values(k, values, 2);
+    lk_animation_set_additive(k, true);
+    lk_animation_set_duration(k, 1);
+    b = add(l, k, "tint");
+    v = value_at(l, "backgroundColor", b + 0.5);
+    LKT_CHECK(v.type == LK_VALUE_COLOR && fabs(v.as.color.r - 0.2) < 1e-9,
+              "S4.8 an additive keyframe colour offset below 0 lowers the channel", "red %g", v.as.color.r);
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_transaction_flush();
+}
+
 int main(void)
 {
     display = lkt_open_display(200, 100, "open");
@@ -1006,6 +1050,7 @@ int main(void)
     immutability();
     layer_in_user_value();
     huge_repeat_count();
+    additive_colour_offsets();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

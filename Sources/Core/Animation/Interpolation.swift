@@ -100,14 +100,18 @@ public enum Interpolation {
 
     /// Premultiplied sRGB, clamped, back to straight alpha (see above).
     public static func interpolate(_ a: Color, _ b: Color, _ p: Double) -> Color {
-        if p == 0 { return clamped(a) }
-        if p == 1 { return clamped(b) }
-        if a.a == 0 && b.a == 0 {
+        if a.a <= 0 && b.a <= 0 {
             // Both transparent: premultiplied, every value between would be
             // (0,0,0,0), yet an additive animation's ends are offsets whose
-            // colour matters (S4.8): straight components, as at the ends.
-            return clamped(Color(r: lerp(a.r, b.r, p), g: lerp(a.g, b.g, p), b: lerp(a.b, b.b, p), a: 0))
+            // colour matters (S4.8): straight components, not clamped (an
+            // offset may lower a channel: clamped, (-0.4, 0.4, 0, 0) raised
+            // green and left red alone). The sum with the model is clamped.
+            if p == 0 { return a }
+            if p == 1 { return b }
+            return Color(r: lerp(a.r, b.r, p), g: lerp(a.g, b.g, p), b: lerp(a.b, b.b, p), a: lerp(a.a, b.a, p))
         }
+        if p == 0 { return clamped(a) }
+        if p == 1 { return clamped(b) }
         let alpha = min(max(lerp(a.a, b.a, p), 0), 1)
         guard alpha > 0 else { return Color(r: 0, g: 0, b: 0, a: 0) }
         // Premultiplied components can be at most alpha; dividing by alpha
