@@ -204,6 +204,8 @@ public final class Display: Object, @unchecked Sendable {
                 failures.count = 0
                 return animating
             } catch {
+                // (closing: the frame under way finds the display closed)
+                if self.isClosed { return false }
                 return failures.failed(error)
             }
         }, wantsFrames: { [weak self] in
