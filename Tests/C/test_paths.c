@@ -81,6 +81,18 @@ static void lengths(void)
     len = lk_path_get_length(arc);
     LKT_CHECK(fabs(len - LKT_PI * 50) / (LKT_PI * 50) < 3e-4, "half-circle arc length is pi r", "%.9f", len);
     lk_release(arc);
+    /* angles whose difference overflows (1e308 to -1e308) sweep many turns:
+       a full circle, as any sweep of more than a turn (the process died) */
+    static const bool directions[2] = { true, false };
+    for (int i = 0; i < 2; i++) {
+        arc = lk_path_create();
+        LKT_CHECK_STATUS("S8.1 an arc from 1e308 to -1e308 is drawn", lk_path_add_arc(arc, 0, 0, 10, 1e308, -1e308, directions[i]),
+                         LK_OK);
+        len = lk_path_get_length(arc);
+        LKT_CHECK(fabs(len - 2 * LKT_PI * 10) < 0.05, "S8.1 ... as one full circle", "%s: length %g",
+                  directions[i] ? "clockwise" : "counter-clockwise", len);
+        lk_release(arc);
+    }
 
     /* a cubic against the test's own polyline of 200000 pieces */
     lk_point a = lk_point_make(0, 150), b = lk_point_make(75, 0), cc = lk_point_make(225, 300), d = lk_point_make(300, 150);

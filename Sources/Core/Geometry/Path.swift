@@ -93,6 +93,10 @@ public struct PathData: Equatable, Sendable {
     public mutating func addArc(center c: Point, radius: Double, start: Double, end: Double, clockwise: Bool) {
         var sweep = end - start
         let full = 2 * Double.pi
+        // Angles far apart enough that their difference overflows (1e308
+        // to -1e308) sweep many turns: one full turn, as a finite sweep of
+        // more than one is (it was NaN after the remainder, a trap).
+        if !sweep.isFinite { sweep = clockwise ? full : -full }
         if clockwise {
             if sweep < 0 { sweep = sweep.truncatingRemainder(dividingBy: full) + full }
             if sweep > full { sweep = full }
@@ -100,6 +104,10 @@ public struct PathData: Equatable, Sendable {
             if sweep > 0 { sweep = sweep.truncatingRemainder(dividingBy: full) - full }
             if sweep < -full { sweep = -full }
         }
+        // A start far from 0 (1e308) has no room for the pieces' steps:
+        // a0 + step was a0, every piece one point. The same angle within a
+        // turn of 0 (the remainder is exact).
+        let start = abs(start) > full ? start.truncatingRemainder(dividingBy: full) : start
         let startPoint = Point(x: c.x + radius * cos(start), y: c.y + radius * sin(start))
         if currentPoint == nil { move(to: startPoint) } else { _ = line(to: startPoint) }
         // Split into pieces of at most a quarter turn, each one cubic.
