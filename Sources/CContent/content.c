@@ -231,6 +231,24 @@ static void stroke_current(cairo_t *cr, lkc_color color, const lkc_stroke *s)
     cairo_set_line_join(cr, s->join == LKC_JOIN_ROUND ? CAIRO_LINE_JOIN_ROUND
                         : s->join == LKC_JOIN_BEVEL ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER);
     int dashed = s->dash_count > 0 && s->dashes;
+    /* Lengths beyond 1e15 (longer than any path cairo can draw) are drawn
+       at 1e15: a pattern of 1e308 has a period that overflows, and cairo's
+       offset for a negative phase became infinite (the stroke never
+       returned). */
+    const double *dashes = s->dashes;
+    double *capped = NULL;
+    if (dashed) {
+        for (size_t i = 0; i < s->dash_count; i++)
+            if (!(s->dashes[i] <= 1e15)) {
+                capped = malloc(s->dash_count * sizeof *capped);
+                if (!capped) dashed = 0;   /* (no memory: solid rather than a stroke that never ends) */
+                break;
+            }
+        if (capped) {
+            for (size_t i = 0; i < s->dash_count; i++) capped[i] = s->dashes[i] <= 1e15 ? s->dashes[i] : 1e15;
+            dashes = capped;
+        }
+    }
     if (dashed && s->cap == LKC_CAP_BUTT) {
         /* A pattern whose period is under a tenth of a pixel (cairo's
          * tolerance) is one cairo only approximates, and some such came out
@@ -239,8 +257,8 @@ static void stroke_current(cairo_t *cr, lkc_color color, const lkc_stroke *s)
          * pattern repeats with on and off swapped: half). */
         double period = 0, on = 0;
         for (size_t i = 0; i < s->dash_count; i++) {
-            period += s->dashes[i];
-            if (i % 2 == 0) on += s->dashes[i];
+            period += dashes[i];
+            if (i % 2 == 0) on += dashes[i];
         }
         if (s->dash_count % 2) { on = period; period *= 2; }
         double px = period, py = 0, qx = 0, qy = period;
@@ -265,23 +283,25 @@ static void stroke_current(cairo_t *cr, lkc_color color, const lkc_stroke *s)
             cairo_set_source_rgba(cr, color.r, color.g, color.b, translucent ? 1.0 : color.a);
             cairo_new_path(cr);
             cairo_append_path(cr, &first);
-            cairo_set_dash(cr, s->dashes, (int)s->dash_count, first_phase);
+            cairo_set_dash(cr, dashes, (int)s->dash_count, first_phase);
             cairo_stroke(cr);
             cairo_append_path(cr, &rest);
-            cairo_set_dash(cr, s->dashes, (int)s->dash_count, phase);
+            cairo_set_dash(cr, dashes, (int)s->dash_count, phase);
             cairo_stroke(cr);
             if (translucent) {
                 cairo_pop_group_to_source(cr);
                 cairo_paint_with_alpha(cr, color.a);
             }
             cairo_path_destroy(kept);
+            free(capped);
             return;
         }
         cairo_path_destroy(kept);
     }
-    if (dashed) cairo_set_dash(cr, s->dashes, (int)s->dash_count, first_phase);
+    if (dashed) cairo_set_dash(cr, dashes, (int)s->dash_count, first_phase);
     set_color(cr, color);
     cairo_stroke(cr);
+    free(capped);
 }
 
 void lkc_stroke_path(const lkc_target *t, const lkc_path *p, lkc_color color, const lkc_stroke *s)

@@ -622,6 +622,41 @@ static void test_dashes_finer_than_a_pixel(void)
     render();
 }
 
+/* A dash length near the largest double with a negative phase: the
+   pattern's period overflowed, cairo's offset became infinite and the
+   frame never returned. Lengths past any drawable path are drawn as 1e15:
+   the rect's outline shows (its first unit a gap). */
+static void fail_dash_alarm(int signal)
+{
+    (void)signal;
+    static const char message[] = "FAIL S8.1 a dash of 1e308 with phase -1: the frame took over 30 s\n";
+    if (write(2, message, sizeof message - 1) < 0) _exit(3);
+    _exit(3);
+}
+
+static void test_dash_near_largest_double(void)
+{
+    lk_path *p;
+    lk_layer *s = white_line(20, 180, 4, &p);
+    double dash[1] = { 1e308 };
+    LKT_CHECK_STATUS("S7.1 a dash of 1e308 is taken", lk_shape_layer_set_line_dash_pattern(s, dash, 1), LK_OK);
+    LKT_CHECK_STATUS("S7.1 with phase -1", lk_shape_layer_set_line_dash_phase(s, -1), LK_OK);
+    signal(SIGALRM, fail_dash_alarm);
+    alarm(30);
+    render();
+    alarm(0);
+    uint8_t *px = (uint8_t *)malloc(W * H * 4);
+    lk_display_read_pixels(display, px, W * 4);
+    int lit = 0;
+    for (int x = 0; x < W; x++) lit += px[(100 * W + x) * 4] > 128;
+    free(px);
+    LKT_CHECK(lit > 100, "S8.1 a dash of 1e308 with a negative phase draws (the line shows)", "%d lit pixels", lit);
+    lk_release(p);
+    lk_layer_remove_from_superlayer(s);
+    lk_release(s);
+    render();
+}
+
 /* Red pixels of the frame drawn by render() within rows y0..y1. */
 static int red_pixels(int y0, int y1)
 {
@@ -765,6 +800,7 @@ int main(void)
     test_scaled_shape();
     test_paths_held_are_frozen();
     test_dashes_finer_than_a_pixel();
+    test_dash_near_largest_double();
     test_wide_layer_long_path();
     test_huge_line_width();
     test_errors();
