@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define W 160
 #define H 120
@@ -958,6 +959,34 @@ static void test_negative_time_offset(void)
     lk_release(dot);
 }
 
+/* An emitter with an animated cell value, drawn far out in time (local
+   time 1e17): the animation is sampled on a grid of 1/120 s, and there a
+   step of the grid no longer changed the sample's index (k + 1 == k past
+   2^53): the frame never returned. */
+static void test_animated_far_out(void)
+{
+    lk_image *flake = solid_image(10, 10, 255, 255, 255, 1);
+    double start;
+    lk_emitter_cell *cell;
+    lk_layer *e = snow_layer(&start, flake, &cell);
+    lk_animation *a = lk_basic_animation_create("emitterCells.snow.birthRate");
+    lk_animation_set_from_value(a, lk_value_number(10));
+    lk_animation_set_to_value(a, lk_value_number(40));
+    lk_animation_set_duration(a, 1);
+    lk_animation_set_repeat_count(a, INFINITY);
+    lk_layer_add_animation(e, a, "rate");
+    lk_release(a);
+    lk_transaction_flush();
+    free(frame_at(start + 1));
+    time_t began = time(NULL);
+    lk_status s = lk_display_render_frame_at(display, start + 1e17);
+    LKT_CHECK(s == LK_OK && time(NULL) - began < 20, "S8.1 an emitter with an animated cell value draws at local time 1e17",
+              "%s after %ld s", lkt_status_name(s), (long)(time(NULL) - began));
+    drop(e);
+    lk_release(cell);
+    lk_release(flake);
+}
+
 /* S6.1, allowsGroupOpacity: an emitter layer at opacity 0.5 fades its
    particles as one picture: an opaque red particle over an opaque blue one
    shows red at half, (128, 0, 0), not red at half over blue at half
@@ -1016,6 +1045,7 @@ int main(void)
     test_huge_birth_rate();
     test_negative_time_offset();
     test_group_opacity();
+    test_animated_far_out();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

@@ -76,14 +76,20 @@ final class EmitterRender {
             let from = max(lastApplied, simulation.start, t - simulation.span - EmitterSimulation.historyMargin,
                            t - Double(EmitterRender.maximumSamples) * h)
             var k = (from / h).rounded(.down) + 1
-            while k * h <= t {
-                let g = k * h
-                k += 1
-                guard g > lastApplied else { continue }
-                let sampled = presented(g)
-                if sampled.configuration != applied?.configuration || sampled.cellValues != applied?.values {
-                    apply(sampled, at: g)
+            var taken = 0
+            while k * h <= t && taken <= EmitterRender.maximumSamples {
+                let g = k * h, next = k + 1
+                taken += 1
+                if g > lastApplied {
+                    let sampled = presented(g)
+                    if sampled.configuration != applied?.configuration || sampled.cellValues != applied?.values {
+                        apply(sampled, at: g)
+                    }
                 }
+                // Past 2^53 samples k + 1 is k: times that far out are not
+                // told apart finer (at local time 1e17 the loop never ended).
+                guard next > k else { break }
+                k = next
             }
         }
         return simulation
