@@ -433,6 +433,15 @@ static void test_birth_rate_zero(void)
     lk_release(flake);
 }
 
+/* A basic animation of the snow cell's birthRate, from -> to (+1). */
+static lk_animation *birth_rate_animation(double from, double to)
+{
+    lk_animation *a = lk_basic_animation_create("emitterCells.snow.birthRate");
+    lk_animation_set_from_value(a, lk_value_number(from));
+    lk_animation_set_to_value(a, lk_value_number(to));
+    return a;
+}
+
 /* An explicit animation of emitterCells.snow.birthRate (to 0 for its whole
    duration) changes the simulation; the model keeps its value. */
 static void test_key_path_animation(void)
@@ -441,9 +450,7 @@ static void test_key_path_animation(void)
     double start;
     lk_emitter_cell *cell;
     lk_layer *e = snow_layer(&start, flake, &cell);
-    lk_animation *a = lk_basic_animation_create("emitterCells.snow.birthRate");
-    lk_animation_set_from_value(a, lk_value_number(0));
-    lk_animation_set_to_value(a, lk_value_number(0));
+    lk_animation *a = birth_rate_animation(0, 0);
     /* in the layer's time: from before the simulation's start to 2 s */
     lk_animation_set_begin_time(a, -1);
     lk_animation_set_duration(a, 3);
@@ -969,9 +976,7 @@ static void test_animated_far_out(void)
     double start;
     lk_emitter_cell *cell;
     lk_layer *e = snow_layer(&start, flake, &cell);
-    lk_animation *a = lk_basic_animation_create("emitterCells.snow.birthRate");
-    lk_animation_set_from_value(a, lk_value_number(10));
-    lk_animation_set_to_value(a, lk_value_number(40));
+    lk_animation *a = birth_rate_animation(10, 40);
     lk_animation_set_duration(a, 1);
     lk_animation_set_repeat_count(a, INFINITY);
     lk_layer_add_animation(e, a, "rate");
