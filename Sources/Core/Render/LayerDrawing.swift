@@ -104,17 +104,18 @@ extension DisplayListBuilder {
     /// a scale animation re-rasterizes a few times, not every frame; a path
     /// that would then exceed the largest content image keeps contentsScale.
     static func rasterScale(_ s: UnsafeMutablePointer<LayerState>, world w: Transform3D, path: PathData) -> Double {
-        rasterScale(base: s.pointee.contentsScale, world: w, box: path.bounds.insetBy(-1))
+        rasterScale(base: s.pointee.contentsScale, world: w) { path.bounds.insetBy(-1) }
     }
 
-    /// The same for content covering `box` (layer coordinates) whose
-    /// contentsScale is `base`: the enlargement's power of two, halved
-    /// while the box would exceed the largest content image, never below
-    /// `base`.
-    static func rasterScale(base: Double, world w: Transform3D, box: Rect) -> Double {
+    /// The same for content covering `box()` (layer coordinates; nil: it
+    /// draws nothing) whose contentsScale is `base`: the enlargement's power
+    /// of two, halved while the box would exceed the largest content image,
+    /// never below `base`. The box is asked for only when the layer is
+    /// enlarged (it walks the path: every frame of every shape layer did).
+    static func rasterScale(base: Double, world w: Transform3D, box: () -> Rect?) -> Double {
         let w44 = abs(w.m44) > 1e-9 ? abs(w.m44) : 1
         let stretch = max((w.m11 * w.m11 + w.m12 * w.m12).squareRoot(), (w.m21 * w.m21 + w.m22 * w.m22).squareRoot()) / w44
-        guard stretch.isFinite, stretch > base else { return base }
+        guard stretch.isFinite, stretch > base, let box = box() else { return base }
         var scale = 1.0
         while scale < stretch && scale < 64 { scale *= 2 }
         let side = max(box.size.width, box.size.height)
@@ -128,10 +129,8 @@ extension DisplayListBuilder {
     /// its points magnified, its edges 4 pixels soft); text and gradients
     /// keep their contentsScale (CATextLayer's text is an image at it).
     static func contentScale(_ s: UnsafeMutablePointer<LayerState>, world: Transform3D) -> Double {
-        guard s.pointee.layerKind == .shape, let extent = ContentRasterizer.shapeExtent(s.pointee.shape) else {
-            return s.pointee.contentsScale
-        }
-        return rasterScale(base: s.pointee.contentsScale, world: world, box: extent.box)
+        guard s.pointee.layerKind == .shape else { return s.pointee.contentsScale }
+        return rasterScale(base: s.pointee.contentsScale, world: world) { ContentRasterizer.shapeExtent(s.pointee.shape)?.box }
     }
 
     /// Background, contents, sublayers (clipped when masksToBounds), border;
