@@ -6,13 +6,7 @@ extension Layer {
     /// false, any animation already there). A nil key gets a private one.
     public func addAnimation(_ animation: Animation, forKey key: String?) throws(LayerKitError) {
         try checkWritable()
-        try animation.validateForAdding()
-        let copy = animation.copy()
-        if copy.timing.duration <= 0 || copy.timing.duration.isNaN {
-            // S4.11: a spring lasts until it settles; others take the transaction's duration (S4.3).
-            copy.timing.duration = copy.animationKind == .spring ? copy.spring.settlingDuration
-                : Transaction.animationDuration
-        }
+        let copy = try addedCopy(of: animation)
         // S4.13: one transition per layer, always under "transition".
         let key = copy.animationKind == .transition ? "transition"
             : key ?? Layer.anonymousKeyPrefix + String(UInt(bitPattern: copy.handle))
@@ -28,12 +22,20 @@ extension Layer {
     /// Whether addAnimation would take `animation`: the same checks, with
     /// nothing added.
     func checkAddable(_ animation: Animation) throws(LayerKitError) {
+        _ = try makeRecord(addedCopy(of: animation), key: "check", groupDuration: nil, now: 0, runLoop: RunLoop.current,
+                           groups: [])
+    }
+
+    /// The checked copy addAnimation adds, its duration resolved.
+    private func addedCopy(of animation: Animation) throws(LayerKitError) -> Animation {
         try animation.validateForAdding()
         let copy = animation.copy()
         if copy.timing.duration <= 0 || copy.timing.duration.isNaN {
-            copy.timing.duration = copy.animationKind == .spring ? copy.spring.settlingDuration : 0.25
+            // S4.11: a spring lasts until it settles; others take the transaction's duration (S4.3).
+            copy.timing.duration = copy.animationKind == .spring ? copy.spring.settlingDuration
+                : Transaction.animationDuration
         }
-        _ = try makeRecord(copy, key: "check", groupDuration: nil, now: 0, runLoop: RunLoop.current, groups: [])
+        return copy
     }
 
     /// The built-in action's basic animation, which the layer owns already
