@@ -368,6 +368,47 @@ static void check_convert_perspective(void)
     lk_release(r);
 }
 
+/* S1.4: only the transforms on the way between the two layers count: an
+   ancestor above both scaled to nothing (a shrink animation's end) leaves
+   them convertible. (Converted through the root's space, the singular
+   root made every conversion fail, blaming `to`.) */
+static void check_convert_under_singular_ancestor(void)
+{
+    lk_layer *root = lk_layer_create(), *a = lk_layer_create(), *b = lk_layer_create();
+    lk_point p;
+    lk_rect r;
+    lk_layer_set_frame(root, lk_rect_make(0, 0, 200, 200));
+    lk_layer_set_frame(a, lk_rect_make(0, 0, 100, 100));
+    lk_layer_set_frame(b, lk_rect_make(50, 50, 10, 10));
+    lk_layer_add_sublayer(root, a);
+    lk_layer_add_sublayer(a, b);
+    lk_layer_set_transform(root, lk_transform3d_make_scale(0, 0, 1));
+    lkt_error_mark();
+    p = lk_layer_convert_point(b, lk_point_make(1, 1), a);
+    LKT_CHECK_POINT("S1.4 a sublayer's point into its superlayer under a root scaled to 0", p,
+                    lk_point_make(51, 51), EPS);
+    LKT_CHECK(lkt_error_since_mark() == NULL, "S1.4 that conversion sets no error", "%s", lk_last_error());
+    p = lk_layer_convert_point(a, lk_point_make(51, 51), b);
+    LKT_CHECK_POINT("S1.4 and back, under the same root", p, lk_point_make(1, 1), EPS);
+    r = lk_layer_convert_rect(b, lk_rect_make(0, 0, 10, 10), a);
+    LKT_CHECK_RECT("S1.4 a rect into the superlayer under a root scaled to 0", r, lk_rect_make(50, 50, 10, 10), EPS);
+    p = lk_layer_convert_point(b, lk_point_make(1, 1), root);
+    LKT_CHECK_POINT("S1.4 into the singular root itself: its own transform is not on the way", p,
+                    lk_point_make(51, 51), EPS);
+    /* what is on the way still counts: a scaled to 0 has no area in root */
+    lk_layer_set_transform(root, lk_transform3d_identity());
+    lk_layer_set_transform(a, lk_transform3d_make_scale(0, 0, 1));
+    lkt_error_mark();
+    p = lk_layer_convert_point(root, lk_point_make(10, 10), b);
+    LKT_CHECK(lkt_error_since_mark() && lkt_mentions(lkt_error_since_mark(), "to") &&
+                  strstr(lkt_error_since_mark(), "singular"),
+              "S1.4 S8.1 into a layer below a singular ancestor on the way: an error naming to", "%s",
+              lk_last_error());
+    lk_release(b);
+    lk_release(a);
+    lk_release(root);
+}
+
 int main(void)
 {
     check_frame();
@@ -375,5 +416,6 @@ int main(void)
     check_convert_root_placement();
     check_convert_sublayer_transform();
     check_convert_perspective();
+    check_convert_under_singular_ancestor();
     return lkt_finish();
 }

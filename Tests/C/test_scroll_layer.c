@@ -121,6 +121,31 @@ static void check_layer_helpers(void)
     LKT_CHECK_RECT("S7.7 visibleRect of a layer under no scroll layer is its bounds",
                    lk_layer_get_visible_rect(outer), lk_rect_make(0, 0, 400, 400), 1e-9);
 
+    /* S1.4 S7.7: a container above the scroll layers scaled to nothing (a
+       shrink animation's end) is not on the way between the layer and its
+       scroll layer: the helpers still scroll and visibleRect still clips
+       (they failed with "to: ... singular", and visibleRect said all of g
+       showed) */
+    {
+        lk_layer *top = lk_layer_create();
+        lk_layer_set_bounds(top, lk_rect_make(0, 0, 500, 500));
+        lk_layer_add_sublayer(top, outer);
+        lk_layer_set_transform(top, lk_transform3d_make_scale(0, 0, 1));
+        LKT_CHECK(lk_layer_get_visible_rect(g).size.width == 0 && lk_layer_get_visible_rect(g).size.height == 0,
+                  "S7.7 under a container scaled to 0, visibleRect of a layer scrolled out of sight is still empty",
+                  "got %s", lkt_fmt_rect(lk_layer_get_visible_rect(g)));
+        LKT_CHECK_STATUS("S7.7 scrollPoint under a container scaled to 0", lk_layer_scroll_point(g, lk_point_make(10, 10)),
+                         LK_OK);
+        LKT_CHECK_RECT("S7.7 S1.4 scrollPoint under a container scaled to 0 scrolls as before",
+                       lk_layer_get_bounds(inner), lk_rect_make(210, 310, 100, 80), 1e-9);
+        LKT_CHECK_STATUS("S7.7 scrollRectToVisible under a container scaled to 0",
+                         lk_layer_scroll_rect_to_visible(g, lk_rect_make(0, 0, 50, 50)), LK_OK);
+        LKT_CHECK_RECT("S7.7 scrollRectToVisible under a container scaled to 0 scrolls as before",
+                       lk_layer_get_bounds(inner), lk_rect_make(200, 300, 100, 80), 1e-9);
+        lk_layer_remove_from_superlayer(outer);
+        lk_release(top);
+    }
+
     free_layer = lk_layer_create();
     lk_layer_set_bounds(free_layer, lk_rect_make(0, 0, 10, 10));
     before = lk_layer_get_bounds(free_layer);

@@ -483,6 +483,23 @@ static void check_properties(void)
                     LK_ERROR_INVALID_ARGUMENT, "levelsOfDetail");
     LKT_CHECK_SIZE("S8.1 after the refusals the tileSize is unchanged", lk_tiled_layer_get_tile_size(t),
                    lk_size_make(128, 64), 0);
+    /* the key path takes what the typed setter takes, up to 2^52 bytes (1e30
+       was stored, and the typed getter then trapped converting it) */
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S1.6 S8.1 a tileCacheLimit beyond 2^52 bytes by key path is refused, naming it",
+                    lk_layer_set_value(t, "tileCacheLimit", lk_value_number(1e30)), LK_ERROR_INVALID_ARGUMENT,
+                    "tileCacheLimit");
+    LKT_CHECK(lk_tiled_layer_get_tile_cache_limit(t) == 64u * 1024 * 1024,
+              "S8.1 after the refusal tileCacheLimit is unchanged and reads back typed", "%zu",
+              lk_tiled_layer_get_tile_cache_limit(t));
+    LKT_CHECK(lk_layer_set_value(t, "tileCacheLimit", lk_value_number(4503599627370496.0)) == LK_OK &&
+                  lk_tiled_layer_get_tile_cache_limit(t) == (size_t)1 << 52,
+              "S7.8 S1.6 a tileCacheLimit of 2^52 bytes by key path reads back typed", "%zu",
+              lk_tiled_layer_get_tile_cache_limit(t));
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 a tileCacheLimit beyond 2^52 bytes typed is refused, naming it",
+                    lk_tiled_layer_set_tile_cache_limit(t, ((size_t)1 << 52) + 1), LK_ERROR_INVALID_ARGUMENT,
+                    "bytes");
     lkt_error_mark();
     LKT_CHECK_ERROR("S8.1 a tiled layer's call with a NULL layer is refused, naming it",
                     lk_tiled_layer_set_tile_size(NULL, lk_size_make(64, 64)), LK_ERROR_INVALID_ARGUMENT, "layer");

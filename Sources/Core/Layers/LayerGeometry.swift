@@ -135,6 +135,40 @@ extension Layer {
     /// True when both layers are in one tree.
     public func sharesTree(with other: Layer) -> Bool { rootLayer === other.rootLayer }
 
+    /// The layer above this one: its superlayer, or the layer it is the mask of.
+    private var parentInTree: Layer? { superlayer ?? maskOwner }
+
+    /// The nearest layer that is (or is above) both; nil in different trees.
+    static func commonAncestor(_ a: Layer, _ b: Layer) -> Layer? {
+        func depth(_ l: Layer) -> Int {
+            var n = 0, node = l
+            while let up = node.parentInTree { n += 1; node = up }
+            return n
+        }
+        var x = a, y = b, dx = depth(a), dy = depth(b)
+        while dx > dy, let up = x.parentInTree { x = up; dx -= 1 }
+        while dy > dx, let up = y.parentInTree { y = up; dy -= 1 }
+        while x !== y {
+            guard let ux = x.parentInTree, let uy = y.parentInTree else { return nil }
+            x = ux
+            y = uy
+        }
+        return x
+    }
+
+    /// Layer coordinates to `ancestor`'s (this layer itself or one above it);
+    /// nil: the space the tree's root is placed in (transformToRootSpace).
+    func transform(toAncestor ancestor: Layer?) -> Transform3D {
+        guard let ancestor else { return transformToRootSpace }
+        var m = Transform3D.identity
+        var node: Layer = self
+        while node !== ancestor, let up = node.parentInTree {
+            m = m.concatenating(node.transformToSuperlayer)
+            node = up
+        }
+        return m
+    }
+
     /// S1.4: converts a point of `from`'s coordinates into `to`'s. nil stands
     /// for the space the tree's root is placed in.
     public static func convert(_ p: Point, from: Layer?, to: Layer?) throws(LayerKitError) -> Point {
@@ -148,10 +182,17 @@ extension Layer {
         if let from, let to, !from.sharesTree(with: to) {
             throw LayerKitError(.hierarchy, "from, to: the layers are in different trees")
         }
-        let toRoot = from.map { Homography($0.transformToRootSpace) } ?? .identity
+        // Through the layers' nearest common ancestor, not the root's space:
+        // only the transforms on the way between them count (S1.4), so a
+        // container above both scaled to nothing (a shrink animation) does
+        // not make the two layers unconvertible.
+        let space: Layer? = if let from, let to { commonAncestor(from, to) } else { nil }
+        let toRoot = from.map { Homography($0.transform(toAncestor: space)) } ?? .identity
         let fromRoot = try to.map { (layer) throws(LayerKitError) -> Homography in
-            guard let inverse = Homography(layer.transformToRootSpace).inverted else {
-                throw LayerKitError(.state, "to: the layer's transform is singular (it has no area on screen)")
+            guard let inverse = Homography(layer.transform(toAncestor: space)).inverted else {
+                throw LayerKitError(.state, space == nil
+                    ? "to: the layer's transform is singular (it has no area on screen)"
+                    : "to: its transform, or an ancestor's below its common ancestor with from, is singular (no area to convert into)")
             }
             return inverse
         } ?? .identity

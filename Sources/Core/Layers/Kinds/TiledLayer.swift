@@ -57,9 +57,16 @@ public enum TiledProperties {
                                                     kind: .tiled) { v, _ throws(LayerKitError) in
         try count("levelsOfDetailBias", v, minimum: 0)
     }
+    /// The largest tileCacheLimit: 2^52 bytes.
+    public static let maxTileCacheLimit = Double(1 << 52)
     public static let tileCacheLimit = Property("tileCacheLimit", \LayerState.tiled.tileCacheLimit, animatable: false,
                                                 effect: .appearance, kind: .tiled) { v, _ throws(LayerKitError) in
-        guard v >= 0, v == v.rounded() else { throw .invalid("tileCacheLimit: must be a whole number of bytes, not negative (got \(v))") }
+        // Up to 2^52, as lk_tiled_layer_set_tile_cache_limit: every such
+        // count is a double exactly, and the typed getter's size_t holds it
+        // (1e30 through the key path made that getter trap).
+        guard v >= 0, v <= maxTileCacheLimit, v == v.rounded() else {
+            throw .invalid("tileCacheLimit: must be a whole number of bytes within 0...2^52 (got \(describe(.number(v))))")
+        }
         return v
     }
 
