@@ -14,6 +14,17 @@ func mutableAnimation(_ handle: OpaquePointer?, _ argument: String = "a") throws
     return a
 }
 
+/// A property animation (basic, keyframe or spring: Core Animation's
+/// CAPropertyAnimation) the program may still change: a group's or a
+/// transition's key path, additive and cumulative were stored and ignored.
+private func propertyAnimation(_ handle: OpaquePointer?, _ call: String) throws -> Animation {
+    let target = try mutableAnimation(handle)
+    guard target.animationKind != .group && target.animationKind != .transition else {
+        throw LayerKitError(.invalidArgument, "a: \(call) applies to basic, keyframe and spring animations, not \(target.animationKind)")
+    }
+    return target
+}
+
 @c @implementation public func lk_basic_animation_create(_ keyPath: UnsafePointer<CChar>?) -> OpaquePointer? {
     create { Animation(kind: .basic, keyPath: keyPath == nil ? nil : try string(keyPath, "key_path")) }
 }
@@ -24,7 +35,7 @@ func mutableAnimation(_ handle: OpaquePointer?, _ argument: String = "a") throws
 
 @c @implementation public func lk_animation_set_key_path(_ a: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?) -> lk_status {
     run {
-        let target = try mutableAnimation(a)
+        let target = try propertyAnimation(a, "lk_animation_set_key_path")
         target.keyPath = keyPath == nil ? nil : try string(keyPath, "key_path")
     }
 }
@@ -122,19 +133,26 @@ private func setFlag(_ a: OpaquePointer?, _ change: (Animation) -> Void) -> lk_s
     read(false) { try animation(a).removedOnCompletion }
 }
 @c @implementation public func lk_animation_set_additive(_ a: OpaquePointer?, _ additive: Bool) -> lk_status {
-    setFlag(a) { $0.additive = additive }
+    run { try propertyAnimation(a, "lk_animation_set_additive").additive = additive }
 }
 @c @implementation public func lk_animation_get_additive(_ a: OpaquePointer?) -> Bool { read(false) { try animation(a).additive } }
 @c @implementation public func lk_animation_set_cumulative(_ a: OpaquePointer?, _ cumulative: Bool) -> lk_status {
-    setFlag(a) { $0.cumulative = cumulative }
+    run { try propertyAnimation(a, "lk_animation_set_cumulative").cumulative = cumulative }
 }
 @c @implementation public func lk_animation_get_cumulative(_ a: OpaquePointer?) -> Bool { read(false) { try animation(a).cumulative } }
 
 // MARK: Values (S4.8)
 
-private func setAnimationValue(_ a: OpaquePointer?, _ v: lk_value, _ assign: (Animation, Value?) -> Void) -> lk_status {
+/// fromValue, toValue and byValue: basic and spring animations only (a
+/// keyframe animation has values, a group and a transition none; there they
+/// were stored and ignored, and a group could then be refused under S4.8).
+private func setAnimationValue(_ a: OpaquePointer?, _ v: lk_value, _ call: String,
+                               _ assign: (Animation, Value?) -> Void) -> lk_status {
     run {
         let target = try mutableAnimation(a)
+        guard target.animationKind == .basic || target.animationKind == .spring else {
+            throw LayerKitError(.invalidArgument, "a: \(call) applies to basic and spring animations, not \(target.animationKind)")
+        }
         let converted = try finiteValue(from: v, "v")
         if case .none = converted { assign(target, nil) } else { assign(target, converted) }
     }
@@ -150,13 +168,13 @@ private func getAnimationValue(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<
 }
 
 @c @implementation public func lk_animation_set_from_value(_ a: OpaquePointer?, _ v: lk_value) -> lk_status {
-    setAnimationValue(a, v) { $0.fromValue = $1 }
+    setAnimationValue(a, v, "lk_animation_set_from_value") { $0.fromValue = $1 }
 }
 @c @implementation public func lk_animation_set_to_value(_ a: OpaquePointer?, _ v: lk_value) -> lk_status {
-    setAnimationValue(a, v) { $0.toValue = $1 }
+    setAnimationValue(a, v, "lk_animation_set_to_value") { $0.toValue = $1 }
 }
 @c @implementation public func lk_animation_set_by_value(_ a: OpaquePointer?, _ v: lk_value) -> lk_status {
-    setAnimationValue(a, v) { $0.byValue = $1 }
+    setAnimationValue(a, v, "lk_animation_set_by_value") { $0.byValue = $1 }
 }
 @c @implementation public func lk_animation_get_from_value(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<lk_value>?) -> lk_status {
     getAnimationValue(a, out, "fromValue") { $0.fromValue }

@@ -8,6 +8,8 @@
 #include <cairo.h>
 #include <math.h>
 #include <pango/pangocairo.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -465,6 +467,75 @@ void lkc_gradient(const lkc_target *t, int type, const lkc_color *colors, const 
     close_target(cr, surface);
 }
 
+/* Wrapped text (not truncated, or truncated at its end) shows only its first
+ * lines: what fits `most_lines` lines of width w, each character at least
+ * 1/50 of the font size wide, or zero-width marks up to three to a
+ * character, is kept, cut at a character boundary. And Pango measures a
+ * paragraph's width in 32-bit integers of 1/1024 point: a paragraph of
+ * about 190,000 characters at 20 points overflowed it and was drawn as one
+ * line past the bounds (at 1 MB its glyphs piled up). So a paragraph gets
+ * a line break, at its last space (between two characters where it has
+ * none), every as many characters as keep its width below 2^30 units at
+ * two ems a character, in a copy (*chunked, to free): only a layer showing
+ * that many characters of one paragraph sees a line end early there.
+ * Returns the length kept. */
+static size_t wrapped_text_that_shows(const char *utf8, size_t length, double most_lines, double w, double size,
+                                      char **chunked)
+{
+    *chunked = NULL;
+    double budget = most_lines * (fmax(w, 0) / (0.02 * size) + 16) * 4;
+    size_t kept = 0;
+    double chars = 0;
+    for (; kept < length; kept++) {
+        if (((unsigned char)utf8[kept] & 0xC0) == 0x80) continue;   /* inside a character */
+        if (++chars > budget) break;
+    }
+    length = kept;
+    double most_in_paragraph = floor((double)(1 << 30) / (2.0 * size * PANGO_SCALE));
+    if (most_in_paragraph < 64) most_in_paragraph = 64;
+    /* paragraphs longer than that? */
+    size_t run = 0, i;
+    bool long_paragraph = false;
+    for (i = 0; i < length && !long_paragraph; i++) {
+        if (utf8[i] == '\n' || utf8[i] == '\r') run = 0;
+        else if (((unsigned char)utf8[i] & 0xC0) != 0x80 && (double)++run > most_in_paragraph) long_paragraph = true;
+    }
+    if (!long_paragraph) return length;
+    char *copy = malloc(length + 1);
+    if (!copy) return length;
+    memcpy(copy, utf8, length);
+    copy[length] = 0;
+    size_t start = 0;   /* where the current paragraph starts */
+    run = 0;
+    size_t last_space = SIZE_MAX;
+    for (i = 0; i < length; i++) {
+        char c = copy[i];
+        if (c == '\n' || c == '\r') { run = 0; start = i + 1; last_space = SIZE_MAX; continue; }
+        if (((unsigned char)c & 0xC0) == 0x80) continue;
+        if (c == ' ') last_space = i;
+        if ((double)++run <= most_in_paragraph) continue;
+        /* break at the paragraph's last space, else before this character */
+        size_t at = last_space != SIZE_MAX && last_space > start ? last_space : i;
+        if (at == i) {
+            /* no space: a break takes no byte of the text, so insert one */
+            char *grown = realloc(copy, length + 2);
+            if (!grown) break;
+            copy = grown;
+            memmove(copy + i + 1, copy + i, length - i + 1);
+            copy[i] = '\n';
+            length++;
+        } else {
+            copy[at] = '\n';
+        }
+        start = at + 1;
+        last_space = SIZE_MAX;
+        run = 0;
+        i = at;   /* count the new paragraph from its start */
+    }
+    *chunked = copy;
+    return length;
+}
+
 int lkc_text(const lkc_target *t, const char *utf8, size_t length, const lkc_text_style *style,
              double x, double y, double w, double h)
 {
@@ -505,7 +576,11 @@ int lkc_text(const lkc_target *t, const char *utf8, size_t length, const lkc_tex
         }
         length = kept;
     }
-    pango_layout_set_text(layout, utf8, (int)length);
+    char *chunked = NULL;
+    if (style->wrapped && (style->truncation == LKC_TRUNCATE_NONE || style->truncation == LKC_TRUNCATE_END))
+        length = wrapped_text_that_shows(utf8, length, most_lines, w, style->size, &chunked);
+    pango_layout_set_text(layout, chunked ? chunked : utf8, (int)length);
+    free(chunked);
     /* A word too long for its line breaks between characters with nothing
      * added, as Core Text's default (no hyphenation) does; Pango would put
      * a hyphen at the end of each piece. */

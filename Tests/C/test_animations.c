@@ -464,6 +464,53 @@ static void keyframe_errors(void)
     LKT_CHECK(lk_layer_get_animation(l, "k") == NULL, "S8 nothing was added by the refused calls", "%s", "");
     lk_release(a);
 
+    /* a cubic spline that overflows (tension 1e308: infinite, then NaN,
+       presentation values) is refused when added */
+    a = lk_keyframe_animation_create("zPosition");
+    lk_value zs[3] = { lk_value_number(0), lk_value_number(30), lk_value_number(10) };
+    lk_animation_set_values(a, zs, 3);
+    lk_animation_set_calculation_mode(a, LK_CALCULATION_CUBIC);
+    double huge_tension[3] = { 1e308, 0, 0 };
+    lk_animation_set_tension_values(a, huge_tension, 3);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.10 S8.1 a cubic spline whose tangents overflow is refused", lk_layer_add_animation(l, a, "k"),
+                    LK_ERROR_INVALID_ARGUMENT, "values|tensionValues");
+    LKT_CHECK(lk_layer_get_animation(l, "k") == NULL, "S8.1 ... and not added", "%s", "");
+    lk_release(a);
+
+    /* a property animation's setters refuse kinds without the property (a
+       group's or a transition's from/to/by, key path, additive; a keyframe
+       animation's from/to/by): stored, they were ignored */
+    {
+        lk_animation *group = lk_animation_group_create(), *key = lk_keyframe_animation_create("opacity");
+        lk_animation *tr = lk_transition_create();
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S4.12 a group has no fromValue", lk_animation_set_from_value(group, lk_value_number(0.2)),
+                        LK_ERROR_INVALID_ARGUMENT, "group");
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S4.12 a group has no key path", lk_animation_set_key_path(group, "opacity"),
+                        LK_ERROR_INVALID_ARGUMENT, "group");
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S4.12 a group is not additive", lk_animation_set_additive(group, true),
+                        LK_ERROR_INVALID_ARGUMENT, "group");
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S4.13 a transition has no toValue", lk_animation_set_to_value(tr, lk_value_number(1)),
+                        LK_ERROR_INVALID_ARGUMENT, "transition");
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S4.13 a transition is not cumulative", lk_animation_set_cumulative(tr, true),
+                        LK_ERROR_INVALID_ARGUMENT, "transition");
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S4.10 a keyframe animation has values, not a byValue",
+                        lk_animation_set_by_value(key, lk_value_number(0.2)), LK_ERROR_INVALID_ARGUMENT, "keyframe");
+        LKT_CHECK_STATUS("S4.10 a keyframe animation is additive or not", lk_animation_set_additive(key, true), LK_OK);
+        lk_value got;
+        LKT_CHECK(lk_animation_get_from_value(group, &got) == LK_OK && got.type == LK_VALUE_NONE,
+                  "S8.1 the refused fromValue was not stored", "type %d", (int)got.type);
+        lk_release(tr);
+        lk_release(key);
+        lk_release(group);
+    }
+
     a = lk_keyframe_animation_create("opacity");
     lk_path *p = lk_path_create_from_svg("M0 0 L10 10");
     lk_animation_set_path(a, p);
@@ -729,6 +776,39 @@ static void groups(void)
     LKT_CHECK_COLOR("S4.12 nested group: half-way through the inner group", color_at(l, b + 2.0),
                     lk_color_make(0.5, 0.5, 0, 1), 1e-9);
     lk_release(l);
+
+    /* S4.2 S4.12: a child's active interval is half-open inside its group
+       too: one ending mid-group shows the model at its end instant (it
+       showed its end value there, as if filling); one ending with a group
+       that fills shows its end */
+    {
+        lk_animation *fade = lk_basic_animation_create("opacity");
+        lk_animation_set_from_value(fade, lk_value_number(0));
+        lk_animation_set_to_value(fade, lk_value_number(0.5));
+        lk_animation_set_duration(fade, 1.0);
+        lk_animation *fades[1] = { fade };
+        lk_animation *mid = lk_animation_group_create();
+        lk_animation_set_animations(mid, fades, 1);
+        lk_animation_set_duration(mid, 2.0);
+        l = committed_layer();
+        b = add(l, mid, "mid");
+        LKT_CHECK_NEAR("S4.12 a child just before its end mid-group", number_at(l, "opacity", b + 0.999), 0.4995, 1e-9);
+        LKT_CHECK_NEAR("S4.2 S4.12 a child ending mid-group shows the model at its end instant",
+                       number_at(l, "opacity", b + 1.0), 1.0, 0);
+        lk_release(l);
+        lk_animation *held = lk_animation_group_create();
+        lk_animation_set_animations(held, fades, 1);
+        lk_animation_set_duration(held, 1.0);
+        lk_animation_set_fill_mode(held, LK_FILL_FORWARDS);
+        lk_animation_set_removed_on_completion(held, false);
+        l = committed_layer();
+        b = add(l, held, "held");
+        LKT_CHECK_NEAR("S4.12 a child ending with its filling group shows its end", number_at(l, "opacity", b + 1.0),
+                       0.5, 0);
+        LKT_CHECK_NEAR("S4.12 ... and holds it after", number_at(l, "opacity", b + 3.0), 0.5, 0);
+        lk_release(l);
+        lk_release(fade);   /* (add released the groups) */
+    }
 
     lk_animation *empty = lk_animation_group_create();
     l = committed_layer();
@@ -1031,6 +1111,72 @@ static void additive_colour_offsets(void)
     lk_transaction_flush();
 }
 
+/* S4.8: by, additive and cumulative add values. On a type that cannot be
+   added (a flag, a string) such an animation is refused when added, naming
+   what cannot be added; it was taken and then animated nothing, not even
+   its fromValue. A singular transform byValue with a toValue (from = to -
+   by) is refused too. Nothing is added. */
+static void unaddable_values(void)
+{
+    lk_layer *l = committed_layer();
+    lk_animation *a = lk_basic_animation_create("hidden");
+    lk_animation_set_from_value(a, lk_value_bool(true));
+    lk_animation_set_by_value(a, lk_value_bool(true));
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.8 a byValue on a flag is refused, naming byValue", lk_layer_add_animation(l, a, "h"),
+                    LK_ERROR_INVALID_ARGUMENT, "byValue");
+    lk_animation_set_by_value(a, lk_value_none());
+    lk_animation_set_to_value(a, lk_value_bool(true));
+    lk_animation_set_additive(a, true);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.8 an additive animation of a flag is refused, naming additive", lk_layer_add_animation(l, a, "h"),
+                    LK_ERROR_INVALID_ARGUMENT, "additive");
+    lk_animation_set_additive(a, false);
+    lk_animation_set_cumulative(a, true);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.8 a cumulative animation of a flag is refused, naming cumulative",
+                    lk_layer_add_animation(l, a, "h"), LK_ERROR_INVALID_ARGUMENT, "cumulative");
+    lk_release(a);
+    a = lk_basic_animation_create("name");
+    lk_animation_set_from_value(a, lk_value_string("from"));
+    lk_animation_set_by_value(a, lk_value_string("by"));
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.8 a byValue on a string is refused", lk_layer_add_animation(l, a, "n"),
+                    LK_ERROR_INVALID_ARGUMENT, "byValue");
+    lk_release(a);
+    a = lk_basic_animation_create("transform");
+    lk_animation_set_to_value(a, lk_value_transform(lk_transform3d_make_scale(2, 2, 1)));
+    lk_animation_set_by_value(a, lk_value_transform(lk_transform3d_make_scale(0, 1, 1)));
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S4.8 toValue with a singular transform byValue is refused", lk_layer_add_animation(l, a, "t"),
+                    LK_ERROR_INVALID_ARGUMENT, "byValue");
+    lk_release(a);
+    LKT_CHECK(lk_layer_get_animation(l, "h") == NULL && lk_layer_get_animation(l, "n") == NULL &&
+                  lk_layer_get_animation(l, "t") == NULL,
+              "S4.8 S8.1 the refused animations are not added", "%s", "one is there");
+    /* what can be added still is: by on a number, additive on a colour */
+    a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(0.2));
+    lk_animation_set_by_value(a, lk_value_number(0.4));
+    lk_animation_set_duration(a, 1);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+    double b = add(l, a, "o");
+    LKT_CHECK_NEAR("S4.8 from + by on a number still animates", number_at(l, "opacity", b + 0.5), 0.4, 1e-9);
+    /* ends of opposite signs near the largest doubles: half-way is 0, not
+       infinite (b - a overflowed) */
+    a = lk_basic_animation_create("zPosition");
+    lk_animation_set_from_value(a, lk_value_number(-1e308));
+    lk_animation_set_to_value(a, lk_value_number(1e308));
+    lk_animation_set_duration(a, 1);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+    b = add(l, a, "z");
+    LKT_CHECK_NEAR("S4.8 from -1e308 to 1e308: 0 half-way", number_at(l, "zPosition", b + 0.5), 0, 1e292);
+    LKT_CHECK_NEAR("S4.8 ... and finite a quarter of the way", number_at(l, "zPosition", b + 0.25), -5e307, 1e293);
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_transaction_flush();
+}
+
 int main(void)
 {
     display = lkt_open_display(200, 100, "open");
@@ -1051,6 +1197,7 @@ int main(void)
     layer_in_user_value();
     huge_repeat_count();
     additive_colour_offsets();
+    unaddable_values();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

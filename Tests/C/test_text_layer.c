@@ -160,6 +160,61 @@ static void test_many_lines(void)
     drop(t);
 }
 
+/* S7.2: wrapped text of one long paragraph (no line breaks: a log, pasted
+   text) draws what its start alone draws: from about 190,000 characters at
+   20 points its width overflowed Pango's 32-bit units and it was drawn as
+   one unwrapped line past the bounds. The same truncated at its end. */
+static void test_long_paragraph(void)
+{
+    size_t n = 1000000;
+    char *text = (char *)malloc(n + 1);
+    for (size_t i = 0; i < n; i++) text[i] = i % 10 == 9 ? ' ' : (char)('a' + i % 26);
+    text[n] = 0;
+    char first[2001];
+    memcpy(first, text, 2000);
+    first[2000] = 0;
+    lk_layer *t = text_layer(first, NULL, 20, 200);
+    lk_text_layer_set_wrapped(t, true);
+    lk_transaction_flush();
+    uint8_t *start = lkt_render_and_read(display, "render");
+    ink few = measure();
+    lk_text_layer_set_string(t, text);
+    lk_transaction_flush();
+    uint8_t *all = lkt_render_and_read(display, "render");
+    LKT_CHECK(few.y1 > 90 && few.x1 < 200, "S7.2 (2,000 characters wrap into lines that fill the box)",
+              "ink %d..%d x %d..%d", few.x0, few.x1, few.y0, few.y1);
+    LKT_CHECK(start && all && memcmp(start, all, (size_t)W * H * 4) == 0,
+              "S7.2 a wrapped paragraph of 1,000,000 characters draws what its first 2,000 draw", "%s",
+              start && all ? "pixels differ" : "no frame");
+    free(all);
+    for (size_t k = 190000; k <= 200000; k += 10000) {
+        text[k] = 0;
+        lk_text_layer_set_string(t, text);
+        lk_transaction_flush();
+        all = lkt_render_and_read(display, "render");
+        LKT_CHECK(start && all && memcmp(start, all, (size_t)W * H * 4) == 0,
+                  "S7.2 a wrapped paragraph of 190,000 or 200,000 characters draws what its first 2,000 draw", "%zu: %s",
+                  k, start && all ? "pixels differ" : "no frame");
+        free(all);
+        text[k] = k % 10 == 9 ? ' ' : (char)('a' + k % 26);
+    }
+    lk_text_layer_set_truncation_mode(t, LK_TRUNCATION_END);
+    lk_text_layer_set_string(t, first);
+    lk_transaction_flush();
+    free(start);
+    start = lkt_render_and_read(display, "render");
+    lk_text_layer_set_string(t, text);
+    lk_transaction_flush();
+    all = lkt_render_and_read(display, "render");
+    LKT_CHECK(start && all && memcmp(start, all, (size_t)W * H * 4) == 0,
+              "S7.2 truncated at its end, the 1,000,000 characters draw what their first 2,000 do", "%s",
+              start && all ? "pixels differ" : "no frame");
+    free(all);
+    free(start);
+    free(text);
+    drop(t);
+}
+
 static void test_wrapping_and_truncation(void)
 {
     const char *text = "The quick brown fox jumps over the lazy dog again and again";
@@ -457,6 +512,7 @@ int main(void)
     test_alignment();
     test_alignment_of_lines();
     test_many_lines();
+    test_long_paragraph();
     test_wrapping_and_truncation();
     test_fractional_advances();
     test_scripts();

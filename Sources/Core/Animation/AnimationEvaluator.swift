@@ -34,7 +34,8 @@ enum AnimationEvaluator {
                 fast.apply(animation, progress: progress, iteration: evaluation.iteration, to: state, model: model)
                 continue
             }
-            applyGeneral(record, progress: progress, iteration: evaluation.iteration, to: state, model: model)
+            applyGeneral(record, progress: progress, iteration: evaluation.iteration, atEnd: evaluation.phase == .after,
+                         to: state, model: model)
         }
         return running
     }
@@ -73,7 +74,9 @@ enum AnimationEvaluator {
     /// Groups, keyframes, and basic and spring animations that have no
     /// typed track (key paths inside a property, other types): through Values,
     /// except path animations, which write their point directly.
-    private static func applyGeneral(_ record: AnimationRecord, progress: Double, iteration: Int,
+    /// `atEnd`: the animation is past its active interval, filling forwards
+    /// (a group's children that end with it show their ends then).
+    private static func applyGeneral(_ record: AnimationRecord, progress: Double, iteration: Int, atEnd: Bool,
                                      to state: UnsafeMutablePointer<LayerState>, model: UnsafePointer<LayerState>) {
         let animation = record.animation
         switch animation.animationKind {
@@ -86,9 +89,12 @@ enum AnimationEvaluator {
                 var timing = child.animation.timing
                 let local = TimingModel.localTime(groupTime, timing)
                 var evaluation = TimingModel.evaluate(timing, localTime: local)
-                if evaluation.progress == nil && evaluation.phase == .after
+                if atEnd, evaluation.progress == nil && evaluation.phase == .after
                     && abs(TimingModel.activeTime(local, timing) - evaluation.activeDuration) <= 1e-9 * max(1, evaluation.activeDuration) {
-                    // A child ending with its group shows its end while the group fills.
+                    // A child ending with its group shows its end while the
+                    // group fills. A child ending mid-group ends there, its
+                    // interval half-open (it showed its end value at that
+                    // instant, filling or not).
                     timing.fillMode = .forwards
                     evaluation = TimingModel.evaluate(timing, localTime: local)
                 }
@@ -96,7 +102,8 @@ enum AnimationEvaluator {
                 if let fast = child.fastTrack {
                     fast.apply(child.animation, progress: p, iteration: evaluation.iteration, to: state, model: model)
                 } else {
-                    applyGeneral(child, progress: p, iteration: evaluation.iteration, to: state, model: model)
+                    applyGeneral(child, progress: p, iteration: evaluation.iteration, atEnd: evaluation.phase == .after,
+                                 to: state, model: model)
                 }
             }
         case .keyframe:

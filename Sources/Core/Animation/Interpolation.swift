@@ -83,7 +83,11 @@ public enum Interpolation {
     public static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double {
         if p == 0 || a == b { return a }
         if p == 1 { return b }
-        return a + (b - a) * p
+        let d = b - a
+        // (ends of opposite signs near the largest doubles: their difference
+        // overflows; -1e308 to 1e308 was infinite half-way)
+        if !d.isFinite && a.isFinite && b.isFinite { return a * (1 - p) + b * p }
+        return a + d * p
     }
 
     public static func interpolate(_ a: Point, _ b: Point, _ p: Double) -> Point {

@@ -119,6 +119,11 @@ final class KeyframeTrack: @unchecked Sendable {
         if (mode == .cubic || mode == .cubicPaced) && k.path == nil && vectors == nil && count > 1 {
             throw LayerKitError(.typeMismatch, "values: cubic modes need numbers, points, sizes, rects or colours; \"\(keyPath)\" takes \(valueType)")
         }
+        if (mode == .cubic || mode == .cubicPaced), let v = vectors, v.count > 1,
+           !KeyframeTrack.tangentsFinite(v, (k.tensionValues, k.continuityValues, k.biasValues)) {
+            // (tension 1e308 gave an infinite, then NaN, presentation value)
+            throw LayerKitError(.invalidArgument, "values: the cubic spline through them overflows (with tensionValues, continuityValues and biasValues its tangents go beyond the largest double)")
+        }
         pacedLengths = vectors.map { v in (0..<max(v.count - 1, 0)).map { KeyframeTrack.distance(v[$0], v[$0 + 1]) } } ?? []
         if k.calculationMode == .cubicPaced, k.path == nil, let v = vectors, v.count > 1 {
             pacedSpline = KeyframeTrack.splineSamples(v, (k.tensionValues, k.continuityValues, k.biasValues))
@@ -258,6 +263,19 @@ final class KeyframeTrack: @unchecked Sendable {
             out[k] = h00 * p1[k] + h10 * out1 + h01 * p2[k] + h11 * in2
         }
         return out
+    }
+
+    /// Whether the spline's tangents (hermite's out1 and in2) are finite
+    /// numbers: its points at five places of every segment are.
+    private static func tangentsFinite(_ v: [[Double]], _ tcb: (tension: [Double], continuity: [Double], bias: [Double])) -> Bool {
+        // out1 is hermite's slope at s = 0, in2 at s = 1: an infinite one
+        // shows in every value near that end, and the points between mix them.
+        for i in 0..<(v.count - 1) {
+            for s in [1.0 / 1024, 0.25, 0.5, 0.75, 1 - 1.0 / 1024] where !hermite(v, i, s, tcb).allSatisfy(\.isFinite) {
+                return false
+            }
+        }
+        return true
     }
 
     /// Spline parameter u (0...1 over all segments) against arc length,

@@ -117,6 +117,9 @@ extension Layer {
         else { AnimationEvents.stopEarly(old) }
     }
 
+    /// The value types by, additive and cumulative can add (Interpolation.add).
+    private static let addableTypes: Set<ValueType> = [.number, .point, .size, .rect, .color, .transform, .list]
+
     /// Resolves an added copy's key path (or, for a group, each child's) and
     /// makes its keyframes ready; throws before anything changes.
     private func makeRecord(_ copy: Animation, key: String, groupDuration: Double?, now: Double, runLoop: RunLoop,
@@ -162,6 +165,18 @@ extension Layer {
                 if v.type == .none, copy.animationKind == .basic, subpath.isEmpty, property.acceptsNone { continue }
                 throw LayerKitError(.typeMismatch, "\(name): \"\(keyPath)\" takes \(type), got \(v.type)")
             }
+        }
+        if copy.animationKind != .transition, copy.byValue != nil || copy.additive || copy.cumulative,
+           !Layer.addableTypes.contains(type) {
+            // S4.8: by, additive and cumulative add values; a flag, a string,
+            // a path or an image cannot be added, and such an animation was
+            // taken and then animated nothing, not even its fromValue.
+            let what = copy.byValue != nil ? "byValue" : copy.additive ? "additive" : "cumulative"
+            throw LayerKitError(.invalidArgument, "\(what): \"\(keyPath)\" takes \(type), which cannot be added (by, additive and cumulative take numbers, points, sizes, rects, colours, transforms and lists of them)")
+        }
+        if case .transform(let by)? = copy.byValue, copy.fromValue == nil, copy.toValue != nil, by.inverted == nil {
+            // to and by: from = to - by, which needs by's inverse
+            throw LayerKitError(.invalidArgument, "byValue: a singular transform cannot be taken from toValue (from = to - by)")
         }
         // The presentation value now is where "to only", "by only" and
         // "none" animations start (S4.8); a layer never committed starts
