@@ -139,19 +139,39 @@ bool sw_homography_is_affine(const sw_homography *h)
     return h->m[2][0] == 0.0 && h->m[2][1] == 0.0 && h->m[2][2] != 0.0;
 }
 
+/* The smallest texel step (texels per pixel along an axis) of an affine
+   image transform kept in pixman's affine form: at 1/64, 1024 units of
+   16.16, a pixel's texel is off by at most 1/2048 of the distance. */
+#define SW_AFFINE_MIN_STEP (1.0 / 64.0)
+
 bool sw_homography_to_pixman(const sw_homography *h, double width, double height,
                              pixman_transform_t *out)
 {
     struct pixman_f_transform f;
     const double (*m)[3] = h->m;
+    sw_homography normalised;
     if (sw_homography_is_affine(h)) {
         /* Affine: keep the bottom row exactly (0 0 1) so pixman takes its
-           affine (and scaled) fast paths. */
-        for (int r = 0; r < 2; r++)
+           affine (and scaled) fast paths, unless a texel step is too small
+           for 16.16 to hold closely: an image magnified thousands of times
+           (2 texels over 30,000 points) has steps near 2^-14, a few units,
+           and its texels landed pixels off (gles drew them in place). Such
+           a matrix goes the projective way below, scaled up to use the
+           range (pixman's general fetch, for these rare transforms only). */
+        for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++)
-                f.m[r][c] = m[r][c] / m[2][2];
-        f.m[2][0] = 0.0; f.m[2][1] = 0.0; f.m[2][2] = 1.0;
-    } else {
+                normalised.m[r][c] = r == 2 ? (c == 2 ? 1.0 : 0.0) : m[r][c] / m[2][2];
+        const double (*n)[3] = normalised.m;
+        double step_x = hypot(n[0][0], n[1][0]), step_y = hypot(n[0][1], n[1][1]);
+        if (!(step_x > 0.0 && step_x < SW_AFFINE_MIN_STEP) && !(step_y > 0.0 && step_y < SW_AFFINE_MIN_STEP)) {
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++)
+                    f.m[r][c] = n[r][c];
+            return pixman_transform_from_pixman_f_transform(out, &f) != 0;
+        }
+        m = normalised.m;
+    }
+    {
         /* Projective: pixman keeps the transformed vector (X, Y, W) in 16.16
            before dividing, and drops pixels where it overflows, while the
            matrix entries have a fixed absolute precision of 2^-16. The

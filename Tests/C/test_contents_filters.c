@@ -255,6 +255,52 @@ static void check_contents_rect_outside(void)
     draw();
 }
 
+/* S6.1 S6.4: an image magnified tens of thousands of times lands where it
+   should: a 2x1 image (red | blue) over a layer up to 1,000,000 points wide
+   centred on x = 50 has its red/blue edge at x = 50, within a pixel and
+   2^-16 of a texel. (The software backend's 16.16 transform held its
+   2 / width texels a point to a few units: the edge was 5 pixels off at
+   30,000 points, 16 at 100,000, off the display at 1,000,000; gles drew it
+   in place.) Linear: an even mix there. */
+static void check_huge_magnification(void)
+{
+    static const uint8_t px[8] = {255, 0, 0, 255, 0, 0, 255, 255};
+    lk_image *img = lk_image_create_from_pixels(2, 1, 8, LK_PIXEL_FORMAT_RGBA8, px);
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_contents(l, img);
+    lk_layer_set_magnification_filter(l, LK_CONTENTS_FILTER_NEAREST);
+    lk_layer_add_sublayer(root, l);
+    const double widths[3] = {3e4, 1e5, 1e6};
+    for (int i = 0; i < 3; i++) {
+        lk_layer_set_bounds(l, lk_rect_make(0, 0, widths[i], 10));
+        lk_layer_set_position(l, lk_point_make(W / 2.0, 50));
+        lk_layer_set_magnification_filter(l, LK_CONTENTS_FILTER_NEAREST);
+        draw();
+        int edge = -1;
+        for (int x = 0; x < W && edge < 0; x++)
+            if (at(x, 50)[2] > 128) edge = x;
+        /* within a pixel and 2^-16 of a texel (pixman's 16.16 source
+           coordinates: 7.6 pixels when a texel is 500,000 wide) */
+        double slack = 1 + widths[i] / 2 / 65536;
+        LKT_CHECK(edge >= 0 && abs(edge - W / 2) <= slack && is(at(0, 50), 255, 0, 0) && is(at(W - 1, 50), 0, 0, 255),
+                  "S6.1 S6.4 a 2-pixel image 30,000 to 1,000,000 points wide, nearest: its edge where it belongs",
+                  "%g points: first blue pixel at x = %d, want %d (+-%.1f)", widths[i], edge, W / 2, slack);
+        lk_layer_set_magnification_filter(l, LK_CONTENTS_FILTER_LINEAR);
+        draw();
+        /* linear: the edge is half-way between the texels' centres, so the
+           pixels on either side of it are even mixes of the two */
+        const uint8_t *left = at(W / 2 - 1, 50), *right = at(W / 2, 50);
+        LKT_CHECK(abs(left[0] - 128) <= 8 && abs(left[2] - 128) <= 8 && abs(right[0] - 128) <= 8 &&
+                      abs(right[2] - 128) <= 8,
+                  "S6.1 S6.4 the same, linear: an even mix on either side of the edge",
+                  "%g points: (49) %d,%d,%d (50) %d,%d,%d", widths[i], left[0], left[1], left[2], right[0], right[1],
+                  right[2]);
+    }
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_release(img);
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a display");
@@ -266,6 +312,7 @@ int main(void)
     check_bias_and_errors();
     check_emitter_cell();
     check_contents_rect_outside();
+    check_huge_magnification();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

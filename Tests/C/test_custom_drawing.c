@@ -334,6 +334,62 @@ static void test_tiny_contents_scale(void)
     lk_release(l);
 }
 
+/* renderInContext draws every layer of the subtree that is marked for
+   display first, as a commit would: a sublayer drawn by its delegate and
+   marked was blank in a snapshot of its superlayer (only the layer itself
+   was drawn), and marked again, showed its old drawing. */
+static lk_color snapshot_fill;
+static void fill_with(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    lk_canvas_clear(canvas, snapshot_fill);
+}
+
+static void snapshot_pixel(lk_layer *l, uint8_t px[4])
+{
+    memset(px, 0, 4);
+    lk_image *image = lk_layer_render_to_image(l, 1);
+    if (!image) return;
+    uint8_t *all = (uint8_t *)malloc((size_t)lk_image_get_width(image) * lk_image_get_height(image) * 4);
+    if (all && lk_image_read_pixels(image, all, (size_t)lk_image_get_width(image) * 4) == LK_OK) memcpy(px, all, 4);
+    free(all);
+    lk_release(image);
+}
+
+static void test_snapshot_of_marked_sublayers(void)
+{
+    lk_layer *parent = lk_layer_create(), *child = lk_layer_create(), *grandchild = lk_layer_create();
+    lk_layer_set_frame(parent, lk_rect_make(0, 0, 20, 20));
+    lk_layer_set_frame(child, lk_rect_make(0, 0, 20, 20));
+    lk_layer_set_frame(grandchild, lk_rect_make(0, 0, 10, 10));
+    lk_layer_add_sublayer(parent, child);
+    lk_layer_add_sublayer(child, grandchild);
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.draw = fill_with;
+    lk_layer_set_delegate(grandchild, &d, NULL, NULL);
+    snapshot_fill = lk_color_make(1, 0, 0, 1);
+    lk_layer_set_needs_display(grandchild);
+    uint8_t px[4];
+    snapshot_pixel(parent, px);
+    LKT_CHECK(px[0] == 255 && px[1] == 0 && px[2] == 0 && px[3] == 255,
+              "renderInContext draws a sublayer's sublayer marked for display first", "pixel %d,%d,%d,%d", px[0], px[1],
+              px[2], px[3]);
+    snapshot_fill = lk_color_make(0, 0, 1, 1);
+    lk_layer_set_needs_display(grandchild);
+    snapshot_pixel(parent, px);
+    LKT_CHECK(px[0] == 0 && px[2] == 255 && px[3] == 255,
+              "renderInContext: a sublayer marked again shows its new drawing, not its old", "pixel %d,%d,%d,%d", px[0],
+              px[1], px[2], px[3]);
+    LKT_CHECK(!lk_layer_get_needs_display(grandchild), "renderInContext leaves the drawn sublayer unmarked", "%s",
+              "still marked");
+    lk_release(grandchild);
+    lk_release(child);
+    lk_release(parent);
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a software display");
@@ -345,6 +401,7 @@ int main(void)
     lk_transaction_flush();
     test_draw();
     test_snapshot();
+    test_snapshot_of_marked_sublayers();
     test_canvas_errors();
     test_marked_while_drawing();
     test_tiny_contents_scale();

@@ -258,6 +258,40 @@ static void check_frames(void)
     lk_display_close(d);
 }
 
+/* S1.3: a layer is in one tree. A layer with a superlayer, or another
+   layer's mask, is refused as a display's root (it was drawn twice, under
+   its tree's timing on one display and the media time on the other; a
+   mask as an ordinary layer), naming root, and the display keeps its root.
+   One root on two displays (a mirror) is one tree, and is taken. */
+static void check_root_in_one_tree(void)
+{
+    lk_display *d = open_with("software", 16, 16), *e = open_with("software", 16, 16);
+    lk_layer *top = lk_layer_create(), *sub = lk_layer_create(), *mask = lk_layer_create();
+    if (d && e) {
+        lk_layer_add_sublayer(top, sub);
+        lk_layer_set_mask(top, mask);
+        LKT_CHECK_STATUS("S1.0 a layer is shown as a root", lk_display_set_root_layer(d, top), LK_OK);
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S1.3 S8.1 a sublayer of another layer is refused as a root",
+                        lk_display_set_root_layer(e, sub), LK_ERROR_HIERARCHY, "root");
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S1.3 S8.1 another layer's mask is refused as a root", lk_display_set_root_layer(e, mask),
+                        LK_ERROR_HIERARCHY, "root|mask");
+        LKT_CHECK(lk_display_get_root_layer(e) == NULL, "S8.1 the refusals leave the display without a root", "%p",
+                  (void *)lk_display_get_root_layer(e));
+        LKT_CHECK_STATUS("S1.0 the same root on a second display (a mirror) is taken", lk_display_set_root_layer(e, top),
+                         LK_OK);
+        lk_layer_remove_from_superlayer(sub);
+        LKT_CHECK_STATUS("S1.3 removed from its superlayer, the layer is taken as a root", lk_display_set_root_layer(e, sub),
+                         LK_OK);
+    }
+    lk_release(mask);
+    lk_release(sub);
+    lk_release(top);
+    if (e) lk_display_close(e);
+    if (d) lk_display_close(d);
+}
+
 static void check_root_survives_close(void)
 {
     lk_display *d = open_with("software", 16, 16);
@@ -420,6 +454,7 @@ int main(void)
     check_open();
     check_backend_choice();
     check_frames();
+    check_root_in_one_tree();
     check_root_survives_close();
     check_stats();
     check_null_display();

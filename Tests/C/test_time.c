@@ -751,6 +751,34 @@ static void presentation_and_links(void)
     }
     LKT_CHECK(link_calls - at_45 == 12, "S5.3 45 fps on 60 Hz ties 30 and 60 and takes 60: every frame",
               "%d calls in 12 frames", link_calls - at_45);
+    /* a manual clock set back: the link goes on at its rate from there (it
+       waited until the time passed its last call again) */
+    lk_display_link_set_preferred_fps(link, 30);
+    int ahead = link_calls;
+    for (int i = 1; i <= 12; i++) {
+        lk_display_render_frame_at(display, 30000.0 + i / 60.0);
+        lk_display_dispatch(display, 0);
+    }
+    int back = link_calls;
+    for (int i = 1; i <= 12; i++) {
+        lk_display_render_frame_at(display, 200.0 + i / 60.0);
+        lk_display_dispatch(display, 0);
+    }
+    LKT_CHECK(back - ahead == 6 && link_calls - back == 6,
+              "S5.3 at 30 fps after the manual clock is set back, every other frame still calls",
+              "%d calls ahead, %d after going back (12 frames each)", back - ahead, link_calls - back);
+    /* a tiny rate: a call every 2^31 frames at most (1e-18 fps put the count
+       of frames a call past Int.max, and the next frame trapped) */
+    LKT_CHECK_STATUS("S5.3 a preferred rate of 1e-18 fps is taken", lk_display_link_set_preferred_fps(link, 1e-18), LK_OK);
+    int tiny = link_calls;
+    lk_status tiny_frames = LK_OK;
+    for (int i = 1; i <= 3; i++) {
+        lk_status s = lk_display_render_frame_at(display, 201.0 + i / 60.0);
+        if (s != LK_OK) tiny_frames = s;
+        lk_display_dispatch(display, 0);
+    }
+    LKT_CHECK(tiny_frames == LK_OK && link_calls - tiny <= 1, "S5.3 S8.1 frames with a link at 1e-18 fps are drawn",
+              "%s, %d calls", lkt_status_name(tiny_frames), link_calls - tiny);
     lk_display_link_invalidate(link);
     lk_release(link);
     LKT_CHECK(lk_display_get_fd(display) >= 0, "S2.2 the run loop has a pollable fd", "%d", lk_display_get_fd(display));

@@ -173,7 +173,9 @@ typedef enum lk_pixel_format {
 lk_image *lk_image_create_from_pixels(uint32_t width, uint32_t height, size_t stride,
                                       lk_pixel_format format, const void *pixels);
 /* Any PNG colour type and depth; samples with no gAMA or sRGB chunk are
-   sRGB (16-bit ones too); images of 4 GiB of RGBA or more are refused. */
+   sRGB (16-bit ones too). Images are at most 32768 pixels a side (here and
+   in lk_image_create_from_pixels; a larger PNG is LK_ERROR_IO naming its
+   size). */
 lk_image *lk_image_create_from_png_file(const char *file_name);
 uint32_t  lk_image_get_width(const lk_image *image);
 uint32_t  lk_image_get_height(const lk_image *image);

@@ -309,6 +309,14 @@ public final class Display: Object, @unchecked Sendable {
             // (never committed: the display drew nothing)
             throw LayerKitError(.state, "root: a presentation layer is a read-only copy; show its model layer")
         }
+        // A layer is in one tree (S1.3): a sublayer shown as a root too was
+        // drawn twice under two timings, a mask as an ordinary layer.
+        if layer?.superlayer != nil {
+            throw LayerKitError(.hierarchy, "root: the layer is a sublayer of another layer; remove it from its superlayer first")
+        }
+        if layer?.maskOwner != nil {
+            throw LayerKitError(.hierarchy, "root: the layer is another layer's mask; a mask is drawn only as its layer's mask")
+        }
         root = layer
         rootID.withLock { $0 = layer?.id }
         // A layer is committed with a change of its own: a new root that
@@ -449,7 +457,7 @@ public final class Display: Object, @unchecked Sendable {
     public func readPixels(into destination: UnsafeMutableRawPointer, stride: Int) throws(LayerKitError) {
         let width = Int(size.width), height = Int(size.height)
         guard stride >= width * 4 else {
-            throw .invalid("stride: \(stride) bytes is less than width * 4 = \(width * 4)")
+            throw .invalid("stride: \(UInt(bitPattern: stride)) bytes is less than width * 4 = \(width * 4)")
         }
         let premultiplied = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 16)
         defer { premultiplied.deallocate() }

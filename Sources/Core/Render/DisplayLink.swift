@@ -71,7 +71,10 @@ public final class DisplayLink: Object, @unchecked Sendable {
     /// display's: every frame.
     static func framesPerCall(fps: Double, period: Double) -> Int {
         guard fps > 0, period > 0, fps * period < 1 else { return 1 }
-        let n = max(1, Int((1 / (fps * period)).rounded(.down)))
+        // (at most 2^31 frames a call, over a year at 60 Hz: a rate of
+        // 1e-18 put the count past Int.max, and converting it trapped)
+        let ratio = (1 / (fps * period)).rounded(.down)
+        let n = ratio >= Double(Int32.max) ? Int(Int32.max) : max(1, Int(ratio))
         let slower = 1 / (Double(n + 1) * period), faster = 1 / (Double(n) * period)
         // (a tie within a millionth: frame times near 1e5 s put the rates
         // off by more than a fixed 1e-9, and 45 on 60 Hz took 30)
@@ -86,8 +89,12 @@ public final class DisplayLink: Object, @unchecked Sendable {
         let alreadyWaiting = settings.withLock { s -> Bool? in
             guard !s.paused, !s.invalidated else { return nil }
             let frames = DisplayLink.framesPerCall(fps: s.fps, period: period)
-            // Half a frame of slack absorbs jitter in the frames' times.
-            if frames > 1, let last = s.lastFired, timestamp - last < (Double(frames) - 0.5) * period { return nil }
+            // Half a frame of slack absorbs jitter in the frames' times. A
+            // frame before the last call (a manual clock set back) calls
+            // and paces on from there (it waited until time passed the
+            // old call again).
+            if frames > 1, let last = s.lastFired, timestamp >= last,
+               timestamp - last < (Double(frames) - 0.5) * period { return nil }
             s.lastFired = timestamp
             let waiting = s.waiting != nil
             s.waiting = (timestamp, timestamp + Double(frames) * period)

@@ -20,8 +20,10 @@ extension Layer {
             throw .invalid("layer: \(w) x \(h) pixels is more than a snapshot can have (16384 a side)")
         }
         let width = Int(w), height = Int(h)
-        // Model layers marked for display draw first, as a commit would.
-        if needsDisplay { display() }
+        // Model layers marked for display draw first, as a commit would:
+        // every one of the subtree (only the layer itself did, so a
+        // sublayer drawn by its delegate came out blank or stale).
+        displayMarkedSubtree()
         let root = RenderNode.snapshot(of: self)
         root.state.transform = .scale(scale, scale, 1)
         root.state.position = Point(x: state.anchorPoint.x * b.size.width * scale,
@@ -61,5 +63,17 @@ extension Layer {
             throw error
         }
         return Image(width: width, height: height, adopting: pixels)
+    }
+
+    /// Draws every layer of this subtree (sublayers and masks) that is
+    /// marked for display, front to back of the walk: a stack, not
+    /// recursion, so a deep tree cannot overflow the thread's stack.
+    private func displayMarkedSubtree() {
+        var pending: [Layer] = [self]
+        while let layer = pending.popLast() {
+            if layer.needsDisplay { layer.display() }
+            if let mask = layer.state.mask { pending.append(mask) }
+            pending.append(contentsOf: layer.sublayers.reversed())
+        }
     }
 }
