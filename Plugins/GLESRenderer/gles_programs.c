@@ -202,11 +202,13 @@ static const char quad_fragment[] =
     "    bool aa = v_shape.z > 0.5;\n"
     "    float cov = shape_coverage(p, dev, v_rect, v_shape.x, aa);\n"
     "    float bw = v_shape.y;\n"
-    /* the outside times what the inside leaves, as the software backend
-       takes the hole out of its mask */
+    /* the border's band: the outside's area less the inside's (the inside
+       lies within it), as the software backend takes the hole out of its
+       mask; the product outer x (1 - inner) nearly doubled the ink of a
+       border thinner than a pixel */
     "    if (bw > 0.0 && bw < 0.5 * min(v_rect.z - v_rect.x, v_rect.w - v_rect.y))\n"
-    "        cov *= 1.0 - shape_coverage(p, dev, v_rect + vec4(bw, bw, -bw, -bw),\n"
-    "                                    max(v_shape.x - bw, 0.0), aa);\n"
+    "        cov = max(cov - shape_coverage(p, dev, v_rect + vec4(bw, bw, -bw, -bw),\n"
+    "                                       max(v_shape.x - bw, 0.0), aa), 0.0);\n"
     "#if defined(GRADIENT)\n"
     "    vec4 color = gradient_color(p, v_uv, v_uv_clamp.x) * v_color;\n"
     "#elif defined(TEXTURED)\n"

@@ -123,8 +123,9 @@ sw_box sw_space_box(const lk_backend_instance *inst);
 int sw_shape_polygon(sw_raster_scratch *scratch, const sw_shape *shape, sw_box limit);
 /* Pixel bounds of a polygon, intersected with limit. */
 sw_box sw_polygon_bounds(const sw_point *points, int count, sw_box limit);
-/* Adds the polygon's coverage to the A8 mask (subtract: removes it, as
-   mask *= 1 - coverage). The mask's pixel (0,0) is output pixel
+/* Adds the polygon's coverage to the A8 mask (subtract: takes it away, as
+   mask = max(mask - coverage, 0): a border's inside, which lies within the
+   outline, leaving the band's own area). The mask's pixel (0,0) is output pixel
    (mask_box.x0, mask_box.y0); bounds are the polygon's pixel bounds
    (sw_polygon_bounds), which the coverage is worked out from, so that a
    pixel's value does not depend on mask_box (only the part of the mask

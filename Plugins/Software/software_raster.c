@@ -516,8 +516,8 @@ static inline uint32_t coverage_byte(float sum)
     return (uint32_t)(c * 255.0f + 0.5f);
 }
 
-/* Adds coverage v (1..255) to n mask bytes, or with subtract multiplies them
-   by 1 - v, rounded as pixman's MUL_UN8. */
+/* Adds coverage v (1..255) to n mask bytes, or with subtract takes it
+   away from them (down to 0). */
 static void apply_run(uint8_t *out, int n, uint32_t v, bool subtract)
 {
     if (v == 255u) {
@@ -526,8 +526,7 @@ static void apply_run(uint8_t *out, int n, uint32_t v, bool subtract)
     }
     for (int i = 0; i < n; i++) {
         if (subtract) {
-            uint32_t t = out[i] * (255u - v) + 0x80u;
-            out[i] = (uint8_t)(((t >> 8) + t) >> 8);
+            out[i] = (uint8_t)(out[i] > v ? out[i] - v : 0u);
         } else {
             uint32_t t = out[i] + v;
             out[i] = (uint8_t)(t > 255u ? 255u : t);
@@ -603,8 +602,8 @@ static bool rasterize_analytic(sw_raster_scratch *scratch, pixman_image_t *mask,
                     sum += line[i];
                     line[i] = 0.0f;
                     v = coverage_byte(sum);
-                    uint32_t t = out[i - col_begin] * (255u - v) + 0x80u;
-                    out[i - col_begin] = (uint8_t)(((t >> 8) + t) >> 8);
+                    uint32_t o = out[i - col_begin];
+                    out[i - col_begin] = (uint8_t)(o > v ? o - v : 0u);
                 }
             } else {
                 for (; i < end; i++) {
@@ -645,12 +644,13 @@ void sw_rasterize_polygon(sw_raster_scratch *scratch, pixman_image_t *mask, sw_b
         return;
     }
     /* An A1 mask samples each pixel once, at its centre; the trapezoids go
-       into a mask of their own, then ADD or OUT_REVERSE onto this one. */
+       into a mask of their own, then ADD onto this one or, a hole, taken
+       away from it (CONJOINT_OUT_REVERSE: max(mask - hole, 0)). */
     int w = pixman_image_get_width(mask), h = pixman_image_get_height(mask);
     pixman_image_t *tmp = pixman_image_create_bits(antialias ? PIXMAN_a8 : PIXMAN_a1, w, h, NULL, 0);
     if (!tmp) return;
     for (int i = 0; i < n; i++) pixman_rasterize_trapezoid(tmp, &scratch->traps[i], dx, dy);
-    pixman_image_composite32(subtract ? PIXMAN_OP_OUT_REVERSE : PIXMAN_OP_ADD, white, tmp, mask,
+    pixman_image_composite32(subtract ? PIXMAN_OP_CONJOINT_OUT_REVERSE : PIXMAN_OP_ADD, white, tmp, mask,
                              0, 0, 0, 0, 0, 0, w, h);
     pixman_image_unref(tmp);
 }

@@ -210,11 +210,66 @@ static void check_mid_animation(const shadow_case *c, lk_layer *animated, lk_lay
     free(f0);
 }
 
+/* S6.1 S6.4: a border thinner than a pixel gets its own area in every
+   pixel: the outline's coverage less the inside's, also where both of its
+   edges cross one pixel. A 0.1-point black border on white at x = 10.45
+   covers a tenth of each edge pixel: 229.5 (the product outer x (1 -
+   inner) drew 178 on top and bottom, and on gles every side). Turned, its
+   ink over the frame is its area, 4 x 30 x 0.1 = 12 pixels' worth (both
+   backends put in about twice that). Within 3 levels a pixel, 10% of the
+   ink. */
+static double ink_of(const uint8_t *px, int w, int h)
+{
+    double ink = 0;
+    for (int i = 0; i < w * h; i++) ink += (255.0 - px[i * 4]) / 255.0;
+    return ink;
+}
+
+static void test_hairline_border(void)
+{
+    lk_display *d = lkt_open_display(W, H, "open a display for hairline borders");
+    if (!d) return;
+    lk_layer *root = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, W, H));
+    lk_layer_set_background_color(root, lk_color_make(1, 1, 1, 1));
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_frame(l, lk_rect_make(10.45, 10.45, 30, 30));
+    lk_layer_set_border_width(l, 0.1);
+    lk_layer_set_border_color(l, lk_color_make(0, 0, 0, 1));
+    lk_layer_add_sublayer(root, l);
+    lk_display_set_root_layer(d, root);
+    lk_transaction_flush();
+    uint8_t px[W * H * 4];
+    lk_display_render_frame_at(d, lk_media_time() + 10);
+    lk_display_read_pixels(d, px, W * 4);
+    const int at[4][2] = { { 10, 25 }, { 25, 10 }, { 40, 25 }, { 25, 40 } };
+    const char *side[4] = { "left", "top", "right", "bottom" };
+    for (int k = 0; k < 4; k++) {
+        int v = px[(at[k][1] * W + at[k][0]) * 4];
+        LKT_CHECK(abs(v - 229) <= 3, "S6.1 S6.4 a 0.1-point border covers a tenth of its edge pixels, on every side",
+                  "%s side (%d,%d): %d, want 229.5", side[k], at[k][0], at[k][1], v);
+    }
+    double ink = ink_of(px, W, H);
+    LKT_CHECK(fabs(ink - 12.0) <= 1.2, "S6.1 a 0.1-point border's ink is its area", "%.2f pixels, want 12", ink);
+    lk_transaction_set_disable_actions(true);
+    lk_layer_set_transform(l, lk_transform3d_make_rotation(0.3, 0, 0, 1));
+    lk_transaction_flush();
+    lk_display_render_frame_at(d, lk_media_time() + 20);
+    lk_display_read_pixels(d, px, W * 4);
+    ink = ink_of(px, W, H);
+    LKT_CHECK(fabs(ink - 12.0) <= 1.2, "S6.1 turned, a 0.1-point border's ink is still its area", "%.2f pixels, want 12",
+              ink);
+    lk_release(l);
+    lk_release(root);
+    lk_display_close(d);
+}
+
 int main(void)
 {
     lkt_run_scene_suite(LKT_SUITE_DECORATIONS);
     test_allows_group_opacity_property();
     test_zero_size_contents_center();
+    test_hairline_border();
 
     shadow_case cases[4];
     cases[0].key_path = "shadowOpacity";
