@@ -1151,6 +1151,17 @@ static void unaddable_values(void)
     LKT_CHECK_ERROR("S4.8 toValue with a singular transform byValue is refused", lk_layer_add_animation(l, a, "t"),
                     LK_ERROR_INVALID_ARGUMENT, "byValue");
     lk_release(a);
+    /* S1.2: frame is not animatable: an explicit animation of it (or of
+       its parts) is refused, naming the key path (it moved the layer) */
+    const char *frames[2] = { "frame", "frame.origin.x" };
+    for (int i = 0; i < 2; i++) {
+        a = lk_basic_animation_create(frames[i]);
+        lk_animation_set_to_value(a, i == 0 ? lk_value_rect(lk_rect_make(50, 0, 2, 10)) : lk_value_number(50));
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S1.2 an animation of frame is refused, naming the key path", lk_layer_add_animation(l, a, "f"),
+                        LK_ERROR_INVALID_ARGUMENT, "frame");
+        lk_release(a);
+    }
     LKT_CHECK(lk_layer_get_animation(l, "h") == NULL && lk_layer_get_animation(l, "n") == NULL &&
                   lk_layer_get_animation(l, "t") == NULL,
               "S4.8 S8.1 the refused animations are not added", "%s", "one is there");

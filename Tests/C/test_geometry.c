@@ -409,6 +409,22 @@ static void check_convert_under_singular_ancestor(void)
     lk_release(root);
 }
 
+/* S8.1: a frame whose position overflows (an origin near the largest
+   double plus half its width) is refused naming frame, and changes
+   nothing (the new bounds stayed, and position was blamed). */
+static void check_frame_overflow(void)
+{
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, 10, 10));
+    lk_layer_set_position(l, lk_point_make(5, 5));
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 a frame whose position overflows is refused, naming frame",
+                    lk_layer_set_frame(l, lk_rect_make(1.5e308, 0, 1e308, 10)), LK_ERROR_INVALID_ARGUMENT, "frame");
+    LKT_CHECK_RECT("S8.1 ... and the bounds are unchanged", lk_layer_get_bounds(l), lk_rect_make(0, 0, 10, 10), 0);
+    LKT_CHECK_POINT("S8.1 ... and the position", lk_layer_get_position(l), lk_point_make(5, 5), 0);
+    lk_release(l);
+}
+
 int main(void)
 {
     check_frame();
@@ -417,5 +433,6 @@ int main(void)
     check_convert_sublayer_transform();
     check_convert_perspective();
     check_convert_under_singular_ancestor();
+    check_frame_overflow();
     return lkt_finish();
 }

@@ -583,6 +583,33 @@ static void check_depth(void)
     lk_release(root);
 }
 
+/* S8.1: a presentation copy passed to add_sublayer is refused naming the
+   argument it was passed as, parent or child (both said "layer"). */
+static void check_presentation_argument_names(void)
+{
+    lk_display *d = lkt_open_display(16, 16, "open a display");
+    if (!d) return;
+    lk_layer *root = lk_layer_create(), *x = lk_layer_create();
+    lk_display_set_root_layer(d, root);
+    lk_transaction_flush();
+    lk_display_render_frame_at(d, lk_media_time());
+    lk_layer *p = lk_layer_copy_presentation(root);
+    if (p) {
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S5.1 S8.1 a presentation layer as the child is refused, naming child",
+                        lk_layer_add_sublayer(x, p), LK_ERROR_STATE, "child");
+        lkt_error_mark();
+        LKT_CHECK_ERROR("S5.1 S8.1 a presentation layer as the parent is refused, naming parent",
+                        lk_layer_add_sublayer(p, x), LK_ERROR_STATE, "parent");
+        lk_release(p);
+    } else {
+        LKT_CHECK(0, "S5.1 a committed root has a presentation", "%s", lk_last_error());
+    }
+    lk_release(x);
+    lk_release(root);
+    lk_display_close(d);
+}
+
 int main(void)
 {
     check_building();
@@ -597,5 +624,6 @@ int main(void)
     check_mask_set_again_in_callback();
     check_many();
     check_depth();
+    check_presentation_argument_names();
     return lkt_finish();
 }

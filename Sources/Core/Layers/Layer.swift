@@ -87,9 +87,10 @@ public class Layer: Object, @unchecked Sendable {
         }
     }
 
-    public func checkWritable() throws(LayerKitError) {
+    /// `argument`: the C argument the layer was passed as, for the message.
+    public func checkWritable(_ argument: String = "layer") throws(LayerKitError) {
         if modelLayer != nil {
-            throw LayerKitError(.state, "layer: a presentation layer is read-only; change its model layer")
+            throw LayerKitError(.state, "\(argument): a presentation layer is read-only; change its model layer")
         }
     }
 
@@ -262,8 +263,9 @@ public class Layer: Object, @unchecked Sendable {
     /// left any superlayer it had (so moving within one superlayer works as
     /// in Core Animation). An index past the end is an error.
     public func insertSublayer(_ child: Layer, at index: Int, argument: String = "child") throws(LayerKitError) {
-        try checkWritable()
-        try child.checkWritable()
+        // (named as the C call names them: "layer" was said of both)
+        try checkWritable("parent")
+        try child.checkWritable(argument)
         try checkCanAdopt(child, argument: argument)
         let countAfterRemoval = sublayers.count - (child.superlayer === self ? 1 : 0)
         guard index >= 0, index <= countAfterRemoval else {

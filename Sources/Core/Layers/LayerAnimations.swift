@@ -154,6 +154,11 @@ extension Layer {
         let keyPath = copy.keyPath!
         let type = try valueType(forKeyPath: keyPath)
         let (property, subpath) = try resolve(keyPath, kind: state.layerKind)
+        if property.key == "frame" {
+            // S1.2: frame is not animatable (it is derived from position,
+            // bounds and transform); an animation of it moved the layer.
+            throw LayerKitError(.invalidArgument, "key_path: \"\(keyPath)\": frame is not animatable (S1.2); animate position and bounds")
+        }
         let keyframes = copy.animationKind == .keyframe
             ? try KeyframeTrack(copy.keyframes, valueType: type, keyPath: keyPath) : nil
         if copy.animationKind == .spring || copy.animationKind == .basic {

@@ -128,6 +128,12 @@ extension Layer {
                 }
             }
         }
+        // Both checked before either is set: a position that overflows
+        // (an origin near the largest double plus the anchor's share of the
+        // width) left the new bounds set and blamed position.
+        guard position.x.isFinite, position.y.isFinite else {
+            throw .invalid("frame: \(describe(r.value)) puts the position beyond the largest double")
+        }
         try set(LayerProperties.bounds, bounds)
         try set(LayerProperties.position, position)
     }
