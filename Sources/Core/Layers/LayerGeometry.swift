@@ -71,7 +71,7 @@ extension Layer {
     public var transformToRootSpace: Transform3D {
         var m = transformToSuperlayer
         var top: Layer = self
-        while let up = top.superlayer ?? top.maskOwner {
+        while let up = top.parentInTree {
             m = m.concatenating(up.transformToSuperlayer)
             top = up
         }
@@ -193,8 +193,8 @@ extension Layer {
         // container above both scaled to nothing (a shrink animation) does
         // not make the two layers unconvertible.
         let space: Layer? = if let from, let to { commonAncestor(from, to) } else { nil }
-        let toRoot = from.map { Homography($0.transform(toAncestor: space)) } ?? .identity
-        let fromRoot = try to.map { (layer) throws(LayerKitError) -> Homography in
+        let toSpace = from.map { Homography($0.transform(toAncestor: space)) } ?? .identity
+        let fromSpace = try to.map { (layer) throws(LayerKitError) -> Homography in
             guard let inverse = Homography(layer.transform(toAncestor: space)).inverted else {
                 throw LayerKitError(.state, space == nil
                     ? "to: the layer's transform is singular (it has no area on screen)"
@@ -210,7 +210,7 @@ extension Layer {
             }
             return q
         }
-        guard let inRoot = try toRoot.map(p).map(finite), let result = fromRoot.map(inRoot, inverse: to != nil) else {
+        guard let inSpace = try toSpace.map(p).map(finite), let result = fromSpace.map(inSpace, inverse: to != nil) else {
             throw LayerKitError(.state, "\(name): the point is behind the viewer after perspective")
         }
         return try finite(result)
