@@ -2,6 +2,7 @@
    defaultActionForKey:, registered for a kind and an event, found after the
    delegate, the layer's actions and its style, before the built-in action. */
 #include "support/lktest.h"
+#include <stdio.h>
 #include <string.h>
 
 static lk_display *display;
@@ -372,6 +373,110 @@ static void hierarchy_events(void)
     lk_transaction_flush();
 }
 
+/* S3.4 as Core Animation words it: onOrderIn when the layer is made
+   visible ("inserted into a visible layer hierarchy or ... no longer set
+   as hidden"), onOrderOut when it stops being ("removed from a visible
+   layer hierarchy or is hidden"). A hidden layer added hears nothing until
+   it is unhidden (it heard onOrderIn when added, and again when unhidden);
+   a hidden layer removed hears nothing (it heard onOrderOut when hidden,
+   and again when removed); a sibling replacing another never left the tree
+   (it heard onOrderIn). Only a layer's own hidden counts, not an
+   ancestor's (docs/time.md). */
+static char order_log[256];
+static void log_order(const char *event, lk_layer *layer, void *user_data)
+{
+    (void)user_data;
+    const char *name = lk_layer_get_name(layer);
+    size_t n = strlen(order_log);
+    snprintf(order_log + n, sizeof order_log - n, "%s %s;", strcmp(event, "onOrderIn") == 0 ? "in" : "out",
+             name ? name : "?");
+}
+
+/* a new layer named `name` whose order events are logged */
+static lk_layer *logged_layer(const char *name, lk_action *logger)
+{
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_name(l, name);
+    lk_layer_set_action(l, "onOrderIn", logger);
+    lk_layer_set_action(l, "onOrderOut", logger);
+    return l;
+}
+
+/* the events logged since the last call, then a fresh log */
+static int logged(const char *want)
+{
+    int same = strcmp(order_log, want) == 0;
+    order_log[0] = 0;
+    return same;
+}
+
+static void order_events_of_visibility(void)
+{
+    lk_action *logger = lk_action_create(log_order, NULL, NULL);
+    lk_layer *parent = logged_layer("P", logger), *a = logged_layer("A", logger), *b = logged_layer("B", logger);
+    lk_layer *h = logged_layer("H", logger), *c = logged_layer("C", logger);
+    lk_layer_add_sublayer(root, parent);
+    lk_layer_add_sublayer(parent, a);
+    lk_layer_add_sublayer(parent, b);
+    lk_transaction_flush();
+    LKT_CHECK(logged("in P;in A;in B;"), "S3.4 onOrderIn for each layer added to a shown tree", "%s", order_log);
+
+    /* a. a sibling replacing another only moves among the sublayers */
+    char got[256];
+    lk_layer_replace_sublayer(parent, a, b);
+    snprintf(got, sizeof got, "%s", order_log);
+    LKT_CHECK(logged("out A;") && lk_layer_get_sublayer_count(parent) == 1 && lk_layer_get_sublayer(parent, 0) == b,
+              "S3.4 replacing a layer by its sibling: onOrderOut for the one replaced, nothing for the sibling",
+              "%s (%zu sublayers)", got, lk_layer_get_sublayer_count(parent));
+
+    /* b. added hidden: nothing; unhidden: onOrderIn */
+    lk_layer_set_hidden(h, true);
+    lk_layer_add_sublayer(parent, h);
+    snprintf(got, sizeof got, "%s", order_log);
+    LKT_CHECK(logged(""), "S3.4 a hidden layer added to a shown tree hears no onOrderIn", "%s", got);
+    lk_layer_set_hidden(h, false);
+    snprintf(got, sizeof got, "%s", order_log);
+    LKT_CHECK(logged("in H;"), "S3.4 ... and hears it once unhidden", "%s", got);
+    lk_layer_set_hidden(h, true);
+    lk_layer_replace_sublayer(parent, b, a);
+    lk_layer_insert_sublayer(a, b, 0);
+    lk_layer_insert_sublayer_below(a, h, b);   /* from parent to a, hidden */
+    snprintf(got, sizeof got, "%s", order_log);
+    LKT_CHECK(logged("out H;out B;in A;in B;"), "S3.4 a hidden layer moved between shown superlayers hears nothing",
+              "%s", got);
+
+    /* c. hidden, then removed: one onOrderOut, when hidden */
+    lk_layer_remove_from_superlayer(h);
+    snprintf(got, sizeof got, "%s", order_log);
+    LKT_CHECK(logged(""), "S3.4 removing a hidden layer runs no onOrderOut (it ran when the layer was hidden)", "%s",
+              got);
+    lk_layer_set_hidden(h, false);
+    lk_layer_set_hidden(b, true);
+    lk_layer_replace_sublayer(a, b, h);
+    snprintf(got, sizeof got, "%s", order_log);
+    LKT_CHECK(logged("out B;in H;"), "S3.4 a hidden layer replaced runs no onOrderOut; its replacement onOrderIn",
+              "%s", got);
+
+    /* an ancestor's hidden does not count: a layer added under a hidden
+       one hears onOrderIn, and unhiding the ancestor tells only it */
+    lk_layer_set_hidden(a, true);
+    lk_layer_add_sublayer(a, c);
+    lk_layer_set_hidden(a, false);
+    snprintf(got, sizeof got, "%s", order_log);
+    LKT_CHECK(logged("out A;in C;in A;"),
+              "S3.4 only a layer's own hidden counts: added under a hidden layer, it hears onOrderIn", "%s", got);
+
+    lk_layer_remove_from_superlayer(parent);
+    lk_transaction_flush();
+    logged("");
+    lk_release(c);
+    lk_release(h);
+    lk_release(b);
+    lk_release(a);
+    lk_release(parent);
+    lk_release(logger);
+}
+
 /* S3.4, Core Animation's action triggers: a layer replacing another in a
    visible tree (replace_sublayer) takes the "transition" action, searched
    on the new layer; not in a tree no display shows. It was never searched. */
@@ -460,6 +565,7 @@ int main(void)
     kinds();
     search_order();
     hierarchy_events();
+    order_events_of_visibility();
     replace_transition();
     clear_background_is_none();
     fresh_root();

@@ -146,6 +146,8 @@ public class Layer: Object, @unchecked Sendable {
         // layer is no longer set as hidden", and onOrderOut when it is
         // hidden (S3.4: in a tree a display shows). (Bool only: compiled
         // out of the other specializations.)
+        // Only the layer's own hidden counts: a layer under a hidden ancestor
+        // still hears them, as it does when added or removed.
         if T.self == Bool.self, property.key == LayerProperties.hidden.key, ShownTrees.shared.shows(self) {
             runAction(forKey: state.hidden ? "onOrderOut" : "onOrderIn", animatable: false, in: transaction)
         }
@@ -292,7 +294,10 @@ public class Layer: Object, @unchecked Sendable {
     /// its siblings: it never left the tree, and an onOrderIn with no
     /// onOrderOut before it faded it in again), when this tree is shown
     /// by a display (a layer added to it need not have been committed: a new
-    /// layer fading in is the common case).
+    /// layer fading in is the common case). A hidden layer is not on screen
+    /// to order in or out: it hears onOrderIn when it is unhidden, and had
+    /// its onOrderOut when it was hidden (only its own hidden counts, not an
+    /// ancestor's, as for the events of set(hidden)).
     private func sublayersChanged(added: Layer? = nil, removed: Layer? = nil) {
         changed()
         setNeedsLayout()
@@ -301,11 +306,11 @@ public class Layer: Object, @unchecked Sendable {
         let shown = ShownTrees.shared.shows(self)
         if let removed {
             removed.changed()
-            if shown { removed.runAction(forKey: "onOrderOut", animatable: false) }
+            if shown, !removed.state.hidden { removed.runAction(forKey: "onOrderOut", animatable: false) }
         }
         if let added {
             added.changed()
-            if shown { added.runAction(forKey: "onOrderIn", animatable: false, uncommitted: true) }
+            if shown, !added.state.hidden { added.runAction(forKey: "onOrderIn", animatable: false, uncommitted: true) }
         }
     }
 
@@ -348,6 +353,9 @@ public class Layer: Object, @unchecked Sendable {
         try checkWritable()
         try new.checkWritable()
         try checkCanAdopt(new, argument: "new_child")
+        // A sibling taking old's place only moves among the sublayers: it
+        // never left the tree, so no onOrderIn (as for insertSublayer).
+        let reordered = new.superlayer === self
         let formerParent = new.superlayer.flatMap { $0 === self ? nil : $0 }
         new.detachFromSuperlayer()
         // Removing `new` may have shifted `old`.
@@ -356,7 +364,7 @@ public class Layer: Object, @unchecked Sendable {
         new.superlayer = self
         sublayers[at] = new
         formerParent?.sublayersChanged(removed: new)   // (after: as in insertSublayer)
-        sublayersChanged(added: new, removed: old)
+        sublayersChanged(added: reordered ? nil : new, removed: old)
         // Core Animation's action triggers: a layer replacing another in a
         // visible tree (replaceSublayer:with:) takes the transition action
         // (kCATransition), searched on the new layer; none is built in.
