@@ -292,6 +292,74 @@ static void check_root_in_one_tree(void)
     if (d) lk_display_close(d);
 }
 
+/* S1.3: the reverse of the above. An open display's root is refused as a
+   sublayer (add, insert, insert above/below, replace) or as a mask, naming
+   the argument, and nothing changes (it was taken, and the layer was then
+   in two trees); once no open display shows it (another root, or the
+   displays closed) it is taken. */
+static void refused_as_root(const char *name, lk_status s, const char *argument)
+{
+    LKT_CHECK_ERROR(name, s, LK_ERROR_HIERARCHY, argument);
+    const char *msg = lkt_error_since_mark();
+    LKT_CHECK(msg && lkt_mentions(msg, "root layer of an open display"),
+              "S8.1 ... saying the layer is an open display's root", "%s", msg ? msg : "(no error)");
+}
+
+static void check_root_not_adopted(void)
+{
+    lk_display *d = open_with("software", 16, 16), *e = open_with("software", 16, 16);
+    lk_layer *root = lk_layer_create(), *other = lk_layer_create();
+    lk_layer *parent = lk_layer_create(), *sibling = lk_layer_create();
+    if (d && e) {
+        lk_layer_add_sublayer(parent, sibling);
+        lk_display_set_root_layer(d, root);
+        lk_display_set_root_layer(e, root);   /* a mirror: shown until both let go */
+        lkt_error_mark();
+        refused_as_root("S1.3 S8.1 an open display's root is refused as a sublayer", lk_layer_add_sublayer(parent, root),
+                        "child");
+        lkt_error_mark();
+        refused_as_root("S1.3 S8.1 ... inserted at an index", lk_layer_insert_sublayer(parent, root, 0), "child");
+        lkt_error_mark();
+        refused_as_root("S1.3 S8.1 ... inserted above a sibling", lk_layer_insert_sublayer_above(parent, root, sibling),
+                        "child");
+        lkt_error_mark();
+        refused_as_root("S1.3 S8.1 ... inserted below a sibling", lk_layer_insert_sublayer_below(parent, root, sibling),
+                        "child");
+        lkt_error_mark();
+        refused_as_root("S1.3 S8.1 ... replacing a sublayer", lk_layer_replace_sublayer(parent, sibling, root),
+                        "new_child");
+        lkt_error_mark();
+        refused_as_root("S1.3 S8.1 ... as a mask", lk_layer_set_mask(parent, root), "mask");
+        lkt_error_mark();
+        refused_as_root("S1.3 S8.1 ... as a mask by key path", lk_layer_set_value(parent, "mask", lk_value_layer(root)),
+                        "mask");
+        LKT_CHECK(lk_layer_get_superlayer(root) == NULL && lk_layer_get_mask(parent) == NULL &&
+                      lk_layer_get_sublayer_count(parent) == 1 && lk_layer_get_sublayer(parent, 0) == sibling &&
+                      lk_layer_get_superlayer(sibling) == parent && lk_display_get_root_layer(d) == root &&
+                      lk_display_get_root_layer(e) == root,
+                  "S8.1 the refusals change nothing", "superlayer %p, mask %p, %zu sublayers",
+                  (void *)lk_layer_get_superlayer(root), (void *)lk_layer_get_mask(parent),
+                  lk_layer_get_sublayer_count(parent));
+        lk_display_set_root_layer(d, other);
+        lkt_error_mark();
+        refused_as_root("S1.3 ... while another open display still shows it", lk_layer_add_sublayer(parent, root), "child");
+        lk_display_close(e);
+        e = NULL;
+        LKT_CHECK_STATUS("S1.3 no longer a root (another root set, the other display closed), it is taken as a sublayer",
+                         lk_layer_add_sublayer(parent, root), LK_OK);
+        lk_layer_remove_from_superlayer(root);
+        lk_display_close(d);
+        d = NULL;
+        LKT_CHECK_STATUS("S1.3 a closed display's root is taken as a mask", lk_layer_set_mask(parent, other), LK_OK);
+    }
+    lk_release(sibling);
+    lk_release(parent);
+    lk_release(other);
+    lk_release(root);
+    if (e) lk_display_close(e);
+    if (d) lk_display_close(d);
+}
+
 static void check_root_survives_close(void)
 {
     lk_display *d = open_with("software", 16, 16);
@@ -455,6 +523,7 @@ int main(void)
     check_backend_choice();
     check_frames();
     check_root_in_one_tree();
+    check_root_not_adopted();
     check_root_survives_close();
     check_stats();
     check_null_display();

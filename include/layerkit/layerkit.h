@@ -260,7 +260,8 @@ lk_layer *lk_layer_create(void);
 
 /* hierarchy (S1.3). Adding a layer that has a superlayer moves it; adding a
    layer to itself or to a descendant is refused, and so is one that would
-   make its tree more than 256 layers deep (sublayers and masks counted). */
+   make its tree more than 256 layers deep (sublayers and masks counted),
+   and an open display's root (set another root or close the display first). */
 lk_status lk_layer_add_sublayer(lk_layer *parent, lk_layer *child);
 lk_status lk_layer_insert_sublayer(lk_layer *parent, lk_layer *child, size_t index);
 lk_status lk_layer_insert_sublayer_below(lk_layer *parent, lk_layer *child, lk_layer *sibling);
@@ -343,7 +344,8 @@ lk_contents_filter lk_layer_get_minification_filter(const lk_layer *layer);
    kept and reported: LayerKit draws trilinear as linear */
 lk_status lk_layer_set_minification_filter_bias(lk_layer *layer, double bias);
 double    lk_layer_get_minification_filter_bias(const lk_layer *layer);
-/* retained by the layer; a mask cannot have a superlayer or be a mask twice */
+/* retained by the layer; a mask cannot have a superlayer, be a mask twice or
+   be an open display's root */
 lk_status lk_layer_set_mask(lk_layer *layer, lk_layer *mask);
 lk_layer *lk_layer_get_mask(const lk_layer *layer);
 /* copied; NULL clears. The returned string lives until the name changes. */

@@ -177,6 +177,7 @@ public class Layer: Object, @unchecked Sendable {
             }
             if mask.maskOwner != nil { throw LayerKitError(.hierarchy, "mask: the layer is already the mask of another layer") }
             if isInside(mask) { throw LayerKitError(.hierarchy, "mask: the mask layer is an ancestor of the layer") }
+            try Layer.checkNotShownRoot(mask, argument: "mask", as: "a mask")
             try checkDepth(adopting: mask, argument: "mask")
         }
         // The owners change with the mask, before the action runs: its
@@ -216,7 +217,16 @@ public class Layer: Object, @unchecked Sendable {
         if child.maskOwner != nil {
             throw LayerKitError(.hierarchy, "\(argument): the layer is another layer's mask and cannot have a superlayer")
         }
+        try Layer.checkNotShownRoot(child, argument: argument, as: "a sublayer")
         try checkDepth(adopting: child, argument: argument)
+    }
+
+    /// A layer is in one tree (S1.3): an open display's root put under
+    /// another layer was drawn twice, as the root and in the other tree,
+    /// the reverse of what lk_display_set_root_layer refuses.
+    private static func checkNotShownRoot(_ layer: Layer, argument: String, as place: String) throws(LayerKitError) {
+        guard ShownTrees.shared.isRoot(layer) else { return }
+        throw LayerKitError(.hierarchy, "\(argument): the layer is the root layer of an open display and cannot be \(place); set another root or close the display first")
     }
 
     /// A tree is at most this many layers deep (from its root down through

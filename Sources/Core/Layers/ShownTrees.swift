@@ -24,6 +24,12 @@ final class ShownTrees: Sendable {
         }
     }
 
+    /// Whether `layer` is an open display's root.
+    func isRoot(_ layer: Layer) -> Bool {
+        let key = ObjectIdentifier(layer)
+        return roots.withLock { $0[key] != nil }
+    }
+
     /// Whether the tree `layer` is in is shown by a display.
     func shows(_ layer: Layer) -> Bool {
         let root = ObjectIdentifier(layer.rootLayer)
