@@ -181,39 +181,54 @@ extension Layer {
         // (NaN or infinite, it has no place to go: said as it is, not as a
         // point behind the viewer)
         guard p.isFinite else { throw .invalid("p: \(describe(p.value)) is not finite") }
-        return try convert(p, named: "p", from: from, to: to)
+        return try Conversion(from: from, to: to).map(p, named: "p")
     }
 
-    private static func convert(_ p: Point, named name: String, from: Layer?, to: Layer?) throws(LayerKitError) -> Point {
-        if let from, let to, !from.sharesTree(with: to) {
-            throw LayerKitError(.hierarchy, "from, to: the layers are in different trees")
-        }
-        // Through the layers' nearest common ancestor, not the root's space:
-        // only the transforms on the way between them count (S1.4), so a
-        // container above both scaled to nothing (a shrink animation) does
-        // not make the two layers unconvertible.
-        let space: Layer? = if let from, let to { commonAncestor(from, to) } else { nil }
-        let toSpace = from.map { Homography($0.transform(toAncestor: space)) } ?? .identity
-        let fromSpace = try to.map { (layer) throws(LayerKitError) -> Homography in
-            guard let inverse = Homography(layer.transform(toAncestor: space)).inverted else {
-                throw LayerKitError(.state, space == nil
-                    ? "to: the layer's transform is singular (it has no area on screen)"
-                    : "to: its transform, or an ancestor's below its common ancestor with from, is singular (no area to convert into)")
+    /// The map from one layer's coordinates to another's (S1.4), worked
+    /// out once (the common ancestor, both layers' transforms to it and the
+    /// inverse of one) and applied to as many points as a call converts.
+    private struct Conversion {
+        let toSpace: Homography
+        let fromSpace: Homography
+        /// fromSpace is an inverse (there is a `to` layer): only w = 0 is refused.
+        let inverse: Bool
+
+        init(from: Layer?, to: Layer?) throws(LayerKitError) {
+            if let from, let to, !from.sharesTree(with: to) {
+                throw LayerKitError(.hierarchy, "from, to: the layers are in different trees")
             }
-            return inverse
-        } ?? .identity
-        // (a point so far out that its coordinates overflow on the way is
-        // no point behind the viewer: said as it is)
-        func finite(_ q: Point) throws(LayerKitError) -> Point {
-            guard q.x.isFinite && q.y.isFinite else {
-                throw LayerKitError(.invalidArgument, "\(name): (\(p.x), \(p.y)) overflows converting it (too far from the layers)")
+            // Through the layers' nearest common ancestor, not the root's space:
+            // only the transforms on the way between them count (S1.4), so a
+            // container above both scaled to nothing (a shrink animation) does
+            // not make the two layers unconvertible.
+            let space: Layer? = if let from, let to { commonAncestor(from, to) } else { nil }
+            toSpace = from.map { Homography($0.transform(toAncestor: space)) } ?? .identity
+            fromSpace = try to.map { (layer) throws(LayerKitError) -> Homography in
+                guard let inverse = Homography(layer.transform(toAncestor: space)).inverted else {
+                    throw LayerKitError(.state, space == nil
+                        ? "to: the layer's transform is singular (it has no area on screen)"
+                        : "to: its transform, or an ancestor's below its common ancestor with from, is singular (no area to convert into)")
+                }
+                return inverse
+            } ?? .identity
+            inverse = to != nil
+        }
+
+        /// p mapped; errors name the C argument p came in (`name`).
+        func map(_ p: Point, named name: String) throws(LayerKitError) -> Point {
+            // (a point so far out that its coordinates overflow on the way is
+            // no point behind the viewer: said as it is)
+            func finite(_ q: Point) throws(LayerKitError) -> Point {
+                guard q.x.isFinite && q.y.isFinite else {
+                    throw LayerKitError(.invalidArgument, "\(name): (\(p.x), \(p.y)) overflows converting it (too far from the layers)")
+                }
+                return q
             }
-            return q
+            guard let inSpace = try toSpace.map(p).map(finite), let result = fromSpace.map(inSpace, inverse: inverse) else {
+                throw LayerKitError(.state, "\(name): the point is behind the viewer after perspective")
+            }
+            return try finite(result)
         }
-        guard let inSpace = try toSpace.map(p).map(finite), let result = fromSpace.map(inSpace, inverse: to != nil) else {
-            throw LayerKitError(.state, "\(name): the point is behind the viewer after perspective")
-        }
-        return try finite(result)
     }
 
     /// S1.4: converts a rect; the result is the bounding box of the converted corners.
@@ -225,8 +240,9 @@ extension Layer {
         guard corners.allSatisfy(\.isFinite) else {
             throw .invalid("r: \(describe(r.value)) overflows converting it (its far corner is beyond the largest double)")
         }
+        let conversion = try Conversion(from: from, to: to)
         var out: [Point] = []
-        for c in corners { out.append(try convert(c, named: "r", from: from, to: to)) }
+        for c in corners { out.append(try conversion.map(c, named: "r")) }
         return Rect.bounding(out)
     }
 
