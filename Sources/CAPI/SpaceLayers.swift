@@ -16,9 +16,13 @@ private func kindValue<T, R>(_ handle: OpaquePointer?, _ property: Property<T>, 
     }
 }
 
-/// A size_t count as the table's number, refusing what no double holds exactly.
+/// A size_t count as the table's number, refusing what no double holds
+/// exactly: past the largest count of the table, tileCacheLimit's (the rows
+/// check their own, smaller bounds).
 private func count(_ v: Int, _ argument: String) throws(LayerKitError) -> Double {
-    guard v >= 0, v <= 1 << 52 else { throw LayerKitError(.invalidArgument, "\(argument): \(UInt(bitPattern: v)) is absurd") }
+    guard v >= 0, v <= Int(TiledProperties.maxTileCacheLimit) else {
+        throw LayerKitError(.invalidArgument, "\(argument): \(UInt(bitPattern: v)) is absurd")
+    }
     return Double(v)
 }
 
