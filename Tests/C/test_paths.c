@@ -2,6 +2,7 @@
    data, through the C API. Lengths are checked against analytic values
    (lines, circles) and against the test's own fine polyline for curves. */
 #include "support/lktest.h"
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,68 @@ static void lengths(void)
     lkt_error_mark();
     lk_path_get_length(NULL);
     LKT_CHECK_ERROR_MESSAGE("length of NULL names the argument", "p");
+}
+
+/* Paths out near the largest double (S8.1): a curve whose derivative
+   overflows (1e308 away and back: it measured infinite, and points along
+   it were not found) measures what it is; one whose length is truly past
+   the largest double measures DBL_MAX (it measured infinite). Points close
+   together far out are measured as they are. */
+static lk_path *scaled_cubic(double k)
+{
+    lk_path *p = lk_path_create();
+    lk_path_move_to(p, 0, 0);
+    lk_path_curve_to(p, k, 0, k, k / 2, 0, k / 2);
+    return p;
+}
+
+static void far_lengths(void)
+{
+    lk_path *unit = scaled_cubic(1), *far = scaled_cubic(1e308);
+    double want = 1e308 * cubic_length(lk_point_make(0, 0), lk_point_make(1, 0), lk_point_make(1, 0.5),
+                                       lk_point_make(0, 0.5), 200000);
+    double got = lk_path_get_length(far);
+    LKT_CHECK(isfinite(got) && fabs(got / want - 1) < 1e-8, "S8.1 a cubic out to 1e308 and back (1.68e308 long) measures its length",
+              "%.17g, want %.17g", got, want);
+    lk_point at = lk_point_make(0, 0), unit_at = lk_point_make(0, 0);
+    lk_status s = lk_path_get_point_at_distance(far, want / 2, &at, NULL);
+    lk_path_get_point_at_distance(unit, lk_path_get_length(unit) / 2, &unit_at, NULL);
+    LKT_CHECK(s == LK_OK && fabs(at.x / (unit_at.x * 1e308) - 1) < 1e-8 && fabs(at.y / (unit_at.y * 1e308) - 1) < 1e-8,
+              "S8.1 ... and its middle is where the unit curve's is, times 1e308", "%s, want 1e308 x %s",
+              lkt_fmt_point(at), lkt_fmt_point(unit_at));
+    lk_release(unit);
+    lk_release(far);
+
+    lk_path *quad = lk_path_create();
+    lk_path_move_to(quad, 0, 0);
+    lk_path_quad_to(quad, 1.5e308, 0, 0, 0);   /* out to 0.75e308 and back */
+    got = lk_path_get_length(quad);
+    LKT_CHECK(fabs(got / 1.5e308 - 1) < 1e-9, "S8.1 a quad whose derivative overflows measures 1.5e308", "%.17g", got);
+    lk_release(quad);
+
+    lk_path *lines = lk_path_create();
+    lk_path_move_to(lines, 0, 0);
+    lk_path_line_to(lines, 1e308, 0);
+    lk_path_line_to(lines, 0, 0);
+    got = lk_path_get_length(lines);
+    LKT_CHECK(got == DBL_MAX, "S8.1 lines 2e308 long in all measure DBL_MAX", "%.17g", got);
+    lk_release(lines);
+    lk_path *across = lk_path_create();
+    lk_path_move_to(across, -1e308, 0);
+    lk_path_line_to(across, 1e308, 0);
+    got = lk_path_get_length(across);
+    s = lk_path_get_point_at_distance(across, 1e308, &at, NULL);
+    LKT_CHECK(got == DBL_MAX && s == LK_OK && isfinite(at.x) && at.y == 0,
+              "S8.1 a line from -1e308 to 1e308 measures DBL_MAX, points along it finite", "%.17g, %s", got,
+              lkt_fmt_point(at));
+    lk_release(across);
+
+    lk_path *tiny = lk_path_create();
+    lk_path_move_to(tiny, 1e308, 1e-300);
+    lk_path_line_to(tiny, 1e308, 3e-300);
+    got = lk_path_get_length(tiny);
+    LKT_CHECK(fabs(got / 2e-300 - 1) < 1e-12, "S8.1 a short line out at 1e308 measures as it is", "%.17g", got);
+    lk_release(tiny);
 }
 
 /* Rects with a negative width or height are standardized, as CGRect's
@@ -287,6 +350,7 @@ static void long_path(void)
 int main(void)
 {
     lengths();
+    far_lengths();
     negative_rects();
     svg();
     long_path();

@@ -213,7 +213,8 @@ bool      lk_path_is_empty(const lk_path *p);
    is the tight box of the curve: that is what this returns) */
 lk_rect   lk_path_get_bounds(const lk_path *p);
 /* arc length of everything drawn (moves add nothing; a close draws back to
-   its subpath's start), to 1e-9 relative */
+   its subpath's start), to 1e-9 relative; finite for any path: one longer
+   than the largest double (points near +-1e308) measures DBL_MAX */
 double    lk_path_get_length(const lk_path *p);
 /* the point at `distance` along the path (clamped to 0...length) and the
    direction of travel there in radians (atan2 of the tangent: clockwise on

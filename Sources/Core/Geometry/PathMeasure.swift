@@ -33,7 +33,9 @@ public enum PathSegment: Equatable, Sendable {
         let u = 1 - t
         switch self {
         case let .line(a, b):
-            return Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
+            let p = Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
+            // (ends more than the largest double apart: b - a overflows)
+            return p.isFinite ? p : Point(x: u * a.x + t * b.x, y: u * a.y + t * b.y)
         case let .quad(a, c, b):
             return Point(x: u * u * a.x + 2 * u * t * c.x + t * t * b.x,
                          y: u * u * a.y + 2 * u * t * c.y + t * t * b.y)
@@ -82,17 +84,63 @@ public enum PathSegment: Equatable, Sendable {
     /// Arc length from t = a to t = b: 8-point Gauss-Legendre on halves
     /// until two levels agree to 1e-9 relative (a line is exact at once).
     public func length(from a: Double = 0, to b: Double = 1) -> Double {
+        if isFar { return PathSegment.scaledUp(scaledDown.lengthAsIs(from: a, to: b)) }
+        return lengthAsIs(from: a, to: b)
+    }
+
+    /// Arc length over a short piece by one Gauss-Legendre rule.
+    func shortLength(from a: Double, to b: Double) -> Double {
+        if isFar { return PathSegment.scaledUp(scaledDown.shortLengthAsIs(from: a, to: b)) }
+        return shortLengthAsIs(from: a, to: b)
+    }
+
+    private func lengthAsIs(from a: Double, to b: Double) -> Double {
         if case let .line(p, q) = self {
             return abs(b - a) * magnitude(q.x - p.x, q.y - p.y)
         }
         return adaptiveLength(a, b, gauss(a, b), depth: 0)
     }
 
-    /// Arc length over a short piece by one Gauss-Legendre rule.
-    func shortLength(from a: Double, to b: Double) -> Double {
-        if case .line = self { return length(from: a, to: b) }
+    private func shortLengthAsIs(from a: Double, to b: Double) -> Double {
+        if case .line = self { return lengthAsIs(from: a, to: b) }
         return gauss(a, b)
     }
+
+    /// Points this far apart (in x or in y) or more may overflow what a
+    /// length is made of: their difference (b - a), a cubic's derivative (up
+    /// to 3 times the spread) and its hypot (a curve from 0 out to 1e308 and
+    /// back measured infinite). Such a segment is measured scaled down by
+    /// 2^-64 and the length scaled back up, exactly (powers of two) but for
+    /// coordinates that become subnormal, which a length at least this
+    /// large does not notice. Points close together, wherever they are,
+    /// are measured as they are.
+    private static let farSpread = 0x1p1016
+
+    private var isFar: Bool {
+        func far(_ a: Point, _ b: Point, _ c: Point, _ d: Point) -> Bool {
+            let x = max(max(a.x, b.x), max(c.x, d.x)) - min(min(a.x, b.x), min(c.x, d.x))
+            let y = max(max(a.y, b.y), max(c.y, d.y)) - min(min(a.y, b.y), min(c.y, d.y))
+            return x >= PathSegment.farSpread || y >= PathSegment.farSpread
+        }
+        switch self {
+        case let .line(a, b): return far(a, b, b, b)
+        case let .quad(a, c, b): return far(a, c, b, b)
+        case let .cubic(a, c1, c2, b): return far(a, c1, c2, b)
+        }
+    }
+
+    private var scaledDown: PathSegment {
+        func s(_ p: Point) -> Point { Point(x: p.x * 0x1p-64, y: p.y * 0x1p-64) }
+        switch self {
+        case let .line(a, b): return .line(s(a), s(b))
+        case let .quad(a, c, b): return .quad(s(a), s(c), s(b))
+        case let .cubic(a, c1, c2, b): return .cubic(s(a), s(c1), s(c2), s(b))
+        }
+    }
+
+    /// A length measured scaled down, at full size: the largest double at
+    /// most (a length past it is returned as the largest double).
+    private static func scaledUp(_ length: Double) -> Double { min(length * 0x1p64, .greatestFiniteMagnitude) }
 
     private func adaptiveLength(_ a: Double, _ b: Double, _ whole: Double, depth: Int) -> Double {
         let m = (a + b) / 2
@@ -160,8 +208,8 @@ public struct PathMeasure: Sendable {
             }
             var table = [0.0], total = 0.0
             for k in 1...PathMeasure.tableSteps {
-                total += segment.length(from: Double(k - 1) / Double(PathMeasure.tableSteps),
-                                        to: Double(k) / Double(PathMeasure.tableSteps))
+                total = sumOfLengths(total, segment.length(from: Double(k - 1) / Double(PathMeasure.tableSteps),
+                                                           to: Double(k) / Double(PathMeasure.tableSteps)))
                 table.append(total)
             }
             tables.append(table)
@@ -170,7 +218,7 @@ public struct PathMeasure: Sendable {
         self.tables = tables
         self.lengths = lengths
         var total = 0.0, starts: [Double] = []
-        for l in lengths { starts.append(total); total += l }
+        for l in lengths { starts.append(total); total = sumOfLengths(total, l) }
         self.starts = starts
         length = total
     }
@@ -241,6 +289,11 @@ extension PathData {
         return result
     }
 
-    /// Total arc length (moves add nothing).
-    public var length: Double { segments.reduce(0) { $0 + $1.length() } }
+    /// Total arc length (moves add nothing); the largest double at most.
+    public var length: Double { segments.reduce(0) { sumOfLengths($0, $1.length()) } }
 }
+
+/// a + b for lengths, at most the largest double: a path whose length is
+/// past it (two lines 1e308 long) measures the largest double, not infinity.
+@inline(__always)
+func sumOfLengths(_ a: Double, _ b: Double) -> Double { min(a + b, .greatestFiniteMagnitude) }
