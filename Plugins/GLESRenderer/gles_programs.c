@@ -88,6 +88,15 @@ static const char quad_fragment[] =
     "    if (fd > 0.0) t.x = max(t.x, r); else t.y = min(t.y, r);\n"
     "    return t;\n"
     "}\n"
+    /* The same for a side of the square: one lying on a line (parallel, at
+       distance 0) is that line's own piece, which line_piece counts; kept
+       here too it was counted twice (a 0.5-pixel-wide rounded rect on a
+       pixel's edge drew 191 instead of 128). */
+    "vec2 clip_side(vec3 l, vec2 a, vec2 d, vec2 t) {\n"
+    "    float fa = dot(l.xy, a) + l.z;\n"
+    "    if (abs(dot(l.xy, d)) < 1e-9) return fa > 0.0 ? t : vec2(1.0, 0.0);\n"
+    "    return clip(l, a, d, t);\n"
+    "}\n"
     "vec2 clip_square(vec2 a, vec2 d, vec2 t) {\n"
     "    t = clip(vec3(1.0, 0.0, 0.5), a, d, t);\n"
     "    t = clip(vec3(-1.0, 0.0, 0.5), a, d, t);\n"
@@ -101,8 +110,8 @@ static const char quad_fragment[] =
     "}\n"
     "float side_piece(vec2 a, vec2 b, vec3 l0, vec3 l1, vec3 l2, vec3 l3, vec3 l4) {\n"
     "    vec2 d = b - a, t = vec2(0.0, 1.0);\n"
-    "    t = clip(l0, a, d, t); t = clip(l1, a, d, t); t = clip(l2, a, d, t);\n"
-    "    t = clip(l3, a, d, t); t = clip(l4, a, d, t);\n"
+    "    t = clip_side(l0, a, d, t); t = clip_side(l1, a, d, t); t = clip_side(l2, a, d, t);\n"
+    "    t = clip_side(l3, a, d, t); t = clip_side(l4, a, d, t);\n"
     "    return piece(a, d, t);\n"
     "}\n"
     "float line_piece(vec3 l, vec3 m0, vec3 m1, vec3 m2, vec3 m3) {\n"
@@ -132,7 +141,7 @@ static const char quad_fragment[] =
        corner the arc is replaced, within the pixel, by its tangent at the
        point nearest the pixel centre. One line across the pixel has the
        closed-form coverage; several need exact_area. */
-    "float shape_coverage(vec2 p, vec3 dev, vec4 rect, float radius, bool aa) {\n"
+    "float shape_coverage(vec2 p, vec3 dev, float w, vec4 rect, float radius, bool aa) {\n"
     "    vec2 c = clamp(p, rect.xy + radius, rect.zw - radius);\n"
     "    vec2 d = p - c;\n"
     "    bool corner = radius > 0.0 && d.x != 0.0 && d.y != 0.0;\n"
@@ -155,32 +164,45 @@ static const char quad_fragment[] =
     "    }\n"
     "    const float reach = 0.7072;\n"   /* half the pixel's diagonal */
     "    if (min(min(min(l0.z, l1.z), min(l2.z, l3.z)), l4.z) <= -reach) return 0.0;\n"
-    /* A small arc bends within the pixel: its four quarters each take the
-       tangent nearest their own centre. A pixel near edges of both
-       directions may hold an arc whose centre's side it is not on (the
-       centre of a 1-pixel-tall capsule's end pixel is level with its arcs'
-       centres: d.y is 0, yet both arcs cross the pixel). */
-    "    bool quarters = corner ? l4.z < reach\n"
-    "                  : radius > 0.0 && min(l0.z, l1.z) < reach && min(l2.z, l3.z) < reach;\n"
+    /* A small arc bends within the pixel: its quarters each take the
+       tangent nearest their own centre. Every pixel that reaches into a
+       corner's square (within reach of the lines x = x0 + r or x1 - r and
+       of y = y0 + r or y1 - r) takes them, not only those whose centre is
+       in it: the end pixels of a capsule one pixel thick, whose centres are
+       level with its arcs' centres, and a pixel beside a small arc. */
+    "    float i0 = relative(v_h0 - (rect.x + radius) * v_h2, dev).z, i1 = relative((rect.z - radius) * v_h2 - v_h0, dev).z;\n"
+    "    float i2 = relative(v_h1 - (rect.y + radius) * v_h2, dev).z, i3 = relative((rect.w - radius) * v_h2 - v_h1, dev).z;\n"
+    "    bool quarters = corner ? l4.z < reach : radius > 0.0 && min(i0, i1) < reach && min(i2, i3) < reach;\n"
     "    if (quarters) {\n"
+    /* An arc under a pixel's radius (span: the local units one pixel
+       spans, the larger gradient of p.x or p.y) bends too much for one
+       tangent a quarter: 4x4 squares instead (a rounded speck half a pixel
+       wide was up to 14 levels fuller than its area; now 6). */
+    "        float span = max(length(v_h0.xy - p.x * v_h2.xy), length(v_h1.xy - p.y * v_h2.xy)) / w;\n"
+    "        float n = radius < span ? 4.0 : 2.0;\n"
     "        float sum = 0.0;\n"
-    "        for (int k = 0; k < 4; k++) {\n"
-    "            vec2 o = vec2(k == 1 || k == 3 ? 0.25 : -0.25, k >= 2 ? 0.25 : -0.25);\n"
+    "        for (int k = 0; k < 16; k++) {\n"
+    "            if (float(k) >= n * n) break;\n"
+    "            float row = floor(float(k) / n);\n"
+    "            vec2 o = (vec2(float(k) - row * n, row) + 0.5) / n - 0.5;\n"
     "            vec3 sub = dev + vec3(o, 0.0);\n"
     "            vec3 qs = vec3(dot(v_h0, sub), dot(v_h1, sub), dot(v_h2, sub));\n"
     "            vec2 ps = qs.xy / qs.z;\n"
     "            vec2 cs = clamp(ps, rect.xy + radius, rect.zw - radius);\n"
     "            vec3 t = vec3(0.0, 0.0, 1.0);\n"
+    /* (a square whose centre is behind the eye takes the tangent of
+       whichever corner its mapped point names: any corner's tangent is a
+       line the whole shape is inside, so it cuts only the arc) */
     "            if (ps.x != cs.x && ps.y != cs.y) {\n"
     "                vec2 m = normalize(ps - cs);\n"
     "                t = relative(-m.x * v_h0 - m.y * v_h1 + (radius + dot(m, cs)) * v_h2, sub);\n"
     "            }\n"
-    /* lines relative to the quarter's centre, scaled so it is a unit square */
-    "            sum += exact_area(vec3(l0.xy, 2.0 * (l0.z + dot(l0.xy, o))), vec3(l1.xy, 2.0 * (l1.z + dot(l1.xy, o))),\n"
-    "                              vec3(l2.xy, 2.0 * (l2.z + dot(l2.xy, o))), vec3(l3.xy, 2.0 * (l3.z + dot(l3.xy, o))),\n"
-    "                              vec3(t.xy, 2.0 * t.z));\n"
+    /* lines relative to the square's centre, scaled so it is a unit square */
+    "            sum += exact_area(vec3(l0.xy, n * (l0.z + dot(l0.xy, o))), vec3(l1.xy, n * (l1.z + dot(l1.xy, o))),\n"
+    "                              vec3(l2.xy, n * (l2.z + dot(l2.xy, o))), vec3(l3.xy, n * (l3.z + dot(l3.xy, o))),\n"
+    "                              vec3(t.xy, n * t.z));\n"
     "        }\n"
-    "        return 0.25 * sum;\n"
+    "        return sum / (n * n);\n"
     "    }\n"
     "    int partial = 0;\n"
     "    vec3 one = vec3(0.0, 0.0, 1.0);\n"
@@ -196,18 +218,30 @@ static const char quad_fragment[] =
     "void main() {\n"
     "    vec3 dev = vec3(gl_FragCoord.xy + u_origin, 1.0);\n"
     "    vec3 q = vec3(dot(v_h0, dev), dot(v_h1, dev), dot(v_h2, dev));\n"
-    /* behind the eye */
-    "    if (q.z <= 0.0) discard;\n"
-    "    vec2 p = q.xy / q.z;\n"
     "    bool aa = v_shape.z > 0.5;\n"
-    "    float cov = shape_coverage(p, dev, v_rect, v_shape.x, aa);\n"
+    /* The centre behind the eye (past the horizon, the line h2 . dev = 0):
+       without antialiasing the pixel is out, as the centre decides. With
+       it, the part of the pixel in front still counts: the edges' lines
+       need no clipping at the horizon (x0 <= x <= x1 is h0 - x0 h2 >= 0 and
+       x1 h2 - h0 >= 0, whose sum (x1 - x0) h2 >= 0 puts it in front), only
+       the point that gives colour and corner must be in front, so it moves
+       halfway from the horizon to the pixel's corner farthest in front. */
+    "    if (q.z <= 0.0) {\n"
+    "        vec3 horizon = relative(v_h2, dev);\n"
+    "        float front = horizon.z + 0.5 * (abs(horizon.x) + abs(horizon.y));\n"
+    "        if (!aa || front <= 0.0) discard;\n"
+    "        vec3 at = dev + vec3(horizon.xy * (0.5 * front - horizon.z), 0.0);\n"
+    "        q = vec3(dot(v_h0, at), dot(v_h1, at), dot(v_h2, at));\n"
+    "    }\n"
+    "    vec2 p = q.xy / q.z;\n"
+    "    float cov = shape_coverage(p, dev, q.z, v_rect, v_shape.x, aa);\n"
     "    float bw = v_shape.y;\n"
     /* the border's band: the outside's area less the inside's (the inside
        lies within it), as the software backend takes the hole out of its
        mask; the product outer x (1 - inner) nearly doubled the ink of a
        border thinner than a pixel */
     "    if (bw > 0.0 && bw < 0.5 * min(v_rect.z - v_rect.x, v_rect.w - v_rect.y))\n"
-    "        cov = max(cov - shape_coverage(p, dev, v_rect + vec4(bw, bw, -bw, -bw),\n"
+    "        cov = max(cov - shape_coverage(p, dev, q.z, v_rect + vec4(bw, bw, -bw, -bw),\n"
     "                                       max(v_shape.x - bw, 0.0), aa), 0.0);\n"
     "#if defined(GRADIENT)\n"
     "    vec4 color = gradient_color(p, v_uv, v_uv_clamp.x) * v_color;\n"

@@ -6,7 +6,8 @@
  * pixel square (lkt_polygon_coverage), or a supersampled count (64x64 per
  * pixel for straight edges, 32x32 for rounded corners, a 2-D stratified grid
  * whose error on an edge is far below the tolerance). Rotated and perspective
- * rects, borders (the inside taken away), rotated clips, rounded rects,
+ * rects, a perspective floor reaching its horizon, borders (the inside taken
+ * away), rotated clips, rounded rects and rounded specks under a pixel,
  * slivers and shapes hanging off the output, and one shape too large for the
  * analytic rasterizer. Tolerances are coverage fractions.
  */
@@ -215,6 +216,31 @@ static void test_perspective_quads(void)
     lkt_end();
 }
 
+/* S6.3, S6.4: a floor 100,000 points square, turned 1.2 rad about y under
+   m34 = -1/200 and tilted, recedes to within 0.17 pixel of its horizon (the
+   line its points at infinity go to), which crosses the output obliquely.
+   All four corners are in front of the eye, so it is a plain quad; the
+   pixels along its far edge whose centres are past the horizon are still
+   partly covered, and must hold that area (gles dropped them: up to 82
+   levels missing). */
+static void test_floor_to_the_horizon(void)
+{
+    lkt_begin("coverage_perspective_floor_to_the_horizon_exact_area");
+    const double side = 100000;
+    lkt_mat m = lkt_mat_mul(lkt_translate(0, -side / 2, 0), lkt_rotate_y(1.2));
+    m = lkt_mat_mul(m, lkt_perspective(200));
+    m = lkt_mat_mul(m, lkt_rotate_z(0.3));
+    m = lkt_mat_mul(m, lkt_translate(40, 60, 0));
+    quad q = project_rect(m, 0, 0, side, side);
+    lk_dl_op op = lkt_fill(0, 0, side, side, lkt_color(1, 1, 1, 1));
+    lkt_set_transform(&op, m);
+    worst_error worst;
+    memset(&worst, 0, sizeof worst);
+    if (draw(&op, 1)) compare_frame(&frame, quad_exact, &q, 0, &worst);
+    judge(&worst, 0.02);
+    lkt_end();
+}
+
 static void test_supersampled(void)
 {
     lkt_begin("coverage_rotated_rects_supersampled_64x64");
@@ -330,6 +356,76 @@ static void test_rotated_rounded(void)
     lkt_end();
 }
 
+/* S6.2, S6.4: rounded rects smaller than a pixel (0.2 to 1.2 points a
+   side, any radius up to half the shorter side), on whole, half and quarter
+   pixels (where their edges lie on the sides of a pixel or of its quarters)
+   and anywhere, some turned: 64 to a frame, one in each 20x20 cell. Within
+   8 levels (the cross-backend tolerance; measured: gles 4, software 6).
+   gles drew them up to 39 levels fuller than their area here (an edge on a
+   side of the pixel's square counted twice), and with that fixed, arcs
+   under a pixel's radius up to 12 levels fuller (one tangent a quarter). */
+typedef struct speck_frame { rounded specks[64]; int count; } speck_frame;
+
+static double rounded_64x64(const rounded *r, int x, int y)
+{
+    if (outside_bounds(&r->bounds, x, y)) return 0.0;
+    int inside = 0;
+    for (int j = 0; j < 64; j++) {
+        for (int i = 0; i < 64; i++) {
+            double dx = x + (i + 0.5) / 64.0 - r->tx, dy = y + (j + 0.5) / 64.0 - r->ty;
+            double lx = (r->c * dx + r->s * dy) / r->scale + r->w / 2;
+            double ly = (-r->s * dx + r->c * dy) / r->scale + r->h / 2;
+            inside += lkt_in_rounded_rect(lx, ly, 0, 0, r->w, r->h, r->r);
+        }
+    }
+    return inside / 4096.0;
+}
+
+static double specks_supersampled(const void *shape, int x, int y)
+{
+    const speck_frame *f = (const speck_frame *)shape;
+    double sum = 0;
+    for (int i = 0; i < f->count; i++) sum += rounded_64x64(&f->specks[i], x, y);
+    return sum;
+}
+
+static void test_rounded_specks(void)
+{
+    lkt_begin("coverage_rounded_specks_under_a_pixel_supersampled");
+    worst_error worst;
+    memset(&worst, 0, sizeof worst);
+    static speck_frame f;
+    for (int k = 0; k < 4 && !lkt()->reason[0]; k++) {
+        lk_dl_op ops[64];
+        f.count = 64;
+        for (int i = 0; i < 64; i++) {
+            rounded *r = &f.specks[i];
+            r->w = rnd(0.2, 1.2);
+            r->h = i % 3 == 0 ? r->w : rnd(0.2, 1.2);
+            r->r = rnd(0.01, 0.5) * fmin(r->w, r->h);
+            double angle = k == 3 ? rnd(0, 2 * LKT_PI) : 0;
+            r->scale = 1;
+            r->c = cos(angle);
+            r->s = sin(angle);
+            /* the rect's corner on a whole, half or quarter pixel, or anywhere */
+            double step = i % 4 == 3 ? 0 : 1.0 / (1 << (i % 4));
+            double x0 = (i % 8) * 20 + 8 + (step > 0 ? step * floor(rnd(0, 4)) : rnd(0, 1));
+            double y0 = (i / 8) * 20 + 8 + (step > 0 ? step * floor(rnd(0, 4)) : rnd(0, 1));
+            r->tx = x0 + r->w / 2;
+            r->ty = y0 + r->h / 2;
+            lkt_mat m = lkt_mat_mul(lkt_translate(-r->w / 2, -r->h / 2, 0), lkt_rotate_z(angle));
+            m = lkt_mat_mul(m, lkt_translate(r->tx, r->ty, 0));
+            r->bounds = project_rect(m, 0, 0, r->w, r->h);
+            ops[i] = lkt_fill(0, 0, r->w, r->h, lkt_color(1, 1, 1, 1));
+            ops[i].corner_radius = r->r;
+            lkt_set_transform(&ops[i], m);
+        }
+        if (draw(ops, 64)) compare_frame(&frame, specks_supersampled, &f, k, &worst);
+    }
+    judge(&worst, 8.0 / 255);
+    lkt_end();
+}
+
 /* ------------------------------------------------------------------------ */
 /* Many shapes in one frame, and a shape too large for the analytic path     */
 
@@ -411,10 +507,12 @@ int main(void)
 
     test_rotated_rects();
     test_perspective_quads();
+    test_floor_to_the_horizon();
     test_supersampled();
     test_rotated_borders();
     test_rotated_clips();
     test_rotated_rounded();
+    test_rounded_specks();
     test_many_in_one_frame();
     test_large_shape();
 
