@@ -123,6 +123,7 @@ install: build
 	install -m 755 "$$bin/lk-info" "$(DESTDIR)$(PREFIX)/bin/lk-info"; \
 	strip --strip-unneeded "$(DESTDIR)$(PREFIX)/bin/lk-info"; \
 	install -m 644 include/layerkit/layerkit.h include/layerkit/layerkit_backend.h "$(DESTDIR)$(INCLUDEDIR)/layerkit/"; \
+	install -D -m 644 share/layerkit/valgrind.supp "$(DESTDIR)$(PREFIX)/share/layerkit/valgrind.supp"; \
 	private=$$(scripts/libs-private.sh "$$lib/liblayerkit.so.$(VERSION)"); \
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e "s|@LIBS_PRIVATE@|$$private|g" \
 	    pkgconfig/layerkit.pc.in >"$$lib/pkgconfig/layerkit.pc"; \
@@ -135,8 +136,9 @@ uninstall:
 	      "$(DESTDIR)$(LIBDIR)/liblayerkit.so" $(PLUGINS:%="$(DESTDIR)$(BACKENDDIR)/liblayerkit-%.so") \
 	      "$(DESTDIR)$(PREFIX)/bin/lk-info" \
 	      "$(DESTDIR)$(INCLUDEDIR)/layerkit/layerkit.h" "$(DESTDIR)$(INCLUDEDIR)/layerkit/layerkit_backend.h" \
-	      "$(DESTDIR)$(LIBDIR)/pkgconfig/layerkit.pc"
-	-rmdir "$(DESTDIR)$(BACKENDDIR)" "$(DESTDIR)$(LIBDIR)/layerkit" "$(DESTDIR)$(INCLUDEDIR)/layerkit" 2>/dev/null
+	      "$(DESTDIR)$(LIBDIR)/pkgconfig/layerkit.pc" "$(DESTDIR)$(PREFIX)/share/layerkit/valgrind.supp"
+	-rmdir "$(DESTDIR)$(BACKENDDIR)" "$(DESTDIR)$(LIBDIR)/layerkit" "$(DESTDIR)$(INCLUDEDIR)/layerkit" \
+	    "$(DESTDIR)$(PREFIX)/share/layerkit" 2>/dev/null
 
 # Core unit tests (swift test), then every C-level check against a fresh
 # install in build/test-prefix; the last line is `N passed, N failed`.

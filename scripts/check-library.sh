@@ -163,5 +163,12 @@ if [ -z "$(pc --print-requires)" ]; then
 else
     fail "pkg-config: layerkit requires $(pc --print-requires)"
 fi
+# A program checked with valgrind takes the installed suppressions (README).
+supp=$(pc --variable=valgrind_suppressions)
+if [ "$supp" = "$prefix/share/layerkit/valgrind.supp" ] && grep -q 'Memcheck:Leak' "$supp" 2>/dev/null; then
+    pass "pkg-config: valgrind_suppressions names the installed $supp"
+else
+    fail "pkg-config: valgrind_suppressions is '$supp', not an installed suppression file in $prefix/share/layerkit"
+fi
 
 finish
