@@ -88,6 +88,24 @@ static lk_dl_color last_color(const lk_dl_op *op)
 
 /* Gradient coordinates beyond this are out of pixman's 16.16 range. */
 #define SW_GRADIENT_LIMIT 30000.0
+
+/* The scale of gradient space that keeps every coordinate pixman meets
+   within its 16.16 range: 1 unless a coordinate of the op's rect, grown by
+   its own size on every side (the pixels composited around a turned rect
+   map back outside it), or of the gradient's end (extent) is beyond the
+   limit in gradient space at scale 1 (local space moved to the start, y
+   times ky), with room for a turn (sqrt 2). A start point tens of
+   thousands of points off the layer, or an end that far, drew nothing
+   (skipped, or coordinates wrapped in 16.16) where gles and the canvas
+   draw the colours over the bounds. */
+static double gradient_scale(const lk_dl_op *op, double sx, double sy, double ky, double ex, double ey)
+{
+    double w = fabs(op->rect.width), h = fabs(op->rect.height);
+    double x0 = op->rect.x - w - sx, x1 = op->rect.x + 2 * w - sx;
+    double y0 = (op->rect.y - h - sy) * ky, y1 = (op->rect.y + 2 * h - sy) * ky;
+    double reach = fmax(fmax(fmax(fabs(x0), fabs(x1)), fmax(fabs(y0), fabs(y1))), fmax(fabs(ex), fabs(ey))) * 1.5;
+    return reach > SW_GRADIENT_LIMIT ? SW_GRADIENT_LIMIT / reach : 1.0;
+}
 /* Axial vectors shorter than this (in points) are drawn in a gradient space
    turned to them (their 16.16 parts keep the direction to about 1e-6 from
    here on up; longer ones as they are). */
@@ -98,7 +116,7 @@ bool sw_paint_gradient(lk_backend_instance *inst, const lk_dl_op *op, const sw_c
     double sx = op->gradient_start_x, sy = op->gradient_start_y;
     double dx = op->gradient_end_x - sx, dy = op->gradient_end_y - sy;
     if (sw_box_empty(clip->box) || sw_to_byte(sw_unit(op->opacity)) == 0 || !isfinite(sx) || !isfinite(sy) ||
-        !isfinite(dx) || !isfinite(dy) || fabs(dx) > SW_GRADIENT_LIMIT || fabs(dy) > SW_GRADIENT_LIMIT) {
+        !isfinite(dx) || !isfinite(dy)) {
         inst->stats.skipped_ops++;
         return true;
     }
@@ -112,17 +130,20 @@ bool sw_paint_gradient(lk_backend_instance *inst, const lk_dl_op *op, const sw_c
     switch (op->gradient_kind) {
     case LK_DL_GRADIENT_AXIAL: {
         if (dx == 0.0 && dy == 0.0) return sw_paint_source(inst, op, clip, NULL, NULL, last_color(op));
-        pixman_point_fixed_t end = { pixman_double_to_fixed(dx), pixman_double_to_fixed(dy) };
+        /* gradient space scaled by f (gradient_scale), its end f (dx, dy) */
+        double f = gradient_scale(op, sx, sy, 1.0, dx, dy), inv = 1.0 / f;
+        map.m[0][0] = inv; map.m[1][1] = inv;
+        pixman_point_fixed_t end = { pixman_double_to_fixed(dx * f), pixman_double_to_fixed(dy * f) };
         double length = hypot(dx, dy);
-        if (length < SW_GRADIENT_TURNED_BELOW) {
+        if (length * f < SW_GRADIENT_TURNED_BELOW) {
             /* A short vector in 16.16 loses its direction (each part
                rounded to 1/65536: the line of the step turned by pixels
                across the rect) or all of it: gradient space turned so the
                vector is +x, its length at least one 16.16 unit. */
             double ux = dx / length, uy = dy / length;
-            map.m[0][0] = ux; map.m[0][1] = -uy;
-            map.m[1][0] = uy; map.m[1][1] = ux;
-            end.x = pixman_double_to_fixed(length);
+            map.m[0][0] = ux * inv; map.m[0][1] = -uy * inv;
+            map.m[1][0] = uy * inv; map.m[1][1] = ux * inv;
+            end.x = pixman_double_to_fixed(length * f);
             end.y = 0;
             if (end.x < 1) end.x = 1;
         }
@@ -133,8 +154,12 @@ bool sw_paint_gradient(lk_backend_instance *inst, const lk_dl_op *op, const sw_c
         double rx = fabs(dx), ry = fabs(dy);
         /* a radius below a 16.16 unit is none (pixman's is 0: nothing was drawn) */
         if (rx < 1.0 / 65536 || ry < 1.0 / 65536) return sw_paint_source(inst, op, clip, NULL, NULL, last_color(op));
-        map.m[1][1] = ry / rx;
-        gradient = pixman_image_create_radial_gradient(&origin, &origin, 0, pixman_double_to_fixed(rx),
+        /* gradient space scaled by f (gradient_scale), the circle's radius f rx */
+        double f = gradient_scale(op, sx, sy, rx / ry, rx, 0.0);
+        if (rx * f < 1.0 / 65536) return sw_paint_source(inst, op, clip, NULL, NULL, last_color(op));
+        map.m[0][0] = 1.0 / f;
+        map.m[1][1] = ry / rx / f;
+        gradient = pixman_image_create_radial_gradient(&origin, &origin, 0, pixman_double_to_fixed(rx * f),
                                                        stops, n);
         break;
     }

@@ -498,6 +498,61 @@ static void test_points_almost_equal(void)
     lk_transaction_flush();
 }
 
+/* S7.3: start and end points anywhere, mapped to the bounds: a start point
+   or an extent tens of thousands of points off the layer still draws the
+   gradient's colours over the bounds (the layer sees only the end of it,
+   so the stops are bunched there). Software drew nothing past 16.16's
+   range (~32,768 points), skipping the op or wrapping its coordinates; gles
+   and the canvas drew it. References from cairo, in doubles. Tolerance:
+   channels within 3 on software; within 8 on gles, whose fragment
+   locations are floats (6 levels off where the layer is the last 0.1% of
+   a gradient 160,000 points long). */
+static void test_far_points(void)
+{
+    static const lkt_tolerance gles_far = {8, 48, 0, 0};
+    const lkt_tolerance tolerance = strcmp(lkt_backend(), "gles") == 0 ? gles_far : smooth;
+    lk_layer *g = gradient_layer();
+    const double bunched[3] = {0, 0.999, 1};
+    lk_gradient_layer_set_colors(g, three, 3);
+    lk_gradient_layer_set_locations(g, bunched, 3);
+    static const struct { lk_gradient_type type; double sx, sy, ex, ey; const char *name; } cases[] = {
+        /* the start 160,000 points to the left: the layer is t in [0.999, 1] */
+        { LK_GRADIENT_AXIAL, -1000, 0.5, 1, 0.5, "S7.3 an axial gradient from 160,000 points off the layer" },
+        /* the start within the layer, the end 64,000 points below it */
+        { LK_GRADIENT_AXIAL, 0.5, 0, 0.5, 534, "S7.3 an axial gradient whose end is 64,000 points off the layer" },
+        /* a circle of radius 40,000 centred on the layer */
+        { LK_GRADIENT_RADIAL, 0.5, 0.5, 0.5 + 40000.0 / W, 0.5 + 40000.0 / H,
+          "S7.3 a radial gradient of radius 40,000 points" },
+        /* a circle of radius 40,100 centred 40,000 points to the left */
+        { LK_GRADIENT_RADIAL, -250, 0.5, -250 + 40100.0 / W, 0.5 + 40100.0 / H,
+          "S7.3 a radial gradient centred 40,000 points off the layer" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lk_transaction_begin();
+        lk_transaction_set_disable_actions(true);
+        lk_gradient_layer_set_type(g, cases[i].type);
+        lk_gradient_layer_set_start_point(g, lk_point_make(cases[i].sx, cases[i].sy));
+        lk_gradient_layer_set_end_point(g, lk_point_make(cases[i].ex, cases[i].ey));
+        lk_transaction_commit();
+        render();
+        double x0 = cases[i].sx * W, y0 = cases[i].sy * H, x1 = cases[i].ex * W, y1 = cases[i].ey * H;
+        cairo_t *cr = lkt_cairo_begin(W, H);
+        cairo_pattern_t *p = cases[i].type == LK_GRADIENT_AXIAL
+                                 ? cairo_pattern_create_linear(x0, y0, x1, y1)
+                                 : cairo_pattern_create_radial(x0, y0, 0, x0, y0, fabs(x1 - x0));
+        for (int k = 0; k < 3; k++)
+            cairo_pattern_add_color_stop_rgba(p, bunched[k], three[k].r, three[k].g, three[k].b, 1);
+        cairo_pattern_set_extend(p, CAIRO_EXTEND_PAD);
+        cairo_set_source(cr, p);
+        cairo_paint(cr);
+        cairo_pattern_destroy(p);
+        lkt_check_against_cairo(cases[i].name, display, cr, tolerance);
+    }
+    lk_layer_remove_from_superlayer(g);
+    lk_release(g);
+    lk_transaction_flush();
+}
+
 int main(void)
 {
     display = lkt_open_display(W, H, "open a software display");
@@ -511,6 +566,7 @@ int main(void)
     test_conic_seam();
     test_wide_conic();
     test_points_almost_equal();
+    test_far_points();
     test_animations();
     test_locations_animated_out_of_range();
     test_errors();
