@@ -621,9 +621,10 @@ lk_status lk_layer_kind_set_default_action(lk_layer_kind kind, const char *event
 /* Layout (CALayer's setNeedsLayout / layoutIfNeeded / layoutSublayers).
    A layer marked as needing layout has its delegate's layout_sublayers
    called before the outermost commit of the thread's transaction, parents
-   before sublayers, then its "onLayout" action runs (S3.4). A change of
-   bounds size marks the layer; adding or removing sublayers marks the
-   superlayer. */
+   before sublayers, then its "onLayout" action runs (S3.4): below a layer,
+   the sublayers it has once its layout ran (one it removed is not laid
+   out). A change of bounds size marks the layer; adding or removing
+   sublayers marks the superlayer. */
 lk_status lk_layer_set_needs_layout(lk_layer *layer);
 bool      lk_layer_get_needs_layout(const lk_layer *layer);
 /* lays out now: from the highest marked ancestor down through every marked
