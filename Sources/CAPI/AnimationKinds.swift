@@ -28,12 +28,27 @@ import LayerKitCore
 }
 
 /// An animation of `kind` the program may still change.
-private func mutable(_ a: OpaquePointer?, _ kind: Animation.Kind, _ call: String) throws -> Animation {
-    let target = try mutableAnimation(a)
-    guard target.animationKind == kind else {
-        throw LayerKitError(.invalidArgument, "a: \(call) applies to \(kind) animations, not \(target.animationKind)")
-    }
+private func mutable(_ a: OpaquePointer?, _ kind: Animation.Kind, _ call: String,
+                     argument: String = "a") throws -> Animation {
+    let target = try mutableAnimation(a, argument)
+    try check(target, is: kind, call, argument: argument)
     return target
+}
+
+/// An animation of `kind`, to read: a getter on another kind returns the
+/// type's zero and says so, as its setter refuses it (a basic animation's
+/// mass read as the spring default, with no error).
+private func animation(_ a: OpaquePointer?, of kind: Animation.Kind, _ call: String,
+                       argument: String = "a") throws -> Animation {
+    let target = try animation(a, argument)
+    try check(target, is: kind, call, argument: argument)
+    return target
+}
+
+private func check(_ target: Animation, is kind: Animation.Kind, _ call: String, argument: String) throws {
+    guard target.animationKind == kind else {
+        throw LayerKitError(.invalidArgument, "\(argument): \(call) applies to \(kind) animations, not \(target.animationKind)")
+    }
 }
 
 private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) throws -> [Double] {
@@ -63,7 +78,7 @@ private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) 
 
 @c @implementation public func lk_animation_get_values(_ a: OpaquePointer?, _ values: UnsafeMutablePointer<lk_value>?, _ capacity: Int) -> Int {
     read(0) {
-        let target = try animation(a)
+        let target = try animation(a, of: .keyframe, "lk_animation_get_values")
         let all = target.keyframes.values
         if let values {
             for (i, v) in all.prefix(max(0, capacity)).enumerated() {
@@ -80,7 +95,7 @@ private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) 
 
 @c @implementation public func lk_animation_get_key_times(_ a: OpaquePointer?, _ times: UnsafeMutablePointer<Double>?, _ capacity: Int) -> Int {
     read(0) {
-        let all = try animation(a).keyframes.keyTimes
+        let all = try animation(a, of: .keyframe, "lk_animation_get_key_times").keyframes.keyTimes
         if let times { for (i, t) in all.prefix(max(0, capacity)).enumerated() { times[i] = t } }
         return all.count
     }
@@ -95,7 +110,7 @@ private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) 
 
 @c @implementation public func lk_animation_copy_path(_ a: OpaquePointer?) -> OpaquePointer? {
     do {
-        let data = try ModelLock.shared.withLock { () throws -> PathData? in try animation(a).keyframes.path }
+        let data = try ModelLock.shared.withLock { () throws -> PathData? in try animation(a, of: .keyframe, "lk_animation_copy_path").keyframes.path }
         guard let data else { return nil }
         return create { Path(data) }
     } catch {
@@ -128,7 +143,7 @@ private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) 
 }
 
 @c @implementation public func lk_animation_get_calculation_mode(_ a: OpaquePointer?) -> lk_calculation_mode {
-    read(LK_CALCULATION_LINEAR) { lk_calculation_mode(rawValue: UInt32(try animation(a).keyframes.calculationMode.rawValue)) }
+    read(LK_CALCULATION_LINEAR) { lk_calculation_mode(rawValue: UInt32(try animation(a, of: .keyframe, "lk_animation_get_calculation_mode").keyframes.calculationMode.rawValue)) }
 }
 
 @c @implementation public func lk_animation_set_rotation_mode(_ a: OpaquePointer?, _ m: lk_rotation_mode) -> lk_status {
@@ -142,7 +157,7 @@ private func doubles(_ p: UnsafePointer<Double>?, _ count: Int, _ name: String) 
 }
 
 @c @implementation public func lk_animation_get_rotation_mode(_ a: OpaquePointer?) -> lk_rotation_mode {
-    read(LK_ROTATION_NONE) { lk_rotation_mode(rawValue: UInt32(try animation(a).keyframes.rotationMode.rawValue)) }
+    read(LK_ROTATION_NONE) { lk_rotation_mode(rawValue: UInt32(try animation(a, of: .keyframe, "lk_animation_get_rotation_mode").keyframes.rotationMode.rawValue)) }
 }
 
 @c @implementation public func lk_animation_set_tension_values(_ a: OpaquePointer?, _ v: UnsafePointer<Double>?, _ count: Int) -> lk_status {
@@ -171,35 +186,32 @@ private func setSpring(_ a: OpaquePointer?, _ v: Double, _ call: String, positiv
     }
 }
 
-private func getSpring(_ a: OpaquePointer?, _ field: (SpringParameters) -> Double) -> Double {
-    read(0) { field(try animation(a).spring) }
+private func getSpring(_ a: OpaquePointer?, _ call: String, _ field: (SpringParameters) -> Double) -> Double {
+    read(0) { field(try animation(a, of: .spring, call).spring) }
 }
 
 @c @implementation public func lk_animation_set_mass(_ a: OpaquePointer?, _ v: Double) -> lk_status {
     setSpring(a, v, "lk_animation_set_mass", positive: true) { $0.mass = $1 }
 }
-@c @implementation public func lk_animation_get_mass(_ a: OpaquePointer?) -> Double { getSpring(a) { $0.mass } }
+@c @implementation public func lk_animation_get_mass(_ a: OpaquePointer?) -> Double { getSpring(a, "lk_animation_get_mass") { $0.mass } }
 @c @implementation public func lk_animation_set_stiffness(_ a: OpaquePointer?, _ v: Double) -> lk_status {
     setSpring(a, v, "lk_animation_set_stiffness", positive: true) { $0.stiffness = $1 }
 }
-@c @implementation public func lk_animation_get_stiffness(_ a: OpaquePointer?) -> Double { getSpring(a) { $0.stiffness } }
+@c @implementation public func lk_animation_get_stiffness(_ a: OpaquePointer?) -> Double { getSpring(a, "lk_animation_get_stiffness") { $0.stiffness } }
 @c @implementation public func lk_animation_set_damping(_ a: OpaquePointer?, _ v: Double) -> lk_status {
     setSpring(a, v, "lk_animation_set_damping", positive: false) { $0.damping = $1 }
 }
-@c @implementation public func lk_animation_get_damping(_ a: OpaquePointer?) -> Double { getSpring(a) { $0.damping } }
+@c @implementation public func lk_animation_get_damping(_ a: OpaquePointer?) -> Double { getSpring(a, "lk_animation_get_damping") { $0.damping } }
 @c @implementation public func lk_animation_set_initial_velocity(_ a: OpaquePointer?, _ v: Double) -> lk_status {
     run {
         let target = try mutable(a, .spring, "lk_animation_set_initial_velocity")
         target.spring.initialVelocity = try finite(v, "v")
     }
 }
-@c @implementation public func lk_animation_get_initial_velocity(_ a: OpaquePointer?) -> Double { getSpring(a) { $0.initialVelocity } }
+@c @implementation public func lk_animation_get_initial_velocity(_ a: OpaquePointer?) -> Double { getSpring(a, "lk_animation_get_initial_velocity") { $0.initialVelocity } }
 @c @implementation public func lk_animation_get_settling_duration(_ a: OpaquePointer?) -> Double {
     read(0) {
-        let target = try animation(a)
-        guard target.animationKind == .spring else {
-            throw LayerKitError(.invalidArgument, "a: lk_animation_get_settling_duration applies to spring animations, not \(target.animationKind)")
-        }
+        let target = try animation(a, of: .spring, "lk_animation_get_settling_duration")
         guard target.spring.isComputable else {
             throw LayerKitError(.invalidArgument, "a: its mass, stiffness and damping put the spring out of range (sqrt(stiffness / mass) overflows or is 0); it has no settling duration")
         }
@@ -212,7 +224,7 @@ private func getSpring(_ a: OpaquePointer?, _ field: (SpringParameters) -> Doubl
 @c @implementation public func lk_animation_set_animations(_ group: OpaquePointer?, _ children: UnsafePointer<OpaquePointer?>?,
                                                            _ count: Int) -> lk_status {
     run {
-        let target = try mutable(group, .group, "lk_animation_set_animations")
+        let target = try mutable(group, .group, "lk_animation_set_animations", argument: "group")
         let count = try arrayCount(count, "count")
         guard count == 0 || children != nil else { throw LayerKitError(.invalidArgument, "children: NULL with count \(count)") }
         var list: [Animation] = []
@@ -236,7 +248,7 @@ private func getSpring(_ a: OpaquePointer?, _ field: (SpringParameters) -> Doubl
 @c @implementation public func lk_animation_get_animations(_ group: OpaquePointer?, _ children: UnsafeMutablePointer<OpaquePointer?>?,
                                                            _ capacity: Int) -> Int {
     read(0) {
-        let all = try animation(group, "group").animations
+        let all = try animation(group, of: .group, "lk_animation_get_animations", argument: "group").animations
         if let children { for (i, c) in all.prefix(max(0, capacity)).enumerated() { children[i] = borrowed(c) } }
         return all.count
     }

@@ -25,6 +25,16 @@ private func propertyAnimation(_ handle: OpaquePointer?, _ call: String) throws 
     return target
 }
 
+/// A property animation, to read: on a group or a transition a getter of
+/// what the setters refuse there returns the type's zero and says so.
+private func readablePropertyAnimation(_ handle: OpaquePointer?, _ call: String) throws -> Animation {
+    let target = try animation(handle)
+    guard target.animationKind != .group && target.animationKind != .transition else {
+        throw LayerKitError(.invalidArgument, "a: \(call) applies to basic, keyframe and spring animations, not \(target.animationKind)")
+    }
+    return target
+}
+
 @c @implementation public func lk_basic_animation_create(_ keyPath: UnsafePointer<CChar>?) -> OpaquePointer? {
     create { Animation(kind: .basic, keyPath: keyPath == nil ? nil : try string(keyPath, "key_path")) }
 }
@@ -42,7 +52,7 @@ private func propertyAnimation(_ handle: OpaquePointer?, _ call: String) throws 
 
 @c @implementation public func lk_animation_get_key_path(_ a: OpaquePointer?) -> UnsafePointer<CChar>? {
     read(nil) {
-        let target = try animation(a)
+        let target = try readablePropertyAnimation(a, "lk_animation_get_key_path")
         return target.keyPath.map { CStringCache.shared.pointer(for: $0, owner: target, key: "keyPath") }
     }
 }
@@ -135,11 +145,11 @@ private func setFlag(_ a: OpaquePointer?, _ change: (Animation) -> Void) -> lk_s
 @c @implementation public func lk_animation_set_additive(_ a: OpaquePointer?, _ additive: Bool) -> lk_status {
     run { try propertyAnimation(a, "lk_animation_set_additive").additive = additive }
 }
-@c @implementation public func lk_animation_get_additive(_ a: OpaquePointer?) -> Bool { read(false) { try animation(a).additive } }
+@c @implementation public func lk_animation_get_additive(_ a: OpaquePointer?) -> Bool { read(false) { try readablePropertyAnimation(a, "lk_animation_get_additive").additive } }
 @c @implementation public func lk_animation_set_cumulative(_ a: OpaquePointer?, _ cumulative: Bool) -> lk_status {
     run { try propertyAnimation(a, "lk_animation_set_cumulative").cumulative = cumulative }
 }
-@c @implementation public func lk_animation_get_cumulative(_ a: OpaquePointer?) -> Bool { read(false) { try animation(a).cumulative } }
+@c @implementation public func lk_animation_get_cumulative(_ a: OpaquePointer?) -> Bool { read(false) { try readablePropertyAnimation(a, "lk_animation_get_cumulative").cumulative } }
 
 // MARK: Values (S4.8)
 
@@ -159,9 +169,13 @@ private func setAnimationValue(_ a: OpaquePointer?, _ v: lk_value, _ call: Strin
 }
 
 private func getAnimationValue(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<lk_value>?, _ name: String,
-                               _ field: (Animation) -> Value?) -> lk_status {
+                               _ call: String, _ field: (Animation) -> Value?) -> lk_status {
     run {
         let target = try animation(a)
+        // (as the setters refuse them: a keyframe animation has values, a group and a transition none)
+        guard target.animationKind == .basic || target.animationKind == .spring else {
+            throw LayerKitError(.invalidArgument, "a: \(call) applies to basic and spring animations, not \(target.animationKind)")
+        }
         guard let out else { throw LayerKitError(.invalidArgument, "out: NULL") }
         out.pointee = cValue(field(target) ?? .none, owner: target, key: name)
     }
@@ -177,13 +191,13 @@ private func getAnimationValue(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<
     setAnimationValue(a, v, "lk_animation_set_by_value") { $0.byValue = $1 }
 }
 @c @implementation public func lk_animation_get_from_value(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<lk_value>?) -> lk_status {
-    getAnimationValue(a, out, "fromValue") { $0.fromValue }
+    getAnimationValue(a, out, "fromValue", "lk_animation_get_from_value") { $0.fromValue }
 }
 @c @implementation public func lk_animation_get_to_value(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<lk_value>?) -> lk_status {
-    getAnimationValue(a, out, "toValue") { $0.toValue }
+    getAnimationValue(a, out, "toValue", "lk_animation_get_to_value") { $0.toValue }
 }
 @c @implementation public func lk_animation_get_by_value(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<lk_value>?) -> lk_status {
-    getAnimationValue(a, out, "byValue") { $0.byValue }
+    getAnimationValue(a, out, "byValue", "lk_animation_get_by_value") { $0.byValue }
 }
 
 @c @implementation public func lk_animation_set_user_value(_ a: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ v: lk_value) -> lk_status {
@@ -233,7 +247,7 @@ private func getAnimationValue(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<
     run {
         let target = try layer(l)
         let added = try animation(a, "a")
-        try target.addAnimation(added, forKey: key == nil ? nil : try string(key, "key"))
+        try target.addAnimation(added, forKey: key == nil ? nil : try string(key, "key"), argument: "a")
     }
 }
 

@@ -95,7 +95,7 @@ private func canvas(_ handle: OpaquePointer?) throws(LayerKitError) -> Canvas {
         guard let a = TextAlignment(rawValue: Int32(truncatingIfNeeded: alignment.rawValue)), alignment.rawValue <= 4 else {
             throw LayerKitError(.invalidArgument, "alignment: \(alignment.rawValue) is not an lk_text_alignment")
         }
-        try target.draw(text: try string(utf8, "utf8"), font: font == nil ? "" : try string(font, "font_name"),
+        try target.draw(text: try string(utf8, "utf8"), font: font == nil ? nil : try string(font, "font_name"),
                         size: size, color: Color(color), alignment: a, in: Rect(rect))
     }
 }

@@ -31,6 +31,6 @@ private func conversionEnds(_ from: OpaquePointer?, _ to: OpaquePointer?) throws
 @c @implementation public func lk_layer_hit_test(_ root: OpaquePointer?, _ p: lk_point) -> OpaquePointer? {
     read(nil) {
         let tree = try layer(root, "root")
-        return borrowed(tree.hitTest(Point(x: try finite(p.x, "p.x"), y: try finite(p.y, "p.y"))))
+        return borrowed(tree.hitTest(Point(x: try finite(p.x, "p_in_root_superlayer.x"), y: try finite(p.y, "p_in_root_superlayer.y"))))
     }
 }

@@ -302,6 +302,202 @@ static void test_marked_while_drawing(void)
     lk_release(first);
 }
 
+/* S2.1, S2.3: a change a delegate's draw makes during a commit's display
+   pass joins that commit and leaves no transaction open, also when the
+   change runs an action: the other layer's implicit animation opened an
+   implicit transaction (the draw runs after the commit closed its frames),
+   in which the program's next explicit transaction nested, uncommitted; and
+   the change did not take the committing transaction's disableActions.
+   test_draw's check drew without changing a layer that animates. */
+static lk_layer *changed_by_draw;
+static int completions;
+static void count_completion(void *user_data)
+{
+    (void)user_data;
+    completions++;
+}
+static void draw_and_fade(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    lk_canvas_clear(canvas, lk_color_make(0, 1, 0, 1));
+    lk_layer_set_opacity(changed_by_draw, 0.25);
+}
+
+static double presented_opacity(lk_layer *l)
+{
+    lk_layer *shown = lk_layer_copy_presentation(l);
+    double v = shown ? lk_layer_get_opacity(shown) : -1;
+    lk_release(shown);
+    return v;
+}
+
+static void test_drawing_joins_the_commit(void)
+{
+    for (int by_flush = 0; by_flush < 2; by_flush++) {
+        lk_layer_delegate d;
+        memset(&d, 0, sizeof d);
+        d.struct_size = sizeof d;
+        d.draw = draw_and_fade;
+        lk_layer *drawn = lk_layer_create(), *other = lk_layer_create();
+        lk_layer_set_frame(drawn, lk_rect_make(0, 0, 10, 10));
+        lk_layer_set_frame(other, lk_rect_make(20, 0, 10, 10));
+        lk_transaction_set_disable_actions(true);
+        lk_layer_add_sublayer(root, drawn);
+        lk_layer_add_sublayer(root, other);
+        lk_transaction_flush();
+        lk_layer_set_delegate(drawn, &d, NULL, NULL);
+        changed_by_draw = other;
+        const char *how = by_flush ? "(committed by flush)" : "(committed by lk_transaction_commit)";
+        char name[200];
+
+        /* actions on: the draw's change animates; the next explicit
+           transaction is the outermost and reaches the render side at once */
+        if (by_flush) {
+            lk_layer_set_needs_display(drawn);
+            lk_transaction_flush();
+        } else {
+            lk_transaction_begin();
+            lk_layer_set_needs_display(drawn);
+            lk_transaction_commit();
+        }
+        snprintf(name, sizeof name, "S2.1 a draw's change that animates leaves no transaction open %s", how);
+        lk_transaction_begin();
+        lk_transaction_set_disable_actions(true);
+        lk_layer_set_opacity(drawn, 0.5);
+        lk_transaction_commit();
+        double shown = presented_opacity(drawn);
+        LKT_CHECK(shown == 0.5, name, "next explicit transaction presented opacity %g, not 0.5", shown);
+
+        /* the committing transaction disables actions: so does the draw's change */
+        lk_transaction_begin();
+        lk_transaction_set_disable_actions(true);
+        lk_layer_remove_all_animations(other);   /* the fade above, which no frame ended */
+        lk_layer_set_opacity(other, 1);
+        lk_transaction_commit();
+        if (by_flush) {
+            lk_transaction_set_disable_actions(true);
+            lk_layer_set_needs_display(drawn);
+            lk_transaction_flush();
+        } else {
+            lk_transaction_begin();
+            lk_transaction_set_disable_actions(true);
+            lk_layer_set_needs_display(drawn);
+            lk_transaction_commit();
+        }
+        const char *keys[4];
+        size_t n = lk_layer_get_animation_keys(other, keys, 4);
+        shown = presented_opacity(other);
+        snprintf(name, sizeof name, "S2.3 a draw's change takes the committing transaction's disableActions %s", how);
+        LKT_CHECK(n == 0 && shown == 0.25, name, "%zu animations, presented opacity %g (want none, 0.25)", n, shown);
+
+        /* S2.4: the committing transaction's completion waits for the
+           animation its draw added */
+        if (!by_flush) {
+            lk_transaction_begin();
+            lk_transaction_set_disable_actions(true);
+            lk_layer_set_opacity(other, 1);
+            lk_transaction_commit();
+            completions = 0;
+            lk_transaction_begin();
+            lk_transaction_set_completion(count_completion, NULL);
+            lk_layer_set_needs_display(drawn);
+            lk_transaction_commit();
+            lk_animation *fade = lk_layer_get_animation(other, "opacity");
+            double b = fade ? lk_animation_get_begin_time(fade) : lk_media_time();
+            lk_display_render_frame_at(display, b + 0.1);
+            lk_display_dispatch(display, 0);
+            int during = completions;
+            lk_display_render_frame_at(display, b + 0.5);
+            lk_display_dispatch(display, 0);
+            lk_display_dispatch(display, 0);
+            LKT_CHECK(fade && during == 0 && completions == 1,
+                      "S2.4 the committing transaction's completion waits for the animation its draw added",
+                      "animation %s, completions %d while it runs, %d after", fade ? "added" : "none", during,
+                      completions);
+        }
+
+        lk_layer_remove_from_superlayer(drawn);
+        lk_layer_remove_from_superlayer(other);
+        lk_transaction_flush();
+        lk_release(drawn);
+        lk_release(other);
+    }
+}
+
+/* A draw that marks its own layer and displays it at once
+   (lk_layer_display_if_needed) recursed until the stack overflowed: past
+   16 nested displays the layer stays marked, with a warning, and is drawn
+   at the next commit. */
+static int nested_draws;
+static void draw_and_display_again(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    (void)canvas;
+    (void)user_data;
+    nested_draws++;
+    lk_layer_set_needs_display(layer);
+    lk_layer_display_if_needed(layer);
+}
+
+static void test_display_nesting_is_bounded(void)
+{
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.draw = draw_and_display_again;
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_frame(l, lk_rect_make(0, 0, 10, 10));
+    lk_transaction_set_disable_actions(true);
+    lk_layer_add_sublayer(root, l);
+    lk_transaction_flush();
+    lk_layer_set_delegate(l, &d, NULL, NULL);
+    nested_draws = 0;
+    lk_layer_set_needs_display(l);
+    lk_transaction_flush();
+    LKT_CHECK(nested_draws == 16 && lk_layer_get_needs_display(l),
+              "S6.1 a draw that displays its layer again stops after 16 nested displays, the layer still marked",
+              "%d draws, needs display %d", nested_draws, (int)lk_layer_get_needs_display(l));
+    lk_layer_set_delegate(l, NULL, NULL, NULL);
+    lk_layer_remove_from_superlayer(l);
+    lk_transaction_flush();
+    lk_release(l);
+}
+
+/* Canvas text is laid out as a text layer would lay it out: an empty font
+   name is refused as lk_text_layer_set_font refuses it (it drew in the
+   default font and returned LK_OK); NULL is the default font. */
+static lk_status empty_font_status, null_font_status;
+static char empty_font_message[200];
+static void draw_text_fonts(lk_layer *layer, lk_canvas *canvas, void *user_data)
+{
+    (void)layer;
+    (void)user_data;
+    lk_rect r = lk_rect_make(0, 0, 40, 20);
+    empty_font_status = lk_canvas_draw_text(canvas, "Hi", "", 12, lk_color_make(1, 1, 1, 1), LK_TEXT_ALIGNMENT_LEFT, r);
+    snprintf(empty_font_message, sizeof empty_font_message, "%s", lk_last_error());
+    null_font_status = lk_canvas_draw_text(canvas, "Hi", NULL, 12, lk_color_make(1, 1, 1, 1), LK_TEXT_ALIGNMENT_LEFT, r);
+}
+
+static void test_canvas_text_font(void)
+{
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.draw = draw_text_fonts;
+    lk_layer *l = lk_layer_create();
+    lk_layer_set_frame(l, lk_rect_make(0, 0, 40, 20));
+    lk_layer_set_delegate(l, &d, NULL, NULL);
+    empty_font_status = null_font_status = LK_OK;
+    lk_layer_set_needs_display(l);
+    lk_layer_display_if_needed(l);
+    LKT_CHECK(empty_font_status == LK_ERROR_INVALID_ARGUMENT && strncmp(empty_font_message, "font_name:", 10) == 0,
+              "lk_canvas_draw_text: an empty font name is refused, naming font_name (as a text layer refuses it)",
+              "%s \"%s\"", lkt_status_name(empty_font_status), empty_font_message);
+    LKT_CHECK_STATUS("lk_canvas_draw_text: a NULL font name is the default font", null_font_status, LK_OK);
+    lk_release(l);
+    lk_transaction_flush();
+}
+
 /* A contentsScale so small its square underflows (1e-200) still draws:
    the canvas is one pixel and clearing it fills it (cairo refused the
    scale, and every canvas call returned LK_OK drawing nothing). */
@@ -405,6 +601,9 @@ int main(void)
     test_canvas_errors();
     test_marked_while_drawing();
     test_tiny_contents_scale();
+    test_drawing_joins_the_commit();
+    test_canvas_text_font();
+    test_display_nesting_is_bounded();   /* (last: without the bound it crashed) */
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

@@ -380,6 +380,151 @@ static void check_thread_local(void)
     LKT_CHECK(lk_last_error()[0] != '\0', "C-API this thread keeps its own message", "empty");
 }
 
+/* The message of the last failed call starts with `prefix` (the argument
+   as the header names it). */
+static int starts_with(const char *msg, const char *prefix)
+{
+    return msg && strncmp(msg, prefix, strlen(prefix)) == 0;
+}
+
+/* A kind-specific getter on the wrong kind returns the type's zero and sets
+   the message, as its setter refuses that kind (the header's convention;
+   lk_animation_get_settling_duration did, the spring getters gave the
+   spring defaults and the keyframe ones 0, with no message). */
+#define WRONG_KIND_GETTER(call, zero, what)                                               \
+    do {                                                                                  \
+        lkt_error_mark();                                                                 \
+        int zero_ = (call) == (zero);                                                     \
+        const char *msg_ = lkt_error_since_mark();                                        \
+        LKT_CHECK(zero_ && starts_with(msg_, "a:") && lkt_mentions(msg_, what),        \
+                  "S8.1 " what " on the wrong kind: the type's zero and a message naming a", \
+                  "zero %d, message \"%s\"", zero_, msg_ ? msg_ : "(none)");              \
+    } while (0)
+
+static void check_kind_specific_getters(void)
+{
+    lk_animation *basic = lk_basic_animation_create("opacity");
+    lk_animation *keyframe = lk_keyframe_animation_create("opacity");
+    lk_animation *group = lk_animation_group_create();
+    lk_animation *transition = lk_transition_create();
+    lk_value v;
+    double times[2];
+    lk_animation *children[2];
+    /* springs */
+    WRONG_KIND_GETTER(lk_animation_get_mass(basic), 0.0, "lk_animation_get_mass");
+    WRONG_KIND_GETTER(lk_animation_get_stiffness(basic), 0.0, "lk_animation_get_stiffness");
+    WRONG_KIND_GETTER(lk_animation_get_damping(keyframe), 0.0, "lk_animation_get_damping");
+    WRONG_KIND_GETTER(lk_animation_get_initial_velocity(basic), 0.0, "lk_animation_get_initial_velocity");
+    WRONG_KIND_GETTER(lk_animation_get_settling_duration(basic), 0.0, "lk_animation_get_settling_duration");
+    /* keyframes */
+    WRONG_KIND_GETTER(lk_animation_get_calculation_mode(basic), LK_CALCULATION_LINEAR, "lk_animation_get_calculation_mode");
+    WRONG_KIND_GETTER(lk_animation_get_rotation_mode(basic), LK_ROTATION_NONE, "lk_animation_get_rotation_mode");
+    WRONG_KIND_GETTER(lk_animation_get_values(basic, &v, 1), (size_t)0, "lk_animation_get_values");
+    WRONG_KIND_GETTER(lk_animation_get_key_times(group, times, 2), (size_t)0, "lk_animation_get_key_times");
+    WRONG_KIND_GETTER(lk_animation_copy_path(basic), (lk_path *)NULL, "lk_animation_copy_path");
+    /* groups */
+    lkt_error_mark();
+    size_t n = lk_animation_get_animations(basic, children, 2);
+    const char *msg = lkt_error_since_mark();
+    LKT_CHECK(n == 0 && starts_with(msg, "group:"),
+              "S8.1 lk_animation_get_animations on the wrong kind: 0 and a message naming group",
+              "%zu, message \"%s\"", n, msg ? msg : "(none)");
+    /* property animations (basic, keyframe, spring) */
+    WRONG_KIND_GETTER(lk_animation_get_additive(group), false, "lk_animation_get_additive");
+    WRONG_KIND_GETTER(lk_animation_get_cumulative(transition), false, "lk_animation_get_cumulative");
+    WRONG_KIND_GETTER(lk_animation_get_key_path(group), (const char *)NULL, "lk_animation_get_key_path");
+    /* from / to / by: basic and spring */
+    WRONG_KIND_GETTER(lk_animation_get_from_value(keyframe, &v), LK_ERROR_INVALID_ARGUMENT, "lk_animation_get_from_value");
+    WRONG_KIND_GETTER(lk_animation_get_to_value(group, &v), LK_ERROR_INVALID_ARGUMENT, "lk_animation_get_to_value");
+    WRONG_KIND_GETTER(lk_animation_get_by_value(transition, &v), LK_ERROR_INVALID_ARGUMENT, "lk_animation_get_by_value");
+    /* transitions (already so) */
+    WRONG_KIND_GETTER(lk_animation_get_start_progress(basic), 0.0, "lk_animation_get_start_progress");
+    /* the right kind still reads, with no message */
+    lk_animation *spring = lk_spring_animation_create("opacity");
+    lkt_error_mark();
+    double mass = lk_animation_get_mass(spring);
+    lk_calculation_mode mode = lk_animation_get_calculation_mode(keyframe);
+    size_t no_children = lk_animation_get_animations(group, children, 2);
+    lk_status from = lk_animation_get_from_value(spring, &v);
+    LKT_CHECK(mass == 1 && mode == LK_CALCULATION_LINEAR && no_children == 0 && from == LK_OK && !lkt_error_since_mark(),
+              "S8.1 kind-specific getters on their kind read with no error",
+              "mass %g, mode %d, children %zu, from %s", mass, (int)mode, no_children, lkt_status_name(from));
+    lk_release(spring);
+    lk_release(basic);
+    lk_release(keyframe);
+    lk_release(group);
+    lk_release(transition);
+}
+
+/* Messages name the argument as the header names it (S8.1): these named
+   "a", "layer" or "animation", which the calls do not have. */
+static void check_argument_names(void)
+{
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lkt_error_mark();
+    lk_status s = lk_animation_set_animations(NULL, &a, 1);
+    LKT_CHECK(s == LK_ERROR_INVALID_ARGUMENT && starts_with(lk_last_error(), "group:"),
+              "S8.1 lk_animation_set_animations(NULL, ...) names group", "%s \"%s\"", lkt_status_name(s), lk_last_error());
+    s = lk_animation_set_animations(a, NULL, 0);
+    LKT_CHECK(s == LK_ERROR_INVALID_ARGUMENT && starts_with(lk_last_error(), "group:"),
+              "S8.1 lk_animation_set_animations on a basic animation names group", "%s \"%s\"", lkt_status_name(s),
+              lk_last_error());
+
+    lk_display *d = lkt_open_display(16, 16, "open a display for argument names");
+    lk_layer *root = lk_layer_create(), *sub = lk_layer_create(), *x = lk_layer_create();
+    lk_layer_add_sublayer(root, sub);
+    if (d) {
+        lk_display_set_root_layer(d, root);
+        lk_display_render_frame_at(d, lk_media_time());
+    }
+    lk_layer *shown = lk_layer_copy_presentation(root);
+    lk_layer *shown_sub = shown ? lk_layer_get_sublayer(shown, 0) : NULL;
+    s = lk_layer_replace_sublayer(shown, shown_sub, x);
+    LKT_CHECK(s == LK_ERROR_STATE && starts_with(lk_last_error(), "parent:"),
+              "S8.1 lk_layer_replace_sublayer on a presentation copy names parent", "%s \"%s\"", lkt_status_name(s),
+              lk_last_error());
+    s = lk_layer_replace_sublayer(root, sub, shown_sub);
+    LKT_CHECK(s == LK_ERROR_STATE && starts_with(lk_last_error(), "new_child:"),
+              "S8.1 lk_layer_replace_sublayer with a presentation copy as new_child names it", "%s \"%s\"",
+              lkt_status_name(s), lk_last_error());
+    s = lk_layer_insert_sublayer_above(shown, x, shown_sub);
+    LKT_CHECK(s == LK_ERROR_STATE && starts_with(lk_last_error(), "parent:"),
+              "S8.1 lk_layer_insert_sublayer_above on a presentation copy names parent", "%s \"%s\"",
+              lkt_status_name(s), lk_last_error());
+    s = lk_layer_insert_sublayer_below(root, shown_sub, sub);
+    LKT_CHECK(s == LK_ERROR_STATE && starts_with(lk_last_error(), "child:"),
+              "S8.1 lk_layer_insert_sublayer_below with a presentation copy as child names it", "%s \"%s\"",
+              lkt_status_name(s), lk_last_error());
+    LKT_CHECK(lk_layer_get_sublayer_count(root) == 1 && lk_layer_get_sublayer(root, 0) == sub,
+              "S8.1 the refused hierarchy calls changed nothing", "%zu sublayers", lk_layer_get_sublayer_count(root));
+    lkt_error_mark();
+    lk_layer *hit = lk_layer_hit_test(root, lk_point_make(NAN, 0));
+    const char *msg = lkt_error_since_mark();
+    LKT_CHECK(!hit && starts_with(msg, "p_in_root_superlayer.x:"),
+              "S8.1 lk_layer_hit_test with a NaN point names p_in_root_superlayer", "\"%s\"", msg ? msg : "(none)");
+    lk_release(shown);
+
+    lk_animation *no_path = lk_basic_animation_create("");
+    lk_animation_set_to_value(no_path, lk_value_number(0));
+    s = lk_layer_add_animation(x, no_path, "k");
+    LKT_CHECK(s == LK_ERROR_INVALID_ARGUMENT && starts_with(lk_last_error(), "a:"),
+              "S8.1 lk_layer_add_animation with an empty key path names a", "%s \"%s\"", lkt_status_name(s),
+              lk_last_error());
+    lk_animation *group = lk_animation_group_create();
+    lk_animation_set_animations(group, &no_path, 1);
+    s = lk_layer_add_animation(x, group, "k");
+    LKT_CHECK(s == LK_ERROR_INVALID_ARGUMENT && starts_with(lk_last_error(), "a.animations[0]:"),
+              "S8.1 lk_layer_add_animation names a group's child as a.animations[i]", "%s \"%s\"", lkt_status_name(s),
+              lk_last_error());
+    lk_release(group);
+    lk_release(no_path);
+    if (d) lk_display_close(d);
+    lk_release(root);
+    lk_release(sub);
+    lk_release(x);
+    lk_release(a);
+}
+
 int main(void)
 {
     check_first_message();
@@ -389,5 +534,7 @@ int main(void)
     check_absurd_counts();
     check_non_finite_animation_values();
     check_thread_local();
+    check_kind_specific_getters();
+    check_argument_names();
     return lkt_finish();
 }

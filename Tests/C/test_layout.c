@@ -151,6 +151,64 @@ static void parents_first(void)
     lk_release(g);
 }
 
+/* A sublayer its superlayer's layout_sublayers removes is not laid out in
+   that pass (Core Animation's layoutIfNeeded visits the sublayers the layer
+   has once its layout ran): it was, with no superlayer, after it had left
+   the tree. One the layout adds, marked, is laid out after its new parent. */
+static lk_layer *to_remove, *to_add;
+static int removed_laid_out_detached;
+static void removing_layout(lk_layer *layer, void *user_data)
+{
+    (void)user_data;
+    const char *name = lk_layer_get_name(layer);
+    note(name ? name : "?");
+    if (layer == to_remove && !lk_layer_get_superlayer(layer)) removed_laid_out_detached = 1;
+    if (strcmp(name, "p") == 0 && to_remove) {
+        lk_layer_remove_from_superlayer(to_remove);
+        lk_layer_add_sublayer(layer, to_add);
+        lk_layer_set_needs_layout(to_add);
+        to_remove = NULL;   /* once: the change marks p, laid out again */
+    }
+}
+
+static void removed_by_layout(void)
+{
+    for (int by_layout_if_needed = 0; by_layout_if_needed < 2; by_layout_if_needed++) {
+        lk_layer *p = named("p", 10, 10), *c = named("c", 5, 5), *gc = named("gc", 1, 1), *n = named("n", 2, 2);
+        set_layout_delegate(p, removing_layout);
+        set_layout_delegate(c, removing_layout);
+        set_layout_delegate(gc, removing_layout);
+        set_layout_delegate(n, removing_layout);
+        lk_layer_add_sublayer(p, c);
+        lk_layer_add_sublayer(c, gc);
+        to_remove = NULL;
+        to_add = NULL;
+        lk_transaction_flush();
+        reset();
+        removed_laid_out_detached = 0;
+        to_remove = c;
+        to_add = n;
+        lk_layer_set_needs_layout(p);
+        lk_layer_set_needs_layout(c);
+        lk_layer_set_needs_layout(gc);
+        if (by_layout_if_needed) lk_layer_layout_if_needed(p);
+        else lk_transaction_flush();
+        /* (c and gc, taken out of the tree, are the names with a "c") */
+        LKT_CHECK(strncmp(trace, "p,n", 3) == 0 && !strchr(trace, 'c') && !removed_laid_out_detached,
+                  by_layout_if_needed
+                      ? "layout: layout_if_needed does not lay out a sublayer the parent's layout removed (nor beneath it)"
+                      : "layout: the pass does not lay out a sublayer the parent's layout removed (nor beneath it)",
+                  "order [%s]", trace);
+        to_remove = NULL;
+        to_add = NULL;
+        lk_transaction_flush();
+        lk_release(n);
+        lk_release(gc);
+        lk_release(c);
+        lk_release(p);
+    }
+}
+
 static int on_layout_runs;
 static void on_layout(const char *event, lk_layer *layer, void *user_data)
 {
@@ -268,6 +326,7 @@ int main(void)
 {
     marks_and_pass();
     parents_first();
+    removed_by_layout();
     on_layout_action();
     runaway_layout_ends();
     layout_that_commits();

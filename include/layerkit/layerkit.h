@@ -621,9 +621,10 @@ lk_status lk_layer_kind_set_default_action(lk_layer_kind kind, const char *event
 /* Layout (CALayer's setNeedsLayout / layoutIfNeeded / layoutSublayers).
    A layer marked as needing layout has its delegate's layout_sublayers
    called before the outermost commit of the thread's transaction, parents
-   before sublayers, then its "onLayout" action runs (S3.4). A change of
-   bounds size marks the layer; adding or removing sublayers marks the
-   superlayer. */
+   before sublayers, then its "onLayout" action runs (S3.4): below a layer,
+   the sublayers it has once its layout ran (one it removed is not laid
+   out). A change of bounds size marks the layer; adding or removing
+   sublayers marks the superlayer. */
 lk_status lk_layer_set_needs_layout(lk_layer *layer);
 bool      lk_layer_get_needs_layout(const lk_layer *layer);
 /* lays out now: from the highest marked ancestor down through every marked
@@ -1113,7 +1114,9 @@ bool      lk_replicator_layer_get_preserves_depth(const lk_layer *layer);
    the callback. */
 lk_status lk_layer_set_needs_display(lk_layer *layer);
 bool      lk_layer_get_needs_display(const lk_layer *layer);
-/* draws now if marked (and the delegate draws) */
+/* draws now if marked (and the delegate draws). Called from draw callbacks,
+   displays nest at most 16 deep on a thread: past that the layer stays
+   marked for the next commit, with a warning on stderr */
 lk_status lk_layer_display_if_needed(lk_layer *layer);
 lk_status lk_layer_set_needs_display_on_bounds_change(lk_layer *layer, bool value);
 bool      lk_layer_get_needs_display_on_bounds_change(const lk_layer *layer);
@@ -1145,7 +1148,8 @@ lk_status lk_canvas_stroke_path(lk_canvas *canvas, const lk_path *path, lk_color
 /* the image stretched into rect, filtered bilinearly, with opacity 0..1 */
 lk_status lk_canvas_draw_image(lk_canvas *canvas, const lk_image *image, lk_rect rect, double opacity);
 /* text laid out in rect as a text layer with these settings would lay it
-   out (wrapped at the rect's width) */
+   out (wrapped at the rect's width); font_name NULL is the default font,
+   "" is refused as lk_text_layer_set_font refuses it */
 lk_status lk_canvas_draw_text(lk_canvas *canvas, const char *utf8, const char *font_name, double font_size,
                               lk_color color, lk_text_alignment alignment, lk_rect rect);
 /* rect filled as a gradient layer with these settings fills its bounds */

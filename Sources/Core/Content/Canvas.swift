@@ -109,12 +109,15 @@ public final class Canvas: Object, @unchecked Sendable {
         }
     }
 
-    public func draw(text: String, font: String, size: Double, color: Color, alignment: TextAlignment,
+    /// `font` nil: the text layer's default font. An empty name is refused,
+    /// as a text layer refuses it (it drew in the default font).
+    public func draw(text: String, font: String?, size: Double, color: Color, alignment: TextAlignment,
                      in rect: Rect) throws(LayerKitError) {
+        if let font, font.isEmpty { throw .invalid("font_name: the name is empty") }
         try checkUnitColor("color", color)
         guard size.isFinite, size >= 0, rect.isFinite else { throw .invalid("font_size, rect: must be finite, the size not negative") }
         var style = TextState()
-        style.font = font.isEmpty ? TextState.defaultFont : font
+        style.font = font ?? TextState.defaultFont
         style.fontSize = size
         style.foregroundColor = color
         style.alignmentMode = alignment

@@ -341,8 +341,9 @@ public class Layer: Object, @unchecked Sendable {
             throw LayerKitError(.hierarchy, "sibling: is not a sublayer of parent")
         }
         if child === sibling { return }
-        try checkWritable()
-        try child.checkWritable()
+        // (named as the C calls name them: "layer" was said of both)
+        try checkWritable("parent")
+        try child.checkWritable("child")
         try checkCanAdopt(child, argument: "child")
         let reordered = child.superlayer === self
         if reordered, let c = indexOfSublayer(child), let s = indexOfSublayer(sibling), c == (after ? s + 1 : s - 1) {
@@ -360,8 +361,8 @@ public class Layer: Object, @unchecked Sendable {
             throw LayerKitError(.hierarchy, "old_child: is not a sublayer of parent")
         }
         if old === new { return }
-        try checkWritable()
-        try new.checkWritable()
+        try checkWritable("parent")
+        try new.checkWritable("new_child")
         try checkCanAdopt(new, argument: "new_child")
         // A sibling taking old's place only moves among the sublayers: it
         // never left the tree, so no onOrderIn (as for insertSublayer).

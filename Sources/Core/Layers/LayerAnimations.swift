@@ -4,15 +4,17 @@ extension Layer {
 
     /// Adds a copy of `animation` under `key` (replacing, with finished =
     /// false, any animation already there). A nil key gets a private one.
-    public func addAnimation(_ animation: Animation, forKey key: String?) throws(LayerKitError) {
+    /// `argument`: what errors call the animation (the C call's "a").
+    public func addAnimation(_ animation: Animation, forKey key: String?,
+                             argument: String = "animation") throws(LayerKitError) {
         try checkWritable()
-        let copy = try addedCopy(of: animation)
+        let copy = try addedCopy(of: animation, argument: argument)
         // S4.13: one transition per layer, always under "transition".
         let key = copy.animationKind == .transition ? "transition"
             : key ?? Layer.anonymousKeyPrefix + String(UInt(bitPattern: copy.handle))
         let now = mediaTime()
         let record = try makeRecord(copy, key: key, groupDuration: nil, now: now, runLoop: RunLoop.current,
-                                    groups: Transaction.groupsForNewAnimation())
+                                    groups: Transaction.groupsForNewAnimation(), argument: argument)
         removeAnimationRecord(forKey: key)
         record.layer = self
         animationRecords.append(record)
@@ -27,8 +29,8 @@ extension Layer {
     }
 
     /// The checked copy addAnimation adds, its duration resolved.
-    private func addedCopy(of animation: Animation) throws(LayerKitError) -> Animation {
-        try animation.validateForAdding()
+    private func addedCopy(of animation: Animation, argument: String = "animation") throws(LayerKitError) -> Animation {
+        try animation.validateForAdding(argument)
         let copy = animation.copy()
         if copy.timing.duration <= 0 || copy.timing.duration.isNaN {
             // S4.11: a spring lasts until it settles; others take the transaction's duration (S4.3).
@@ -123,7 +125,7 @@ extension Layer {
     /// Resolves an added copy's key path (or, for a group, each child's) and
     /// makes its keyframes ready; throws before anything changes.
     private func makeRecord(_ copy: Animation, key: String, groupDuration: Double?, now: Double, runLoop: RunLoop,
-                            groups: [CompletionGroup]) throws(LayerKitError) -> AnimationRecord {
+                            groups: [CompletionGroup], argument: String = "animation") throws(LayerKitError) -> AnimationRecord {
         if let groupDuration, copy.timing.duration <= 0 || copy.timing.duration.isNaN {
             // A child without a duration lasts as long as its group.
             copy.timing.duration = copy.animationKind == .spring ? copy.spring.settlingDuration : groupDuration
@@ -134,14 +136,14 @@ extension Layer {
             for (i, child) in copy.animations.enumerated() {
                 do {
                     children.append(try makeRecord(child, key: key, groupDuration: copy.timing.duration, now: now,
-                                                   runLoop: runLoop, groups: []))
+                                                   runLoop: runLoop, groups: [], argument: argument))
                 } catch {
                     // The child by index, as animations.md says (a key path
                     // or a value refused in a large group named no child).
-                    let at = "animation.animations[\(i)]"
+                    let at = "\(argument).animations[\(i)]"
                     let inner = error.message
-                    throw LayerKitError(error.status, inner.hasPrefix("animation.")
-                                        ? at + inner.dropFirst("animation".count) : at + ": " + inner)
+                    throw LayerKitError(error.status, inner.hasPrefix(argument + ".")
+                                        ? at + inner.dropFirst(argument.count) : at + ": " + inner)
                 }
             }
             return AnimationRecord(key: key, animation: copy, previousValue: nil, runLoop: runLoop, groups: groups,

@@ -1,6 +1,10 @@
 /// Custom drawing: the delegate's draw into a canvas, cached as the
 /// layer's contents until the layer is marked for display again.
 extension Layer {
+    /// How deep draw callbacks may nest displays on one thread (each level
+    /// holds its canvas, the layer's size in pixels).
+    static let maxDisplayNesting = 16
+
     /// lk_layer_set_needs_display: drawn before the next commit.
     public func setNeedsDisplay() throws(LayerKitError) {
         try checkWritable()
@@ -29,8 +33,19 @@ extension Layer {
         guard w > 0, h > 0, w <= 16384, h <= 16384 else { return }
         let width = Int(w), height = Int(h)
         // (out of memory: drawn at the next display instead)
+        // A draw that displays layers whose draw displays again (its own
+        // layer, marked again) recursed until the stack overflowed: past
+        // this depth the layer stays marked, for the next commit.
+        let transaction = Transaction.current
+        guard transaction.displayNesting < Layer.maxDisplayNesting else {
+            needsDisplay = true
+            writeToStandardError("layerkit: warning: display nested more than \(Layer.maxDisplayNesting) deep: a draw callback keeps displaying layers (lk_layer_display_if_needed) whose draw displays again; the layer stays marked and draws at the next commit\n")
+            return
+        }
         guard let canvas = Canvas(width: width, height: height, scale: scale, bounds: b) else { return }
+        transaction.displayNesting += 1
         draw(self, canvas)
+        transaction.displayNesting -= 1
         guard let image = canvas.finish() else { return }
         state.contents = image
         changed()

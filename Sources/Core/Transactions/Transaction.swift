@@ -45,12 +45,24 @@ public enum Transaction {
         /// weakly: a layer the program lets go of before the commit has
         /// nothing left to show, and goes at once (its sublayers are freed).
         var changed: [WeakLayer] = []
-        /// The display pass of an outermost commit is running: a change its
-        /// drawing makes joins the commit's list (taken by the same walk),
-        /// and opens no implicit transaction (one was left open, so the
-        /// program's next explicit transactions nested in it and were not
-        /// committed until a flush).
-        var committing = false
+        /// The transaction an outermost commit is committing, while its
+        /// display pass runs: a change its drawing makes joins the commit's
+        /// list (taken by the same walk), takes that transaction's
+        /// properties (disableActions, duration...) and counts in its
+        /// completion, and opens no implicit transaction (one was left open,
+        /// so the program's next explicit transactions nested in it and
+        /// were not committed until a flush: first by the change itself,
+        /// later by the implicit animation it ran, which the frames
+        /// emptied by the commit no longer covered).
+        var committing: Frame? {
+            didSet {
+                groupsForFrames = nil
+                inherited = nil
+            }
+        }
+        /// Displays in progress on this thread, one inside another's draw
+        /// (Layer.display bounds it).
+        var displayNesting = 0
         /// Names this thread's current list; a new one after each commit.
         var mark = Transaction.newMark()
         /// Layers marked with setNeedsLayout, laid out before the outermost commit.
@@ -96,8 +108,9 @@ public enum Transaction {
         }
         // An implicit transaction opened inside an explicit one belongs to it.
         while state.frames.count > index + 1 { close(state.frames.removeLast(), in: state) }
-        close(state.frames.removeLast(), in: state)
-        if state.frames.isEmpty { commitToRenderSide(state) }
+        let committed = state.frames.removeLast()
+        close(committed, in: state)
+        if state.frames.isEmpty { commitToRenderSide(state, committing: committed) }
     }
 
     /// Commits the implicit transaction, if it is the only one open (S2.2).
@@ -107,8 +120,9 @@ public enum Transaction {
         guard state.frames.count == 1, state.frames[0].implicit else { return }
         LayoutPass.run(state)
         guard state.frames.count == 1, state.frames[0].implicit else { return }
-        close(state.frames.removeLast(), in: state)
-        commitToRenderSide(state)
+        let committed = state.frames.removeLast()
+        close(committed, in: state)
+        commitToRenderSide(state, committing: committed)
         RunLoop.current.settle()
     }
 
@@ -119,7 +133,9 @@ public enum Transaction {
         if let group = frame.completion { state.closedGroups.append(group) }
     }
 
-    private static func commitToRenderSide(_ state: ThreadState) {
+    /// `committing`: the outermost transaction just closed, whose
+    /// properties and completion the display pass's changes take.
+    private static func commitToRenderSide(_ state: ThreadState, committing: Frame) {
         // The display pass, in the same walk that takes the layers to
         // publish: layers marked for display draw before the commit
         // publishes them (drawing may change more layers, appended to the
@@ -128,7 +144,7 @@ public enum Transaction {
         layers.reserveCapacity(state.changed.count)
         var next = 0
         let outer = state.committing
-        state.committing = true
+        state.committing = committing
         while next < state.changed.count {
             // Read in place: copying a weak entry costs as much as loading it.
             let layer = state.changed.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped[next].layer }
@@ -136,6 +152,12 @@ public enum Transaction {
             guard let layer else { continue }
             if layer.needsDisplay { layer.display() }
             layers.append(layer)
+        }
+        // A completion group the drawing gave the committed transaction
+        // (an animation it added, a completion it set) is sealed with the
+        // others; close() took the one it had.
+        if let group = state.committing?.completion, group !== committing.completion {
+            state.closedGroups.append(group)
         }
         state.committing = outer
         state.changed = []
@@ -169,7 +191,7 @@ public enum Transaction {
 
     /// recordChange with the thread's state already at hand.
     static func recordChange(_ layer: Layer, in state: ThreadState) {
-        if state.frames.isEmpty && !state.committing { openImplicit(state) }
+        if state.frames.isEmpty && state.committing == nil { openImplicit(state) }
         // Under the model lock. Two threads changing one layer may each list
         // it more than once; publishing a layer twice is harmless.
         if layer.transactionMark != state.mark {
@@ -193,10 +215,17 @@ public enum Transaction {
             for group in groups { group.animationAdded() }
             return groups
         }
-        if state.frames.isEmpty { openImplicit(state) }
+        if state.frames.isEmpty && state.committing == nil { openImplicit(state) }
         // Every open transaction counts it: a completion may still be set
-        // on any of them before it commits.
+        // on any of them before it commits. So does the one committing,
+        // when a display pass's drawing adds it.
         var groups: [CompletionGroup] = []
+        if state.committing != nil {
+            let group = state.committing!.completion ?? CompletionGroup()
+            if state.committing!.completion !== group { state.committing!.completion = group }
+            group.animationAdded()
+            groups.append(group)
+        }
         for i in state.frames.indices {
             let group = state.frames[i].completion ?? CompletionGroup()
             if state.frames[i].completion !== group { state.frames[i].completion = group }
@@ -210,8 +239,10 @@ public enum Transaction {
     // MARK: Properties (S2.3), inherited from enclosing transactions
 
     private static func lookup<T>(_ field: (Frame) -> T?) -> T? {
-        for frame in current.frames.reversed() { if let v = field(frame) { return v } }
-        return nil
+        let state = current
+        for frame in state.frames.reversed() { if let v = field(frame) { return v } }
+        // (beneath them, the transaction whose display pass is running)
+        return state.committing.flatMap(field)
     }
 
     /// The thread's inherited properties, worked out once while its frames
@@ -228,6 +259,13 @@ public enum Transaction {
                 if disableActions == nil { disableActions = frames[i].disableActions }
             }
         }
+        if let committing = state.committing {
+            // A display pass's drawing: beneath any transaction it opened,
+            // the one committing (its changes join that commit).
+            if duration == nil { duration = committing.duration }
+            if timingFunction == nil { timingFunction = committing.timingFunction }
+            if disableActions == nil { disableActions = committing.disableActions }
+        }
         if let duration { result.duration = duration }
         if let timingFunction { result.timingFunction = timingFunction }
         if let disableActions { result.disableActions = disableActions }
@@ -237,6 +275,11 @@ public enum Transaction {
 
     private static func modifyTop(_ change: (inout Frame) -> Void) {
         let state = current
+        if state.frames.isEmpty, state.committing != nil {
+            // Set by a display pass's drawing: the transaction committing.
+            change(&state.committing!)
+            return
+        }
         if state.frames.isEmpty { openImplicit(state) }
         change(&state.frames[state.frames.count - 1])
     }
