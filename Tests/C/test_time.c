@@ -945,6 +945,29 @@ static void convert_times(void)
     LKT_CHECK_NEAR("S4.2 a sibling's time to a nephew's", lk_layer_convert_time(a, 15, c), 16.5, 1e-9);
     LKT_CHECK_NEAR("S4.2 ... and back", lk_layer_convert_time(c, 16.5, a), 15, 1e-9);
     LKT_CHECK_NEAR("S4.2 a layer to itself", lk_layer_convert_time(b, 37, b), 37, 1e-9);
+    /* S4.2, S5.1: a presentation copy converts as its model does, its top
+       under its model's ancestors (a copy of b read media time as if b
+       were at the root: 10 to 27, not 37) */
+    lk_display_render_frame_at(display, lk_media_time());
+    lk_layer *copy = lk_layer_copy_presentation(b);
+    LKT_CHECK(copy != NULL, "S5.1 a presentation copy of a committed layer", "none: %s", lk_last_error());
+    if (copy) {
+        lkt_error_mark();
+        LKT_CHECK_NEAR("S4.2 media time to a presentation copy, through its model's ancestors",
+                       lk_layer_convert_time(NULL, 10, copy), 37, 1e-9);
+        LKT_CHECK_NEAR("S4.2 a presentation copy's time to media time", lk_layer_convert_time(copy, 37, NULL), 10,
+                       1e-9);
+        lk_layer *kid = lk_layer_get_sublayer_count(copy) == 1 ? lk_layer_get_sublayer(copy, 0) : NULL;
+        LKT_CHECK(kid != NULL, "S5.1 the copy of b has c's copy as its one sublayer", "%zu sublayers",
+                  lk_layer_get_sublayer_count(copy));
+        if (kid) {
+            LKT_CHECK_NEAR("S4.2 media time to a sublayer of a presentation copy",
+                           lk_layer_convert_time(NULL, 10, kid), 16.5, 1e-9);
+            LKT_CHECK_NEAR("S4.2 within a presentation copy, its top to its sublayer",
+                           lk_layer_convert_time(copy, 37, kid), 16.5, 1e-9);
+        }
+        lk_release(copy);
+    }
     /* paused: par stands at 100; below it time is still well defined */
     lk_layer_set_speed(par, 0);
     lk_layer_set_time_offset(par, 100);
@@ -1183,6 +1206,67 @@ static void released_layers_animation_stops(void)
     lk_release(a);
 }
 
+/* S4.4, S4.6: an animation of speed 0 is active from its beginTime on (its
+   interval is [beginTime, forever) of its layer's time) and holds the
+   place its timeOffset gives it; before its beginTime it has no effect
+   (fill removed) and has not started. It applied, and its delegate heard
+   did_start, 50 s before it began: with speed 0 its local time is
+   timeOffset at every time, which alone read as active. */
+static void speed_zero_before_begin(void)
+{
+    lk_layer *l = committed_layer();
+    static const struct { double offset; const char *fill; } cases[] = { { 0.3, NULL }, { 0, NULL }, { 0.3, "backwards" } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double begin = lk_media_time() + 100;
+        lk_animation *a = lk_basic_animation_create("zPosition");
+        lk_animation_set_from_value(a, lk_value_number(0));
+        lk_animation_set_to_value(a, lk_value_number(10));
+        lk_animation_set_duration(a, 1);
+        lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+        lk_animation_set_begin_time(a, begin);
+        lk_animation_set_speed(a, 0);
+        lk_animation_set_time_offset(a, cases[i].offset);
+        if (cases[i].fill) lk_animation_set_fill_mode(a, LK_FILL_BACKWARDS);
+        count_events(a);
+        started = stopped_finished = stopped_early = 0;
+        lk_transaction_begin();
+        lk_transaction_set_disable_actions(true);
+        lk_layer_set_z_position(l, -7);
+        lk_transaction_commit();
+        lk_layer_add_animation(l, a, "still");
+        lk_release(a);
+        lk_transaction_flush();
+        lk_display_render_frame_at(display, begin - 50);
+        lk_display_dispatch(display, 0);
+        lk_layer *p = lk_layer_copy_presentation_at(l, begin - 50);
+        double before = p ? lk_layer_get_z_position(p) : NAN;
+        lk_release(p);
+        double expected = cases[i].fill ? cases[i].offset * 10 : -7;
+        char name[200];
+        snprintf(name, sizeof name, "S4.4 speed 0, timeOffset %g, fill %s: before its beginTime %s", cases[i].offset,
+                 cases[i].fill ? cases[i].fill : "removed", cases[i].fill ? "it fills backwards" : "the model shows");
+        LKT_CHECK_NEAR(name, before, expected, 1e-9);
+        snprintf(name, sizeof name, "S4.6 speed 0, timeOffset %g: no did_start before its beginTime", cases[i].offset);
+        LKT_CHECK(started == 0, name, "%d starts", started);
+        lk_display_render_frame_at(display, begin + 50);
+        lk_display_dispatch(display, 0);
+        p = lk_layer_copy_presentation_at(l, begin + 50);
+        double after = p ? lk_layer_get_z_position(p) : NAN;
+        lk_release(p);
+        snprintf(name, sizeof name, "S4.2 speed 0, timeOffset %g: from its beginTime on it holds at its offset",
+                 cases[i].offset);
+        LKT_CHECK_NEAR(name, after, cases[i].offset * 10, 1e-9);
+        snprintf(name, sizeof name, "S4.6 speed 0, timeOffset %g: did_start once it began", cases[i].offset);
+        LKT_CHECK(started == 1, name, "%d starts", started);
+        lk_layer_remove_animation(l, "still");
+        lk_transaction_flush();
+        lk_display_dispatch(display, 0);   /* its did_stop, before the next test counts */
+    }
+    lk_layer_remove_from_superlayer(l);
+    lk_release(l);
+    lk_transaction_flush();
+}
+
 int main(void)
 {
     display = lkt_open_display(200, 100, "open");
@@ -1201,6 +1285,7 @@ int main(void)
     presentation_after_the_end();
     infinite_duration();
     convert_times();
+    speed_zero_before_begin();
     removed_before_its_first_frame();
     run_loop_rules();
     undrawn_layers_animations_end();

@@ -21,8 +21,7 @@ enum AnimationEvaluator {
         var running = false
         for record in records {
             let animation = record.animation
-            let local = TimingModel.localTime(layerTime, animation.timing)
-            let evaluation = TimingModel.evaluate(animation.timing, localTime: local)
+            let evaluation = TimingModel.evaluate(animation.timing, parentTime: layerTime)
             if evaluation.movesOn(speed: animation.timing.speed) { running = true }
             if let events { note(record, evaluation.phase, events) }
             // A finished animation that is removed on completion no longer
@@ -48,7 +47,7 @@ enum AnimationEvaluator {
         var running = false
         for record in records {
             let timing = record.animation.timing
-            let evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
+            let evaluation = TimingModel.evaluate(timing, parentTime: layerTime)
             if evaluation.movesOn(speed: timing.speed) { running = true }
             note(record, evaluation.phase, events)
         }
@@ -88,7 +87,7 @@ enum AnimationEvaluator {
             for child in record.children {
                 var timing = child.animation.timing
                 let local = TimingModel.localTime(groupTime, timing)
-                var evaluation = TimingModel.evaluate(timing, localTime: local)
+                var evaluation = TimingModel.evaluate(timing, parentTime: groupTime)
                 if atEnd, evaluation.progress == nil && evaluation.phase == .after
                     && abs(TimingModel.activeTime(local, timing) - evaluation.activeDuration) <= 1e-9 * max(1, evaluation.activeDuration) {
                     // A child ending with its group shows its end while the
@@ -96,7 +95,7 @@ enum AnimationEvaluator {
                     // interval half-open (it showed its end value at that
                     // instant, filling or not).
                     timing.fillMode = .forwards
-                    evaluation = TimingModel.evaluate(timing, localTime: local)
+                    evaluation = TimingModel.evaluate(timing, parentTime: groupTime)
                 }
                 guard let p = evaluation.progress else { continue }
                 if let fast = child.fastTrack {
@@ -170,8 +169,7 @@ enum AnimationEvaluator {
         var whole = property.read(model)
         for record in records {
             let animation = record.animation
-            let evaluation = TimingModel.evaluate(animation.timing,
-                                                  localTime: TimingModel.localTime(layerTime, animation.timing))
+            let evaluation = TimingModel.evaluate(animation.timing, parentTime: layerTime)
             if animation.removedOnCompletion && evaluation.phase == .after { continue }   // (as in apply)
             let base = record.subpath.isEmpty ? whole
                 : try? KeyPathParts.component(of: whole, path: record.subpath, keyPath: animation.keyPath ?? "")

@@ -29,8 +29,9 @@ public struct TimingEvaluation: Equatable, Sendable {
 extension TimingEvaluation {
     /// Whether a node so evaluated may still change as time goes on: not
     /// over, and its own speed not 0 (which holds it where it is: a frame
-    /// would show the same).
-    func movesOn(speed: Double) -> Bool { phase != .after && speed != 0 }
+    /// would show the same), unless it has yet to begin (at its beginTime
+    /// even a node of speed 0 starts to show, and its start is heard).
+    func movesOn(speed: Double) -> Bool { phase == .before || (phase != .after && speed != 0) }
 }
 
 /// Timing as pure functions of (timing values, time): no state, so a layer's
@@ -146,6 +147,22 @@ public enum TimingModel {
         }
         return TimingEvaluation(phase: .after, progress: fillsForwards ? fold(timeInCycle, t) : nil,
                                 iteration: iteration, activeDuration: active)
+    }
+
+    /// S4.4 at the parent's time `parent`: `evaluate(_:localTime:)` at the
+    /// node's local time, except that a node whose speed is 0 is before its
+    /// active interval until its beginTime (the interval is [beginTime, ∞)
+    /// of parent time): its local time is timeOffset at every parent time,
+    /// so the local time alone took it as active (and started) long before
+    /// it began.
+    @inline(__always)
+    public static func evaluate(_ t: TimingState, parentTime parent: Double) -> TimingEvaluation {
+        if t.speed == 0 && parent < t.beginTime {
+            // (an active time of -infinity: the before phase, with its
+            // backwards fill where the interval starts)
+            return evaluate(t, localTime: -.infinity)
+        }
+        return evaluate(t, localTime: localTime(parent, t))
     }
 
     /// `time` wrapped into the active interval's [0, active) ((0, active]

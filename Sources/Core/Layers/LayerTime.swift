@@ -1,11 +1,23 @@
 /// A layer as a timing node (S4.2): local time through its ancestors,
 /// conversion between layers, and the presentation copy (S5.1).
 extension Layer {
+    /// The timing node above this layer: its superlayer, or the layer it
+    /// is the mask of; for the top of a presentation copy, its model's (the
+    /// copy shows its subtree at the times its model's ancestors give it,
+    /// as a presentation layer's superlayer is the presentation of its
+    /// model's: a copy under a parent of speed 2 converted media time as if
+    /// at the root).
+    private var timingParent: Layer? {
+        if let up = superlayer ?? maskOwner { return up }
+        guard presentedPlacement != nil, let model = modelLayer else { return nil }
+        return model.superlayer ?? model.maskOwner
+    }
+
     /// The chain from the tree's root down to this layer.
     private var timingChain: [Layer] {
         var chain: [Layer] = []
         var node: Layer? = self
-        while let current = node { chain.append(current); node = current.superlayer ?? current.maskOwner }
+        while let current = node { chain.append(current); node = current.timingParent }
         return chain.reversed()
     }
 
@@ -13,7 +25,7 @@ extension Layer {
     public func localTime(forMediaTime t: Double) -> Double {
         // Recursion from the root down, without building the chain (a
         // commit asks this for every animation it publishes).
-        guard let parent = superlayer ?? maskOwner else { return TimingModel.localTime(t, state.timing) }
+        guard let parent = timingParent else { return TimingModel.localTime(t, state.timing) }
         return TimingModel.localTime(parent.localTime(forMediaTime: t), state.timing)
     }
 

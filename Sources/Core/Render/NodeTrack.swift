@@ -105,7 +105,7 @@ extension NodeTrack {
     /// Where its animation shows at the layer's local time, without events:
     /// nil when it has no effect (S4.4, S4.5).
     func presentedProgress(layerTime: Double) -> (progress: Double, iteration: Int)? {
-        let evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
+        let evaluation = TimingModel.evaluate(timing, parentTime: layerTime)
         if evaluation.phase == .after && removedOnCompletion { return nil }
         return evaluation.progress.map { ($0, evaluation.iteration) }
     }
@@ -157,7 +157,7 @@ extension AnimationEvaluator {
             let track = first + i
             if i == 0 || track.pointee.timing != (track - 1).pointee.timing {
                 let timing = track.pointee.timing
-                evaluation = TimingModel.evaluate(timing, localTime: TimingModel.localTime(layerTime, timing))
+                evaluation = TimingModel.evaluate(timing, parentTime: layerTime)
             }
             if evaluation.movesOn(speed: track.pointee.timing.speed) { running = true }
             if let events {

@@ -8,8 +8,7 @@ extension DisplayListBuilder {
     /// shows nothing (not begun and not filling backwards, or over).
     static func transitionProgress(_ record: AnimationRecord, layerTime: Double) -> Double? {
         let animation = record.animation
-        let evaluation = TimingModel.evaluate(animation.timing,
-                                              localTime: TimingModel.localTime(layerTime, animation.timing))
+        let evaluation = TimingModel.evaluate(animation.timing, parentTime: layerTime)
         if animation.removedOnCompletion && evaluation.phase == .after { return nil }   // (as AnimationEvaluator.apply)
         guard let progress = evaluation.progress else { return nil }
         return animation.transition.progress(at: animation.timingFunction?.evaluate(progress) ?? progress)
