@@ -1089,6 +1089,31 @@ static void run_loop_rules(void)
     lk_transaction_flush();
     LKT_CHECK(!fd_readable(), "S2.2 after lk_transaction_flush committed it, the fd is quiet", "%s", "readable");
 
+    /* S5.3: a display link's call waiting makes the fd readable; pausing or
+       invalidating the link drops the call, and the fd is quiet again (it
+       stayed readable, and a poll() loop woke for a dispatch that
+       delivered nothing) */
+    lk_display_link *link = lk_display_link_create(display, on_frame, NULL);
+    double t = lk_media_time();
+    for (int drop = 0; drop < 2; drop++) {
+        /* a frame and its work delivered, then a frame whose call alone waits */
+        lk_display_render_frame_at(display, t += 1.0 / 60);
+        lk_display_dispatch(display, 0);
+        LKT_CHECK(!fd_readable(), "S5.3 the frame's work delivered, the fd is quiet", "%s", "readable");
+        lk_display_render_frame_at(display, t += 1.0 / 60);
+        LKT_CHECK(fd_readable(), "S5.3 a display link's call waiting makes the fd readable", "%s", "not readable");
+        if (drop == 0) lk_display_link_set_paused(link, true);
+        else lk_display_link_invalidate(link);
+        LKT_CHECK(!fd_readable(), drop == 0 ? "S5.3 pausing the link drops its call: the fd is quiet"
+                                            : "S5.3 invalidating the link drops its call: the fd is quiet",
+                  "%s", "readable");
+        link_calls = 0;
+        lk_display_dispatch(display, 0);
+        LKT_CHECK(link_calls == 0, "S5.3 ... and no call comes", "%d calls", link_calls);
+        lk_display_link_set_paused(link, false);
+    }
+    lk_release(link);
+
     /* lk_display_stop with no run under way ends the next one at once
        (CFRunLoopStop); a nested run's stop ends that run only */
     lk_display_stop(display);

@@ -14,6 +14,15 @@ public final class DisplayLink: Object, @unchecked Sendable {
         var invalidated = false
         /// The times of the call waiting on the run loop, if one waits.
         var waiting: (timestamp: Double, target: Double)?
+        /// The run loop's number for that call (RunLoop.withdraw).
+        var posted: UInt64?
+
+        /// Drops the call waiting, if one does: its run loop number, to withdraw.
+        mutating func dropWaiting() -> UInt64? {
+            waiting = nil
+            defer { posted = nil }
+            return posted
+        }
     }
     private let settings = Locked(Settings())
     private let runLoop: RunLoop
@@ -31,10 +40,11 @@ public final class DisplayLink: Object, @unchecked Sendable {
     func addWaker(_ wake: @escaping () -> Void) { wakers.withLock { $0.append(wake) } }
 
     public func setPaused(_ paused: Bool) {
-        settings.withLock { s in
+        let dropped = settings.withLock { s -> UInt64? in
             s.paused = paused
-            if paused { s.waiting = nil }
+            return paused ? s.dropWaiting() : nil
         }
+        if let dropped { runLoop.withdraw(dropped) }
         if !paused { for wake in wakers.withLock({ $0 }) { wake() } }
     }
 
@@ -46,16 +56,19 @@ public final class DisplayLink: Object, @unchecked Sendable {
     }
 
     public func invalidate() {
-        settings.withLock { s in
+        let dropped = settings.withLock { s -> UInt64? in
             s.invalidated = true
-            s.waiting = nil
+            return s.dropWaiting()
         }
+        if let dropped { runLoop.withdraw(dropped) }
     }
     public var isInvalidated: Bool { settings.withLock { $0.invalidated } }
 
     /// The display it was on closed: a call waiting for its last frame is
     /// not made.
-    func displayClosed() { settings.withLock { $0.waiting = nil } }
+    func displayClosed() {
+        if let dropped = settings.withLock({ $0.dropWaiting() }) { runLoop.withdraw(dropped) }
+    }
 
     /// Whether it asks for frames: not paused, not invalidated, and its
     /// thread still there to take the calls (a render thread kept drawing
@@ -85,30 +98,31 @@ public final class DisplayLink: Object, @unchecked Sendable {
     /// Called by the render side from any thread.
     func frameDisplayed(timestamp: Double, target: Double) {
         let period = target - timestamp
-        // Whether a call already waits (nil: no call for this frame).
-        let alreadyWaiting = settings.withLock { s -> Bool? in
-            guard !s.paused, !s.invalidated else { return nil }
+        settings.withLock { s in
+            guard !s.paused, !s.invalidated else { return }
             let frames = DisplayLink.framesPerCall(fps: s.fps, period: period)
             // Half a frame of slack absorbs jitter in the frames' times. A
             // frame before the last call (a manual clock set back) calls
             // and paces on from there (it waited until time passed the
             // old call again).
             if frames > 1, let last = s.lastFired, timestamp >= last,
-               timestamp - last < (Double(frames) - 0.5) * period { return nil }
+               timestamp - last < (Double(frames) - 0.5) * period { return }
             s.lastFired = timestamp
-            let waiting = s.waiting != nil
+            let alreadyWaiting = s.waiting != nil
             s.waiting = (timestamp, timestamp + Double(frames) * period)
-            return waiting
-        }
-        guard alreadyWaiting == false else { return }
-        runLoop.post { [self] in
-            // The latest frame's times, unless paused or invalidated since.
-            guard let (timestamp, target) = settings.withLock({ s -> (Double, Double)? in
-                let w = s.waiting
-                s.waiting = nil
-                return s.paused || s.invalidated ? nil : w
-            }) else { return }
-            callback(self, timestamp, target)
+            guard !alreadyWaiting else { return }
+            // Posted under the lock, so that the number kept is this call's
+            // (the run loop's lock is taken inside ours, never the other way).
+            s.posted = runLoop.post { [self] in
+                // The latest frame's times, unless paused or invalidated since.
+                guard let (timestamp, target) = settings.withLock({ s -> (Double, Double)? in
+                    let w = s.waiting
+                    s.waiting = nil
+                    s.posted = nil
+                    return s.paused || s.invalidated ? nil : w
+                }) else { return }
+                callback(self, timestamp, target)
+            }
         }
     }
 }

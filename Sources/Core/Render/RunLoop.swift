@@ -8,7 +8,9 @@ import Synchronization
 /// eventfd is readable while work is waiting, for the program's own poll().
 public final class RunLoop: ThreadEndObserver, @unchecked Sendable {
     public let fd: Int32
-    private let queue = Locked<[() -> Void]>([])
+    /// Work waiting, each with the number `post` returned for it.
+    private let queue = Locked<[(id: UInt64, work: () -> Void)]>([])
+    private var nextID: UInt64 = 0   // under queue's lock
     /// wake() was called since the last iteration (no closure queued for it).
     private var woken = false   // under queue's lock
     /// Its thread has ended: nothing will run what is posted. (Queued work
@@ -28,18 +30,41 @@ public final class RunLoop: ThreadEndObserver, @unchecked Sendable {
     public static var current: RunLoop { perThread.value }
 
     /// Queues work for this run loop's thread; callable from any thread.
-    public func post(_ work: @escaping () -> Void) {
+    /// Returns its number, for `withdraw` (nil: the thread has ended and
+    /// the work was dropped).
+    @discardableResult
+    public func post(_ work: @escaping () -> Void) -> UInt64? {
         // One wake-up per batch: the fd is already readable if work was waiting.
-        let wasEmpty = queue.withLock { q -> Bool? in
+        let posted = queue.withLock { q -> (id: UInt64, wasEmpty: Bool)? in
             if ended { return nil }
             let empty = q.isEmpty
-            q.append(work)
-            return empty
+            nextID &+= 1
+            q.append((nextID, work))
+            return (nextID, empty)
         }
-        if wasEmpty == true {
+        if posted?.wasEmpty == true {
             var one: UInt64 = 1
             _ = write(fd, &one, 8)
         }
+        return posted?.id
+    }
+
+    /// Takes back work posted and not yet run (a display link's call its
+    /// pause or invalidation dropped): with nothing else waiting the fd is
+    /// quiet again (it stayed readable, and a poll() loop woke for a
+    /// dispatch that delivered nothing). The work is released outside the
+    /// lock (it may hold layers).
+    func withdraw(_ id: UInt64) {
+        let taken = queue.withLock { q -> (() -> Void)? in
+            guard let i = q.firstIndex(where: { $0.id == id }) else { return nil }
+            let work = q.remove(at: i).work
+            if q.isEmpty && !woken {
+                var counter: UInt64 = 0
+                _ = read(fd, &counter, 8)
+            }
+            return work
+        }
+        _ = taken
     }
 
     /// Makes the fd readable and the next iteration not wait, without
@@ -75,7 +100,7 @@ public final class RunLoop: ThreadEndObserver, @unchecked Sendable {
     /// The thread ended: what waits is dropped (outside the lock: releasing
     /// it may release layers), and what comes later is not kept.
     public func threadEnded() {
-        let dropped = queue.withLock { q -> [() -> Void] in
+        let dropped = queue.withLock { q -> [(id: UInt64, work: () -> Void)] in
             ended = true
             let w = q
             q.removeAll()
@@ -103,14 +128,14 @@ public final class RunLoop: ThreadEndObserver, @unchecked Sendable {
         // finds work waiting (taken below) or writes the fd again.
         var counter: UInt64 = 0
         _ = read(fd, &counter, 8)
-        let work = queue.withLock { q -> [() -> Void] in
+        let work = queue.withLock { q -> [(id: UInt64, work: () -> Void)] in
             woken = false
             let w = q
             q.removeAll()
             return w
         }
         // Callbacks run without the model lock held, on this thread.
-        for item in work { item() }
+        for item in work { item.work() }
         // What the callbacks changed is committed in this same iteration.
         if !work.isEmpty { ModelLock.shared.withLock { Transaction.flush() } }
         return work.count
