@@ -130,6 +130,14 @@ static const char quad_fragment[] =
     "            + line_piece(l4, l0, l1, l2, l3);\n"
     "    return clamp(0.5 * s, 0.0, 1.0);\n"
     "}\n"
+    /* A line relative to the centre of a cell of the pixel (offset o, a
+       1/cells.x by 1/cells.y rect), scaled so the cell is the unit square
+       exact_area measures. */
+    "vec3 cell_line(vec3 l, vec2 o, vec2 cells) {\n"
+    "    vec2 n = l.xy / cells;\n"
+    "    float len = length(n);\n"
+    "    return len > 0.0 ? vec3(n, l.z + dot(l.xy, o)) / len : l;\n"
+    "}\n"
     "#endif\n"
     /* a line of output space, relative to the pixel centre, normalised */
     "vec3 relative(vec3 l, vec3 dev) {\n"
@@ -173,18 +181,45 @@ static const char quad_fragment[] =
     "    float i0 = relative(v_h0 - (rect.x + radius) * v_h2, dev).z, i1 = relative((rect.z - radius) * v_h2 - v_h0, dev).z;\n"
     "    float i2 = relative(v_h1 - (rect.y + radius) * v_h2, dev).z, i3 = relative((rect.w - radius) * v_h2 - v_h1, dev).z;\n"
     "    bool quarters = corner ? l4.z < reach : radius > 0.0 && min(i0, i1) < reach && min(i2, i3) < reach;\n"
+    /* The tangent at the centre's nearest point in local space says where
+       the arc is only while the map keeps circles round: squashed (a layer
+       turned nearly edge-on), that point can be pixels away while the arc
+       passes through the pixel (the end of a 30 x 0.9 ellipse: 187 for
+       95). So a corner pixel takes the cells unless its four corners are
+       inside the circle, and then all of it is (a disc is convex). */
+    "    if (corner && !quarters) {\n"
+    "        for (int k = 0; k < 4; k++) {\n"
+    "            vec3 e = dev + vec3(k == 1 || k == 3 ? 0.5 : -0.5, k >= 2 ? 0.5 : -0.5, 0.0);\n"
+    "            vec3 qe = vec3(dot(v_h0, e), dot(v_h1, e), dot(v_h2, e));\n"
+    "            vec2 de = qe.xy / qe.z - c;\n"
+    "            if (!(qe.z > 0.0 && dot(de, de) <= radius * radius)) quarters = true;\n"
+    "        }\n"
+    "    }\n"
     "    if (quarters) {\n"
     /* An arc under a pixel's radius (span: the local units one pixel
        spans, the larger gradient of p.x or p.y) bends too much for one
        tangent a quarter: 4x4 squares instead (a rounded speck half a pixel
-       wide was up to 14 levels fuller than its area; now 6). */
+       wide was up to 14 levels fuller than its area; now 6). A squashed
+       map (singular values more than 2 apart: |J|^2 > 2.5 |det J|) bends
+       the arc far more across the squashed direction, down to a curvature
+       radius of r s_min^2 / s_max pixels: there each output axis is cut
+       into cells a quarter of the radius long in local space (jx, jy: the
+       local step of one pixel along x and y), up to 16 a side and 64 in
+       all. */
     "        float span = max(length(v_h0.xy - p.x * v_h2.xy), length(v_h1.xy - p.y * v_h2.xy)) / w;\n"
-    "        float n = radius < span ? 4.0 : 2.0;\n"
-    "        float sum = 0.0;\n"
-    "        for (int k = 0; k < 16; k++) {\n"
-    "            if (float(k) >= n * n) break;\n"
-    "            float row = floor(float(k) / n);\n"
-    "            vec2 o = (vec2(float(k) - row * n, row) + 0.5) / n - 0.5;\n"
+    "        vec2 cells = vec2(radius < span ? 4.0 : 2.0);\n"
+    "        vec2 jx = vec2(v_h0.x - p.x * v_h2.x, v_h1.x - p.y * v_h2.x) / w;\n"
+    "        vec2 jy = vec2(v_h0.y - p.x * v_h2.y, v_h1.y - p.y * v_h2.y) / w;\n"
+    "        if (dot(jx, jx) + dot(jy, jy) > 2.5 * abs(jx.x * jy.y - jx.y * jy.x)) {\n"
+    "            cells = clamp(ceil(4.0 * vec2(length(jx), length(jy)) / radius), cells, vec2(16.0));\n"
+    "            float fewer = min(cells.x, cells.y);\n"
+    "            cells = fewer > 8.0 ? vec2(8.0) : min(cells, vec2(floor(64.0 / fewer)));\n"
+    "        }\n"
+    "        float count = cells.x * cells.y, sum = 0.0;\n"
+    "        for (int k = 0; k < 64; k++) {\n"
+    "            if (float(k) >= count) break;\n"
+    "            float row = floor((float(k) + 0.5) / cells.x);\n"
+    "            vec2 o = (vec2(float(k) - row * cells.x, row) + 0.5) / cells - 0.5;\n"
     "            vec3 sub = dev + vec3(o, 0.0);\n"
     "            vec3 qs = vec3(dot(v_h0, sub), dot(v_h1, sub), dot(v_h2, sub));\n"
     "            vec2 ps = qs.xy / qs.z;\n"
@@ -197,12 +232,10 @@ static const char quad_fragment[] =
     "                vec2 m = normalize(ps - cs);\n"
     "                t = relative(-m.x * v_h0 - m.y * v_h1 + (radius + dot(m, cs)) * v_h2, sub);\n"
     "            }\n"
-    /* lines relative to the square's centre, scaled so it is a unit square */
-    "            sum += exact_area(vec3(l0.xy, n * (l0.z + dot(l0.xy, o))), vec3(l1.xy, n * (l1.z + dot(l1.xy, o))),\n"
-    "                              vec3(l2.xy, n * (l2.z + dot(l2.xy, o))), vec3(l3.xy, n * (l3.z + dot(l3.xy, o))),\n"
-    "                              vec3(t.xy, n * t.z));\n"
+    "            sum += exact_area(cell_line(l0, o, cells), cell_line(l1, o, cells), cell_line(l2, o, cells),\n"
+    "                              cell_line(l3, o, cells), cell_line(t, vec2(0.0), cells));\n"
     "        }\n"
-    "        return sum / (n * n);\n"
+    "        return sum / count;\n"
     "    }\n"
     "    int partial = 0;\n"
     "    vec3 one = vec3(0.0, 0.0, 1.0);\n"

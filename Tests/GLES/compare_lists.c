@@ -7,7 +7,7 @@
  * values are printed, with how many pixels differ at all.
  *
  * Stated tolerance: at most 1 pixel in 20,000 may differ by more than
- * TOLERANCE in a channel (measured: 27 of 5,760,000). The pixels beyond it
+ * TOLERANCE in a channel (measured: 25 of 5,760,000). The pixels beyond it
  * are all-or-nothing choices made differently: nearest-filtered texels
  * whose sample point sits on a texel boundary (pixman's 16.16 fixed point
  * against the GPU's floats), pixel centres on the flattened arc of a

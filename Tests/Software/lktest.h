@@ -474,6 +474,15 @@ static inline lkt_mat lkt_rotate_z(double angle)
     return r;
 }
 
+/* CATransform3DMakeRotation(angle, 1, 0, 0) */
+static inline lkt_mat lkt_rotate_x(double angle)
+{
+    lkt_mat r = lkt_mat_identity();
+    r.m[5] = cos(angle); r.m[6] = sin(angle);
+    r.m[9] = -sin(angle); r.m[10] = cos(angle);
+    return r;
+}
+
 /* CATransform3DMakeRotation(angle, 0, 1, 0) */
 static inline lkt_mat lkt_rotate_y(double angle)
 {

@@ -426,6 +426,95 @@ static void test_rounded_specks(void)
     lkt_end();
 }
 
+/* S6.2, S6.3, S6.4: rounded layers squashed to under a pixel and a half
+   across: a circle 30 points wide scaled by 0.02 to 0.08 in y (an ellipse
+   30 x 0.6 to 2.4 pixels), the same turned in the plane afterwards (squashed
+   along a slant), and rounded layers turned about x or y to 1.50-1.55 rad
+   (nearly edge-on), with and without perspective. Each against a 64x64
+   supersampled area of the layer mapped back through its transform; within
+   8 levels (the cross-backend tolerance; measured: gles 6, software 3).
+   gles drew the ends of the squashed circle up to 92 levels too full: a
+   pixel centre level with the arc's centre took the tangent of the point
+   nearest it in local space, pixels away once squashed, and one tangent a
+   quarter pixel bends too little for an arc squashed that much. */
+typedef struct warped {
+    double w, h, r;          /* local rect (0, 0, w, h) with radius r */
+    double inverse[9];       /* [X Y 1] * inverse ~ [x y 1] (row vectors) */
+    quad bounds;
+} warped;
+
+static warped warp_rounded(lkt_mat m, double w, double h, double r)
+{
+    /* [x y 1] * a = [X Y 1] * w, from the 4x4 row-vector matrix */
+    double a[9] = { m.m[0], m.m[1], m.m[3], m.m[4], m.m[5], m.m[7], m.m[12], m.m[13], m.m[15] };
+    warped s;
+    s.w = w;
+    s.h = h;
+    s.r = r;
+    double det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
+                 a[2] * (a[3] * a[7] - a[4] * a[6]);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            /* cofactor of a[j][i] over det */
+            int r0 = (j + 1) % 3, r1 = (j + 2) % 3, c0 = (i + 1) % 3, c1 = (i + 2) % 3;
+            s.inverse[i * 3 + j] = (a[r0 * 3 + c0] * a[r1 * 3 + c1] - a[r0 * 3 + c1] * a[r1 * 3 + c0]) / det;
+        }
+    s.bounds = project_rect(m, 0, 0, w, h);
+    return s;
+}
+
+static double warped_64x64(const void *shape, int x, int y)
+{
+    const warped *s = (const warped *)shape;
+    if (outside_bounds(&s->bounds, x, y)) return 0.0;
+    const double *v = s->inverse;
+    int inside = 0;
+    for (int j = 0; j < 64; j++) {
+        for (int i = 0; i < 64; i++) {
+            double X = x + (i + 0.5) / 64.0, Y = y + (j + 0.5) / 64.0;
+            double hx = X * v[0] + Y * v[3] + v[6], hy = X * v[1] + Y * v[4] + v[7], hw = X * v[2] + Y * v[5] + v[8];
+            inside += lkt_in_rounded_rect(hx / hw, hy / hw, 0, 0, s->w, s->h, s->r);
+        }
+    }
+    return inside / 4096.0;
+}
+
+static void test_squashed_rounded(void)
+{
+    lkt_begin("coverage_squashed_and_edge_on_rounded_rects_supersampled");
+    worst_error worst;
+    memset(&worst, 0, sizeof worst);
+    for (int i = 0; i < 20 && !lkt()->reason[0]; i++) {
+        double w = 30, h = 30, r = 15;
+        lkt_mat m;
+        if (i < 8) {
+            /* the circle squashed in y, then (i >= 4) turned 0.7 rad; its
+               centre row on a pixel centre (i even) or anywhere */
+            static const double squash[4] = { 0.02, 0.03, 0.05, 0.08 };
+            m = lkt_mat_mul(lkt_translate(-w / 2, -h / 2, 0), lkt_scale_mat(1, squash[i % 4]));
+            if (i >= 4) m = lkt_mat_mul(m, lkt_rotate_z(0.7));
+            m = lkt_mat_mul(m, lkt_translate(80 + rnd(0, 1), i % 2 ? 60.5 : 60 + rnd(0, 1), 0));
+        } else {
+            /* nearly edge-on about x (i even) or y, m34 -1/300 for i >= 14 */
+            w = rnd(10, 60);
+            h = rnd(10, 60);
+            r = rnd(0.2, 0.5) * fmin(w, h);
+            double angle = (i % 4 < 2 ? 1 : -1) * rnd(1.50, 1.55);
+            m = lkt_mat_mul(lkt_translate(-w / 2, -h / 2, 0), i % 2 ? lkt_rotate_y(angle) : lkt_rotate_x(angle));
+            if (i >= 14) m = lkt_mat_mul(m, lkt_perspective(300));
+            m = lkt_mat_mul(m, lkt_rotate_z(i % 3 == 0 ? rnd(0, 2 * LKT_PI) : 0));
+            m = lkt_mat_mul(m, lkt_translate(80 + rnd(0, 1), 80 + rnd(0, 1), 0));
+        }
+        warped s = warp_rounded(m, w, h, r);
+        lk_dl_op op = lkt_fill(0, 0, w, h, lkt_color(1, 1, 1, 1));
+        op.corner_radius = r;
+        lkt_set_transform(&op, m);
+        if (draw(&op, 1)) compare_frame(&frame, warped_64x64, &s, i, &worst);
+    }
+    judge(&worst, 8.0 / 255);
+    lkt_end();
+}
+
 /* ------------------------------------------------------------------------ */
 /* Many shapes in one frame, and a shape too large for the analytic path     */
 
@@ -513,6 +602,7 @@ int main(void)
     test_rotated_clips();
     test_rotated_rounded();
     test_rounded_specks();
+    test_squashed_rounded();
     test_many_in_one_frame();
     test_large_shape();
 
