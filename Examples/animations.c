@@ -18,6 +18,9 @@
  *
  * Writes OUTDIR/animations/<scene>/frame-NNN.png and OUTDIR/<scene>.apng.
  * usage: animations [OUTDIR]   (default: out; the folder must exist)
+ * build (from Examples/; support/apng.c writes the animated PNG, with zlib):
+ *   cc -std=c99 -D_POSIX_C_SOURCE=200809L animations.c support/apng.c \
+ *       $(pkg-config --cflags --libs layerkit) -lz -lm -o animations
  */
 #include <errno.h>
 #include <math.h>

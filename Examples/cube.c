@@ -10,6 +10,9 @@
  * Writes OUTDIR/cube/frame-NNN.png and OUTDIR/cube.apng (4 s, 25 fps),
  * and OUTDIR/cube.png (the frame at 0.5 s).
  * usage: cube [OUTDIR]   (default: out; the folder must exist)
+ * build (from Examples/; support/apng.c writes the animated PNG, with zlib):
+ *   cc -std=c99 -D_POSIX_C_SOURCE=200809L cube.c support/apng.c \
+ *       $(pkg-config --cflags --libs layerkit) -lz -lm -o cube
  */
 #include <errno.h>
 #include <math.h>

@@ -15,6 +15,9 @@
  *
  * Writes OUTDIR/particles/<scene>/frame-NNN.png and OUTDIR/<scene>.apng.
  * usage: particles [OUTDIR]   (default: out; the folder must exist)
+ * build (from Examples/; support/apng.c writes the animated PNG, with zlib):
+ *   cc -std=c99 -D_POSIX_C_SOURCE=200809L particles.c support/apng.c \
+ *       $(pkg-config --cflags --libs layerkit) -lz -lm -o particles
  */
 #include <errno.h>
 #include <math.h>

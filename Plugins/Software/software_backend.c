@@ -59,6 +59,32 @@ static int sw_count_from_env(lk_backend_instance *inst, const char *name, const 
     return 0;
 }
 
+/* A value of these variables they do not know is ignored with a warning
+   naming the variable, its value and the values it takes (S8.1: a typo
+   like "of" for "off" was taken silently for the default). */
+static bool fill_runs_from_env(lk_backend_instance *inst)
+{
+    const char *v = getenv("LAYERKIT_SOFTWARE_FILL_RUNS");
+    if (!v || !*v || strcmp(v, "1") == 0 || strcmp(v, "on") == 0) return true;
+    if (strcmp(v, "0") == 0 || strcmp(v, "off") == 0) return false;
+    sw_log(inst, LK_BACKEND_LOG_WARNING,
+           "software backend: LAYERKIT_SOFTWARE_FILL_RUNS=\"%s\" ignored: expected 0 or off (1 or on: the default)", v);
+    return true;
+}
+
+static sw_sprite_mode sprite_mode_from_env(lk_backend_instance *inst)
+{
+    const char *v = getenv("LAYERKIT_SOFTWARE_SPRITES");
+    if (!v || !*v || strcmp(v, "1") == 0 || strcmp(v, "on") == 0) return SW_SPRITES_ON;
+    if (strcmp(v, "0") == 0 || strcmp(v, "off") == 0) return SW_SPRITES_OFF;
+    if (strcmp(v, "scalar") == 0) return SW_SPRITES_SCALAR;
+    if (strcmp(v, "sse2") == 0) return SW_SPRITES_SSE2;
+    sw_log(inst, LK_BACKEND_LOG_WARNING,
+           "software backend: LAYERKIT_SOFTWARE_SPRITES=\"%s\" ignored: expected 0, off, scalar or sse2 (1 or on: the default)",
+           v);
+    return SW_SPRITES_ON;
+}
+
 static lk_backend_instance *sw_open(const lk_backend_host *host,
                                     const lk_backend_open_options *options,
                                     char *error, size_t error_size)
@@ -92,8 +118,8 @@ static lk_backend_instance *sw_open(const lk_backend_host *host,
     }
     inst->width = width;
     inst->height = height;
-    inst->sprites = sw_sprite_mode_from_env();
-    inst->fill_runs = sw_fill_runs_from_env();
+    inst->sprites = sprite_mode_from_env(inst);
+    inst->fill_runs = fill_runs_from_env(inst);
     inst->band_rows = sw_count_from_env(inst, "LAYERKIT_SOFTWARE_BAND_ROWS", "rows", 4096);
     int threads = sw_count_from_env(inst, "LAYERKIT_SOFTWARE_THREADS", "threads", SW_MAX_WORKERS + 1);
     inst->threads_set = threads > 0;

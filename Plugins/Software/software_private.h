@@ -610,9 +610,6 @@ sw_sprite_result sw_fill_prepare(const lk_backend_instance *inst, const lk_dl_op
 bool sw_sprite_draw_batch(lk_backend_instance *inst, const sw_sprite *sprites,
                           const sw_sprite_cut_lines *cut_lines, const sw_sprite_box *boxes, size_t count,
                           const sw_clip *clip);
-sw_sprite_mode sw_sprite_mode_from_env(void);
-/* false when LAYERKIT_SOFTWARE_FILL_RUNS=0: FILL ops stay with pixman. */
-bool sw_fill_runs_from_env(void);
 void sw_sprite_scratch_free(lk_backend_instance *inst);
 /* Band b of a run's job (sw_band_job), on whichever thread takes it. */
 void sw_sprite_draw_one_band(const sw_band_job *job, size_t b);

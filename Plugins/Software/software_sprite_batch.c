@@ -513,19 +513,3 @@ void sw_sprite_scratch_free(lk_backend_instance *inst)
     inst->band_index = inst->band_start = NULL;
     inst->sprites_capacity = inst->band_index_capacity = inst->band_start_capacity = 0;
 }
-
-bool sw_fill_runs_from_env(void)
-{
-    const char *v = getenv("LAYERKIT_SOFTWARE_FILL_RUNS");
-    return !(v && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0));
-}
-
-sw_sprite_mode sw_sprite_mode_from_env(void)
-{
-    const char *v = getenv("LAYERKIT_SOFTWARE_SPRITES");
-    if (!v || !*v) return SW_SPRITES_ON;
-    if (strcmp(v, "0") == 0 || strcmp(v, "off") == 0) return SW_SPRITES_OFF;
-    if (strcmp(v, "scalar") == 0) return SW_SPRITES_SCALAR;
-    if (strcmp(v, "sse2") == 0) return SW_SPRITES_SSE2;
-    return SW_SPRITES_ON;
-}

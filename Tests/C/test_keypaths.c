@@ -400,6 +400,31 @@ static void check_errors(void)
     check_unknown_key_path("transform.skew");
     check_unknown_key_path("strokeColor"); /* a shape layer's, not a plain layer's */
 
+    /* S1.6, S8.1: a wrong part of a property names the property's value and
+       the parts it has, on every kind of layer (it said the key path was
+       "not a property of a layer", of an emitter or replicator layer too) */
+    {
+        static const struct { const char *kind, *key, *message; } parts[] = {
+            { "plain", "position.q", "a point has no part \"q\" (it has x and y)" },
+            { "emitter", "position.q", "a point has no part \"q\"" },
+            { "emitter", "emitterPosition.q", "a point has no part \"q\"" },
+            { "replicator", "instanceColor.q", "a color has no part \"q\"" },
+            { "plain", "bounds.size.depth", "a size has no part \"depth\" (it has width and height)" },
+            { "plain", "transform.rotation.w", "a transform has no part \"rotation.w\"" },
+        };
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+            lk_layer *k = strcmp(parts[i].kind, "emitter") == 0      ? lk_emitter_layer_create()
+                          : strcmp(parts[i].kind, "replicator") == 0 ? lk_replicator_layer_create()
+                                                                     : lk_layer_create();
+            char check[200];
+            snprintf(check, sizeof check, "S1.6 on the %s layer, \"%s\" says which part is not there", parts[i].kind,
+                     parts[i].key);
+            lkt_error_mark();
+            LKT_CHECK_ERROR(check, set_number(k, parts[i].key, 1), LK_ERROR_UNKNOWN_KEY_PATH, parts[i].message);
+            lk_release(k);
+        }
+    }
+
     lkt_error_mark();
     s = set_number(l, "", 1);
     LKT_CHECK(s == LK_ERROR_UNKNOWN_KEY_PATH || s == LK_ERROR_INVALID_ARGUMENT,

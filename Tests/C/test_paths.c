@@ -204,6 +204,14 @@ static void negative_rects(void)
     LKT_CHECK_STATUS("a rect of negative size is taken", lk_path_add_rect(p, lk_rect_make(80, 80, -40, -30)), LK_OK);
     LKT_CHECK_RECT("... standardized", lk_path_get_bounds(p), lk_rect_make(40, 50, 40, 30), 1e-12);
     lk_release(p);
+    /* the bounds are the tight box of what the path draws (the header;
+       CGPathGetPathBoundingBox), not of its control points */
+    p = lk_path_create();
+    lk_path_move_to(p, 0, 0);
+    lk_path_quad_to(p, 50, 100, 100, 0);
+    LKT_CHECK_RECT("the bounds of a quad curve are its own, not its control point's", lk_path_get_bounds(p),
+                   lk_rect_make(0, 0, 100, 50), 1e-9);
+    lk_release(p);
     p = lk_path_create();
     LKT_CHECK_STATUS("an ellipse of negative width is taken", lk_path_add_ellipse(p, lk_rect_make(10, 0, -10, 20)), LK_OK);
     LKT_CHECK_RECT("... standardized", lk_path_get_bounds(p), lk_rect_make(0, 0, 10, 20), 1e-9);

@@ -531,6 +531,19 @@ static inline void check_threads_variable(void)
                             sizeof bad / sizeof bad[0], "16");
 }
 
+/* LAYERKIT_SOFTWARE_SPRITES and LAYERKIT_SOFTWARE_FILL_RUNS with a value
+   they do not take (a typo was taken silently for the default). */
+static inline void check_path_variables(void)
+{
+    static const char *const bad[] = { "of", "yes", "avx2", "2" };
+    check_variable_reported("sprites_variable_unknown_value_is_reported", "LAYERKIT_SOFTWARE_SPRITES", bad,
+                            sizeof bad / sizeof bad[0], "scalar");
+    check_variable_reported("sprites_variable_on_is_taken", "LAYERKIT_SOFTWARE_SPRITES", bad, 0, "on");
+    check_variable_reported("fill_runs_variable_unknown_value_is_reported", "LAYERKIT_SOFTWARE_FILL_RUNS", bad,
+                            sizeof bad / sizeof bad[0], "off");
+    check_variable_reported("fill_runs_variable_1_is_taken", "LAYERKIT_SOFTWARE_FILL_RUNS", bad, 0, "1");
+}
+
 /* A band test's whole run: its images, its scenes (`build`), the checks
    of each (check_band_scene) and, on software, the counts. */
 static inline int run_band_test(const band_test *t, void (*build)(scene *, int *))
@@ -559,6 +572,7 @@ static inline int run_band_test(const band_test *t, void (*build)(scene *, int *
     if (software) {
         check_band_rows_variable();
         check_threads_variable();
+        check_path_variables();
     }
     lkt_frame f_on = lkt_frame_new(W, H), f_off = lkt_frame_new(W, H), f_scalar = lkt_frame_new(W, H);
     rgba *ref = (rgba *)malloc(sizeof(rgba) * W * H);

@@ -209,8 +209,10 @@ lk_status lk_path_add_ellipse(lk_path *p, lk_rect r);
 lk_status lk_path_add_arc(lk_path *p, double cx, double cy, double radius,
                           double start_angle, double end_angle, bool clockwise);
 bool      lk_path_is_empty(const lk_path *p);
-/* bounding box of every point, control points included (CGPathGetBoundingBox
-   is the tight box of the curve: that is what this returns) */
+/* the tight bounding box of what the path draws: of each curve, not of its
+   control points (CGPathGetPathBoundingBox; CGPathGetBoundingBox would
+   include the control points). A quad (0,0) -> control (50,100) -> (100,0)
+   is 50 high, not 100. */
 lk_rect   lk_path_get_bounds(const lk_path *p);
 /* arc length of everything drawn (moves add nothing; a close draws back to
    its subpath's start), to 1e-9 relative; finite for any path: one longer
@@ -1217,7 +1219,8 @@ lk_layer *lk_tiled_layer_create(void);
 lk_status lk_tiled_layer_set_tile_size(lk_layer *layer, lk_size size);
 lk_size   lk_tiled_layer_get_tile_size(const lk_layer *layer);
 /* levels at 2^e x contentsScale pixels per point, e from bias - levels + 1
-   to bias: "levelsOfDetail" (1) and "levelsOfDetailBias" (0), 0..30 */
+   to bias: "levelsOfDetail" (1, within 1..30) and "levelsOfDetailBias" (0,
+   within 0..30) */
 lk_status lk_tiled_layer_set_levels_of_detail(lk_layer *layer, size_t levels);
 size_t    lk_tiled_layer_get_levels_of_detail(const lk_layer *layer);
 lk_status lk_tiled_layer_set_levels_of_detail_bias(lk_layer *layer, size_t bias);

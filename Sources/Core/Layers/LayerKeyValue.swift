@@ -83,7 +83,7 @@ enum KeyPathParts {
         case (.list(let items), _):
             return try component(of: items[try index(head, in: items, keyPath: keyPath)], path: rest, keyPath: keyPath)
         default:
-            throw unknown(keyPath)
+            throw noPart(keyPath, of: value, head)
         }
     }
 
@@ -124,13 +124,13 @@ enum KeyPathParts {
             items[i] = item
             return .list(items)
         default:
-            throw unknown(keyPath)
+            throw noPart(keyPath, of: value, head)
         }
     }
 
     /// "colors.2": an element of a list, by its index.
     private static func index(_ part: Substring, in items: [Value], keyPath: String) throws(LayerKitError) -> Int {
-        guard let i = Int(part), i >= 0 else { throw unknown(keyPath) }
+        guard let i = Int(part), i >= 0 else { throw noPart(keyPath, of: .list(items), part) }
         guard i < items.count else {
             throw LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\": index \(i) is beyond the list's \(items.count) elements")
         }
@@ -139,6 +139,23 @@ enum KeyPathParts {
 
     static func unknown(_ keyPath: String) -> LayerKitError {
         LayerKitError(.unknownKeyPath, "key_path: \"\(keyPath)\" is not a property of a layer")
+    }
+
+    /// The error for a part of a property's value that is not there
+    /// ("position.q"): it names the value's type and the parts it has (the
+    /// message said the key path was "not a property of a layer", of any
+    /// kind of layer, where the property was one and its part was wrong).
+    static func noPart(_ keyPath: String, of value: Value, _ part: Substring) -> LayerKitError {
+        let parts: String = switch value.type {
+        case .point: "x and y"
+        case .size: "width and height"
+        case .rect: "origin (x, y) and size (width, height)"
+        case .transform: "rotation, scale and translation, each whole or .x, .y or .z"
+        case .list: "its elements by index"
+        default: "no parts"
+        }
+        return LayerKitError(.unknownKeyPath,
+                             "key_path: \"\(keyPath)\": a \(value.type) has no part \"\(part)\" (it has \(parts))")
     }
 }
 
@@ -167,7 +184,7 @@ enum TransformKeyPath {
         case ("translation", 2): if let a = axis(path[1]) { return .translation(a) }
         default: break
         }
-        throw KeyPathParts.unknown(keyPath)
+        throw KeyPathParts.noPart(keyPath, of: .transform(.identity), Substring(path.joined(separator: ".")))
     }
 
     /// Decomposes t; a singular transform (a zero scale) keeps its
