@@ -21,7 +21,8 @@ private func kindValue<T, R>(_ handle: OpaquePointer?, _ property: Property<T>, 
 /// check their own, smaller bounds).
 private func count(_ v: Int, _ argument: String) throws(LayerKitError) -> Double {
     guard v >= 0, v <= Int(TiledProperties.maxTileCacheLimit) else {
-        throw LayerKitError(.invalidArgument, "\(argument): \(UInt(bitPattern: v)) is absurd")
+        throw LayerKitError(.invalidArgument,
+                            "\(argument): \(UInt(bitPattern: v)) is beyond 2^52, the largest count a layer takes")
     }
     return Double(v)
 }

@@ -321,6 +321,11 @@ static void check_absurd_counts(void)
                     LK_ERROR_INVALID_ARGUMENT, "count");
     LKT_CHECK(lk_gradient_layer_get_colors(gradient, NULL, 0) == 0 && lk_animation_get_key_times(k, NULL, 0) == 0,
               "S8.1 the refused calls changed nothing", "%s", "they did");
+    /* a count no layer takes says what the bound is (it read "is absurd") */
+    lk_layer *tiled = lk_tiled_layer_create();
+    LKT_CHECK_ERROR("S8.1 a tile cache limit of (size_t)-1 names the argument and the bound",
+                    lk_tiled_layer_set_tile_cache_limit(tiled, huge), LK_ERROR_INVALID_ARGUMENT, "is beyond 2^52");
+    lk_release(tiled);
     /* a name that names nothing is said to be one (it read "expected a
        string, one of ..., got the string ...") */
     lk_layer *emitter = lk_emitter_layer_create();
