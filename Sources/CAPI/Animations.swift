@@ -15,23 +15,26 @@ func mutableAnimation(_ handle: OpaquePointer?, _ argument: String = "a") throws
 }
 
 /// A property animation (basic, keyframe or spring: Core Animation's
-/// CAPropertyAnimation) the program may still change: a group's or a
-/// transition's key path, additive and cumulative were stored and ignored.
-private func propertyAnimation(_ handle: OpaquePointer?, _ call: String) throws -> Animation {
-    let target = try mutableAnimation(handle)
+/// CAPropertyAnimation): a group's or a transition's key path, additive and
+/// cumulative were stored and ignored, and read back with no error.
+private func checkPropertyAnimation(_ target: Animation, _ call: String) throws {
     guard target.animationKind != .group && target.animationKind != .transition else {
         throw LayerKitError(.invalidArgument, "a: \(call) applies to basic, keyframe and spring animations, not \(target.animationKind)")
     }
+}
+
+/// A property animation the program may still change.
+private func propertyAnimation(_ handle: OpaquePointer?, _ call: String) throws -> Animation {
+    let target = try mutableAnimation(handle)
+    try checkPropertyAnimation(target, call)
     return target
 }
 
-/// A property animation, to read: on a group or a transition a getter of
-/// what the setters refuse there returns the type's zero and says so.
+/// A property animation, to read: on another kind the getter returns the
+/// type's zero and says so, as its setter refuses it.
 private func readablePropertyAnimation(_ handle: OpaquePointer?, _ call: String) throws -> Animation {
     let target = try animation(handle)
-    guard target.animationKind != .group && target.animationKind != .transition else {
-        throw LayerKitError(.invalidArgument, "a: \(call) applies to basic, keyframe and spring animations, not \(target.animationKind)")
-    }
+    try checkPropertyAnimation(target, call)
     return target
 }
 
@@ -156,13 +159,17 @@ private func setFlag(_ a: OpaquePointer?, _ change: (Animation) -> Void) -> lk_s
 /// fromValue, toValue and byValue: basic and spring animations only (a
 /// keyframe animation has values, a group and a transition none; there they
 /// were stored and ignored, and a group could then be refused under S4.8).
+private func checkValuedAnimation(_ target: Animation, _ call: String) throws {
+    guard target.animationKind == .basic || target.animationKind == .spring else {
+        throw LayerKitError(.invalidArgument, "a: \(call) applies to basic and spring animations, not \(target.animationKind)")
+    }
+}
+
 private func setAnimationValue(_ a: OpaquePointer?, _ v: lk_value, _ call: String,
                                _ assign: (Animation, Value?) -> Void) -> lk_status {
     run {
         let target = try mutableAnimation(a)
-        guard target.animationKind == .basic || target.animationKind == .spring else {
-            throw LayerKitError(.invalidArgument, "a: \(call) applies to basic and spring animations, not \(target.animationKind)")
-        }
+        try checkValuedAnimation(target, call)
         let converted = try finiteValue(from: v, "v")
         if case .none = converted { assign(target, nil) } else { assign(target, converted) }
     }
@@ -172,10 +179,7 @@ private func getAnimationValue(_ a: OpaquePointer?, _ out: UnsafeMutablePointer<
                                _ call: String, _ field: (Animation) -> Value?) -> lk_status {
     run {
         let target = try animation(a)
-        // (as the setters refuse them: a keyframe animation has values, a group and a transition none)
-        guard target.animationKind == .basic || target.animationKind == .spring else {
-            throw LayerKitError(.invalidArgument, "a: \(call) applies to basic and spring animations, not \(target.animationKind)")
-        }
+        try checkValuedAnimation(target, call)   // (as the setters refuse them)
         guard let out else { throw LayerKitError(.invalidArgument, "out: NULL") }
         out.pointee = cValue(field(target) ?? .none, owner: target, key: name)
     }
