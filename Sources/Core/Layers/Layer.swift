@@ -203,7 +203,7 @@ public class Layer: Object, @unchecked Sendable {
         var node: Layer? = self
         while let current = node {
             if current === ancestor { return true }
-            node = current.superlayer ?? current.maskOwner
+            node = current.parentInTree
         }
         return false
     }
@@ -241,10 +241,10 @@ public class Layer: Object, @unchecked Sendable {
     /// maximumDepth; otherwise an error naming `argument`.
     private func checkDepth(adopting layer: Layer, argument: String) throws(LayerKitError) {
         var above = 1   // this layer and its ancestors
-        var node = superlayer ?? maskOwner
+        var node = parentInTree
         while let current = node {
             above += 1
-            node = current.superlayer ?? current.maskOwner
+            node = current.parentInTree
         }
         let room = Layer.maximumDepth - above
         let below = layer.levels(upTo: room + 1)

@@ -142,7 +142,7 @@ extension Layer {
     public func sharesTree(with other: Layer) -> Bool { rootLayer === other.rootLayer }
 
     /// The layer above this one: its superlayer, or the layer it is the mask of.
-    private var parentInTree: Layer? { superlayer ?? maskOwner }
+    var parentInTree: Layer? { superlayer ?? maskOwner }
 
     /// The nearest layer that is (or is above) both; nil in different trees.
     static func commonAncestor(_ a: Layer, _ b: Layer) -> Layer? {

@@ -24,9 +24,6 @@ extension Layer {
     public func layoutSublayers() {
         delegate?.layoutSublayers?(self)
     }
-
-    /// The layer above this one: its superlayer, or the layer it masks.
-    var parentNode: Layer? { superlayer ?? maskOwner }
 }
 
 /// The layout pass over the layers a thread marked.
@@ -99,14 +96,14 @@ private struct LayoutRound {
         var ranked: [(Int, Layer)] = []
         for layer in pending {
             var depth = 0, underMarked = false
-            var node = layer.parentNode, highest = layer
+            var node = layer.parentInTree, highest = layer
             while let n = node {
                 depth += 1
                 let id = ObjectIdentifier(n)
                 if marked.contains(id) { underMarked = true }
                 onPath.insert(id)
                 highest = n
-                node = n.parentNode
+                node = n.parentInTree
             }
             if highest !== layer { treeTops[ObjectIdentifier(layer)] = ObjectIdentifier(highest) }
             if !underMarked { ranked.append((depth, layer)) }
@@ -120,7 +117,7 @@ private struct LayoutRound {
     func leftItsTree(_ layer: Layer) -> Bool {
         guard let top = treeTops[ObjectIdentifier(layer)] else { return false }
         var highest = layer
-        while let n = highest.parentNode { highest = n }
+        while let n = highest.parentInTree { highest = n }
         return ObjectIdentifier(highest) != top
     }
 
@@ -139,9 +136,9 @@ private struct LayoutRound {
     /// it is still where it was pushed from: an earlier sibling's layout
     /// may have moved or removed it.
     private mutating func descend(from top: Layer) {
-        var stack: [(layer: Layer, parent: Layer?)] = [(top, top.parentNode)]
+        var stack: [(layer: Layer, parent: Layer?)] = [(top, top.parentInTree)]
         while let (layer, parent) = stack.popLast() {
-            guard layer.parentNode === parent, visited.insert(ObjectIdentifier(layer)).inserted else { continue }
+            guard layer.parentInTree === parent, visited.insert(ObjectIdentifier(layer)).inserted else { continue }
             if layer.needsLayout { LayoutRound.layOut(layer) }
             var children: [Layer] = []
             for child in layer.sublayers where wanted(child) { children.append(child) }

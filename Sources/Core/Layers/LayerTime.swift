@@ -8,9 +8,9 @@ extension Layer {
     /// model's: a copy under a parent of speed 2 converted media time as if
     /// at the root).
     private var timingParent: Layer? {
-        if let up = superlayer ?? maskOwner { return up }
+        if let up = parentInTree { return up }
         guard presentedPlacement != nil, let model = modelLayer else { return nil }
-        return model.superlayer ?? model.maskOwner
+        return model.parentInTree
     }
 
     /// The chain from the tree's root down to this layer.

@@ -220,20 +220,19 @@ public enum Transaction {
         // on any of them before it commits. So does the one committing,
         // when a display pass's drawing adds it.
         var groups: [CompletionGroup] = []
-        if state.committing != nil {
-            let group = state.committing!.completion ?? CompletionGroup()
-            if state.committing!.completion !== group { state.committing!.completion = group }
-            group.animationAdded()
-            groups.append(group)
-        }
-        for i in state.frames.indices {
-            let group = state.frames[i].completion ?? CompletionGroup()
-            if state.frames[i].completion !== group { state.frames[i].completion = group }
-            group.animationAdded()
-            groups.append(group)
-        }
+        if state.committing != nil { groups.append(counting(&state.committing!)) }
+        for i in state.frames.indices { groups.append(counting(&state.frames[i])) }
         state.groupsForFrames = groups
         return groups
+    }
+
+    /// The transaction's completion group (made when it has none yet), with
+    /// one more animation counted in it.
+    private static func counting(_ frame: inout Frame) -> CompletionGroup {
+        let group = frame.completion ?? CompletionGroup()
+        if frame.completion !== group { frame.completion = group }
+        group.animationAdded()
+        return group
     }
 
     // MARK: Properties (S2.3), inherited from enclosing transactions
