@@ -20,6 +20,16 @@ static int draws;
 static lk_canvas *kept; /* a canvas pointer kept past its callback */
 static const lkt_tolerance tolerance = {3, 48, 300, 0};
 
+/* A delegate that draws with `draw` and does nothing else. */
+static lk_layer_delegate drawing_delegate(void (*fn)(lk_layer *layer, lk_canvas *canvas, void *user_data))
+{
+    lk_layer_delegate d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.draw = fn;
+    return d;
+}
+
 static void draw(lk_layer *layer, lk_canvas *canvas, void *user_data)
 {
     (void)layer;
@@ -70,10 +80,7 @@ static void reference_drawing(cairo_t *cr, double ox, double oy)
 static void test_draw(void)
 {
     lk_layer *l = lk_layer_create();
-    lk_layer_delegate d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.draw = draw;
+    lk_layer_delegate d = drawing_delegate(draw);
     lk_layer_set_delegate(l, &d, NULL, NULL);
     lk_layer_set_frame(l, lk_rect_make(20, 20, 80, 60));
     /* shown at once: without this the root's sublayers action fades it in (S3.3) */
@@ -249,10 +256,7 @@ static void draw_again(lk_layer *layer, lk_canvas *canvas, void *user_data)
 
 static lk_layer *drawn_layer(double x, lk_layer *to_mark)
 {
-    lk_layer_delegate d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.draw = draw_again;
+    lk_layer_delegate d = drawing_delegate(draw_again);
     lk_layer *l = lk_layer_create();
     lk_layer_set_frame(l, lk_rect_make(x, 0, 20, 20));
     lk_layer_add_sublayer(root, l);
@@ -335,10 +339,7 @@ static double presented_opacity(lk_layer *l)
 static void test_drawing_joins_the_commit(void)
 {
     for (int by_flush = 0; by_flush < 2; by_flush++) {
-        lk_layer_delegate d;
-        memset(&d, 0, sizeof d);
-        d.struct_size = sizeof d;
-        d.draw = draw_and_fade;
+        lk_layer_delegate d = drawing_delegate(draw_and_fade);
         lk_layer *drawn = lk_layer_create(), *other = lk_layer_create();
         lk_layer_set_frame(drawn, lk_rect_make(0, 0, 10, 10));
         lk_layer_set_frame(other, lk_rect_make(20, 0, 10, 10));
@@ -441,10 +442,7 @@ static void draw_and_display_again(lk_layer *layer, lk_canvas *canvas, void *use
 
 static void test_display_nesting_is_bounded(void)
 {
-    lk_layer_delegate d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.draw = draw_and_display_again;
+    lk_layer_delegate d = drawing_delegate(draw_and_display_again);
     lk_layer *l = lk_layer_create();
     lk_layer_set_frame(l, lk_rect_make(0, 0, 10, 10));
     lk_transaction_set_disable_actions(true);
@@ -480,10 +478,7 @@ static void draw_text_fonts(lk_layer *layer, lk_canvas *canvas, void *user_data)
 
 static void test_canvas_text_font(void)
 {
-    lk_layer_delegate d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.draw = draw_text_fonts;
+    lk_layer_delegate d = drawing_delegate(draw_text_fonts);
     lk_layer *l = lk_layer_create();
     lk_layer_set_frame(l, lk_rect_make(0, 0, 40, 20));
     lk_layer_set_delegate(l, &d, NULL, NULL);
@@ -514,10 +509,7 @@ static void test_tiny_contents_scale(void)
     lk_layer *l = lk_layer_create();
     lk_layer_set_bounds(l, lk_rect_make(0, 0, 20, 20));
     LKT_CHECK_STATUS("S7 a contentsScale of 1e-200 is taken", lk_layer_set_contents_scale(l, 1e-200), LK_OK);
-    lk_layer_delegate d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.draw = clear_red;
+    lk_layer_delegate d = drawing_delegate(clear_red);
     lk_layer_set_delegate(l, &d, NULL, NULL);
     lk_layer_set_needs_display(l);
     lk_layer_display_if_needed(l);
@@ -561,10 +553,7 @@ static void test_snapshot_of_marked_sublayers(void)
     lk_layer_set_frame(grandchild, lk_rect_make(0, 0, 10, 10));
     lk_layer_add_sublayer(parent, child);
     lk_layer_add_sublayer(child, grandchild);
-    lk_layer_delegate d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.draw = fill_with;
+    lk_layer_delegate d = drawing_delegate(fill_with);
     lk_layer_set_delegate(grandchild, &d, NULL, NULL);
     snapshot_fill = lk_color_make(1, 0, 0, 1);
     lk_layer_set_needs_display(grandchild);

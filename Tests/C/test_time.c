@@ -545,24 +545,32 @@ static void explicit_animations(void)
    (it wraps past the end: "C D E A B"), and a negative speed plays the
    iterations backwards over the same interval of parent time. zPosition
    2 -> 10, linear over 1 s from B: 2 + 8 f, f the fraction played. */
-static bool offset_cumulative;   /* the next offset_layer's animation is cumulative */
-static lk_layer *offset_layer(double begin, double offset, double speed, double repeat, lk_fill_mode fill)
+/* zPosition from -> to, linear over 1 s from begin, with the offset and
+   speed given, its events counted (count_events) */
+static lk_animation *linear_z(double from, double to, double begin, double offset, double speed)
 {
-    lk_layer *l = committed_layer();
     lk_animation *a = lk_basic_animation_create("zPosition");
-    lk_animation_set_from_value(a, lk_value_number(2));
-    lk_animation_set_to_value(a, lk_value_number(10));
+    lk_animation_set_from_value(a, lk_value_number(from));
+    lk_animation_set_to_value(a, lk_value_number(to));
     lk_animation_set_duration(a, 1);
     lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
     lk_animation_set_begin_time(a, begin);
     lk_animation_set_time_offset(a, offset);
     lk_animation_set_speed(a, speed);
+    count_events(a);
+    return a;
+}
+
+static bool offset_cumulative;   /* the next offset_layer's animation is cumulative */
+static lk_layer *offset_layer(double begin, double offset, double speed, double repeat, lk_fill_mode fill)
+{
+    lk_layer *l = committed_layer();
+    lk_animation *a = linear_z(2, 10, begin, offset, speed);
     if (repeat > 0) lk_animation_set_repeat_count(a, repeat);
     lk_animation_set_cumulative(a, offset_cumulative);
     lk_animation_set_fill_mode(a, fill);
     /* (filling forwards holds only an animation kept on completion, S4.5) */
     if (fill == LK_FILL_FORWARDS || fill == LK_FILL_BOTH) lk_animation_set_removed_on_completion(a, false);
-    count_events(a);
     lk_layer_add_animation(l, a, "z");
     lk_release(a);
     lk_transaction_flush();
@@ -1243,16 +1251,8 @@ static void speed_zero_before_begin(void)
     static const struct { double offset; const char *fill; } cases[] = { { 0.3, NULL }, { 0, NULL }, { 0.3, "backwards" } };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double begin = lk_media_time() + 100;
-        lk_animation *a = lk_basic_animation_create("zPosition");
-        lk_animation_set_from_value(a, lk_value_number(0));
-        lk_animation_set_to_value(a, lk_value_number(10));
-        lk_animation_set_duration(a, 1);
-        lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
-        lk_animation_set_begin_time(a, begin);
-        lk_animation_set_speed(a, 0);
-        lk_animation_set_time_offset(a, cases[i].offset);
+        lk_animation *a = linear_z(0, 10, begin, cases[i].offset, 0);
         if (cases[i].fill) lk_animation_set_fill_mode(a, LK_FILL_BACKWARDS);
-        count_events(a);
         started = stopped_finished = stopped_early = 0;
         lk_transaction_begin();
         lk_transaction_set_disable_actions(true);

@@ -310,20 +310,25 @@ typedef struct rounded {
     quad bounds;
 } rounded;
 
-static double rounded_supersampled(const void *shape, int x, int y)
+/* The part of pixel (x, y) inside r, from n x n samples. */
+static double rounded_area(const rounded *r, int x, int y, int n)
 {
-    const rounded *r = (const rounded *)shape;
     if (outside_bounds(&r->bounds, x, y)) return 0.0;
     int inside = 0;
-    for (int j = 0; j < 32; j++) {
-        for (int i = 0; i < 32; i++) {
-            double dx = x + (i + 0.5) / 32.0 - r->tx, dy = y + (j + 0.5) / 32.0 - r->ty;
+    for (int j = 0; j < n; j++) {
+        for (int i = 0; i < n; i++) {
+            double dx = x + (i + 0.5) / n - r->tx, dy = y + (j + 0.5) / n - r->ty;
             double lx = (r->c * dx + r->s * dy) / r->scale + r->w / 2;
             double ly = (-r->s * dx + r->c * dy) / r->scale + r->h / 2;
             inside += lkt_in_rounded_rect(lx, ly, 0, 0, r->w, r->h, r->r);
         }
     }
-    return inside / 1024.0;
+    return inside / ((double)n * n);
+}
+
+static double rounded_supersampled(const void *shape, int x, int y)
+{
+    return rounded_area((const rounded *)shape, x, y, 32);
 }
 
 static void test_rotated_rounded(void)
@@ -366,26 +371,11 @@ static void test_rotated_rounded(void)
    under a pixel's radius up to 12 levels fuller (one tangent a quarter). */
 typedef struct speck_frame { rounded specks[64]; int count; } speck_frame;
 
-static double rounded_64x64(const rounded *r, int x, int y)
-{
-    if (outside_bounds(&r->bounds, x, y)) return 0.0;
-    int inside = 0;
-    for (int j = 0; j < 64; j++) {
-        for (int i = 0; i < 64; i++) {
-            double dx = x + (i + 0.5) / 64.0 - r->tx, dy = y + (j + 0.5) / 64.0 - r->ty;
-            double lx = (r->c * dx + r->s * dy) / r->scale + r->w / 2;
-            double ly = (-r->s * dx + r->c * dy) / r->scale + r->h / 2;
-            inside += lkt_in_rounded_rect(lx, ly, 0, 0, r->w, r->h, r->r);
-        }
-    }
-    return inside / 4096.0;
-}
-
 static double specks_supersampled(const void *shape, int x, int y)
 {
     const speck_frame *f = (const speck_frame *)shape;
     double sum = 0;
-    for (int i = 0; i < f->count; i++) sum += rounded_64x64(&f->specks[i], x, y);
+    for (int i = 0; i < f->count; i++) sum += rounded_area(&f->specks[i], x, y, 64);
     return sum;
 }
 
