@@ -118,6 +118,18 @@ static lk_backend_instance *drm_open(const lk_backend_host *host,
         return NULL;
     }
 
+    /* before the device is opened, as the two above: where none opens, a
+       wrong value was never reported (the error was only "no device") */
+    const char *forced = getenv("LAYERKIT_DRM_PATH");
+    if (forced && !*forced) forced = NULL;
+    if (forced && strcmp(forced, "gles") != 0 && strcmp(forced, "dumb") != 0) {
+        drm_set_error(error, error_size,
+                      "drm backend: LAYERKIT_DRM_PATH=%s: expected gles or dumb (the render path; unset: gles, else dumb)",
+                      forced);
+        drm_close((lk_backend_instance *)out);
+        return NULL;
+    }
+
     if (!drm_choose(out, &o, error, error_size)) {
         drm_close((lk_backend_instance *)out);
         return NULL;
@@ -129,13 +141,6 @@ static lk_backend_instance *drm_open(const lk_backend_host *host,
     drm_rotation_choose(out);
     set_buffer_size(out);
 
-    const char *forced = getenv("LAYERKIT_DRM_PATH");
-    if (forced && !*forced) forced = NULL;
-    if (forced && strcmp(forced, "gles") != 0 && strcmp(forced, "dumb") != 0) {
-        drm_set_error(error, error_size, "drm backend: LAYERKIT_DRM_PATH=%s: expected gles or dumb", forced);
-        drm_close((lk_backend_instance *)out);
-        return NULL;
-    }
     char *reasons = out->path_failures;
     size_t reasons_size = sizeof out->path_failures, used = 0;
     for (size_t i = 0; i < PATH_COUNT && !out->path; i++) {

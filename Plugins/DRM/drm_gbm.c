@@ -172,16 +172,18 @@ static bool choose_config(gbm_state *s, char *error, size_t error_size)
     return false;
 }
 
-static bool create_context(gbm_state *s, char *error, size_t error_size)
+static bool create_context(drm_output *out, gbm_state *s, char *error, size_t error_size)
 {
     if (!eglBindAPI(EGL_OPENGL_ES_API)) {
         drm_set_error(error, error_size, GBM_LABEL ": eglBindAPI(EGL_OPENGL_ES_API) failed: %s",
                       egl_error_name(eglGetError()));
         return false;
     }
-    const char *wanted = getenv("LAYERKIT_GLES_VERSION");
+    char warning[256];
+    bool allow_es3 = lkgl_es3_allowed_by_env(GBM_LABEL, warning, sizeof warning);
+    if (*warning) drm_log(out, LK_BACKEND_LOG_WARNING, "%s", warning);
     EGLint e3 = EGL_SUCCESS;
-    if (!(wanted && strcmp(wanted, "2") == 0)) {
+    if (allow_es3) {
         const EGLint es3[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE };
         s->context = eglCreateContext(s->display, s->config, EGL_NO_CONTEXT, es3);
         if (s->context != EGL_NO_CONTEXT) {
@@ -218,7 +220,7 @@ static bool gbm_path_start(drm_output *out, char *error, size_t error_size)
         goto fail;
     }
     if (!open_display(s, error, error_size) || !choose_config(s, error, error_size) ||
-        !create_context(s, error, error_size))
+        !create_context(out, s, error, error_size))
         goto fail;
     s->surface = gbm_surface_create(s->device, out->buffer_width, out->buffer_height, s->format,
                                     GBM_BO_USE_SCANOUT | GBM_BO_USE_RENDERING);

@@ -90,7 +90,10 @@ static lk_backend_instance *gles_open(const lk_backend_host *host,
     }
     inst->width = width;
     inst->height = height;
-    if (!gles_egl_open(&inst->egl, GLES_LABEL, error, error_size)) {
+    char warning[256];
+    bool allow_es3 = lkgl_es3_allowed_by_env(GLES_LABEL, warning, sizeof warning);
+    if (*warning) log_message(inst, LK_BACKEND_LOG_WARNING, "%s", warning);
+    if (!gles_egl_open(&inst->egl, GLES_LABEL, allow_es3, error, error_size)) {
         free(inst);
         return NULL;
     }
@@ -268,7 +271,7 @@ static bool gles_describe(lk_backend_instance *inst, char *text, size_t text_siz
     }
     /* Probing: a context of our own, without an output. */
     gles_egl egl;
-    if (!gles_egl_open(&egl, GLES_LABEL, text, text_size)) return false;
+    if (!gles_egl_open(&egl, GLES_LABEL, lkgl_es3_allowed_by_env(GLES_LABEL, NULL, 0), text, text_size)) return false;
     char error[256];
     if (!gles_egl_make_current(&egl, error, sizeof error)) {
         gles_egl_close(&egl);

@@ -148,7 +148,7 @@ static bool open_display(gles_egl *egl, const char *label, char *error, size_t e
     return false;
 }
 
-static bool create_context(gles_egl *egl, const char *label, char *error, size_t error_size)
+static bool create_context(gles_egl *egl, const char *label, bool allow_es3, char *error, size_t error_size)
 {
     const char *extensions = eglQueryString(egl->display, EGL_EXTENSIONS);
     if (!has_extension(extensions, "EGL_KHR_surfaceless_context")) {
@@ -161,8 +161,6 @@ static bool create_context(gles_egl *egl, const char *label, char *error, size_t
                  label, egl_error_name(eglGetError()));
         return false;
     }
-    const char *wanted = getenv("LAYERKIT_GLES_VERSION");
-    bool allow_es3 = !(wanted && strcmp(wanted, "2") == 0);
     EGLConfig config = EGL_NO_CONFIG_KHR;
     if (!has_extension(extensions, "EGL_KHR_no_config_context")) {
         const EGLint attributes[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, 0, EGL_NONE };
@@ -196,11 +194,11 @@ static bool create_context(gles_egl *egl, const char *label, char *error, size_t
     return true;
 }
 
-bool gles_egl_open(gles_egl *egl, const char *label, char *error, size_t error_size)
+bool gles_egl_open(gles_egl *egl, const char *label, bool allow_es3, char *error, size_t error_size)
 {
     memset(egl, 0, sizeof *egl);
     if (!open_display(egl, label, error, error_size)) return false;
-    if (!create_context(egl, label, error, error_size)) {
+    if (!create_context(egl, label, allow_es3, error, error_size)) {
         gles_egl_close(egl);
         return false;
     }

@@ -21,9 +21,10 @@ typedef struct gles_egl {
     const char *platform;    /* the EGL extension the display came from */
 } gles_egl;
 
-/* Opens the display and creates the context; the reason names the EGL call
-   and its error on failure. $LAYERKIT_GLES_VERSION=2 asks for ES 2 only. */
-bool gles_egl_open(gles_egl *egl, const char *label, char *error, size_t error_size);
+/* Opens the display and creates the context (ES 3 when allow_es3 and the
+   driver has it, else ES 2: lkgl_es3_allowed_by_env); the reason names the
+   EGL call and its error on failure. */
+bool gles_egl_open(gles_egl *egl, const char *label, bool allow_es3, char *error, size_t error_size);
 void gles_egl_close(gles_egl *egl);
 bool gles_egl_make_current(gles_egl *egl, char *error, size_t error_size);
 void gles_egl_release(gles_egl *egl);

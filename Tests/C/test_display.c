@@ -517,10 +517,28 @@ static void check_render_thread_refused(void)
     lk_release(root);
 }
 
+/* S8.1, S8.2: the drm backend refuses a LAYERKIT_DRM_PATH it does not take
+   by name, value and what it takes, before it looks for a device, as it
+   refuses LAYERKIT_DRM_ROTATION and _BUFFERS: where no device opens (this
+   machine, without /dev/dri) the error said only that. Refused the same
+   on a machine with one (docs/drm.md). */
+static void check_drm_path_variable(void)
+{
+    setenv("LAYERKIT_DRM_PATH", "gbm", 1);
+    lkt_error_mark();
+    lk_display *d = open_with("drm", 32, 32);
+    LKT_CHECK(d == NULL, "S8.1 the drm backend with LAYERKIT_DRM_PATH=gbm does not open", "got a display");
+    LKT_CHECK_ERROR_MESSAGE("S8.1 ... and says LAYERKIT_DRM_PATH=gbm is not a render path it takes",
+                            "LAYERKIT_DRM_PATH=gbm: expected gles or dumb");
+    lk_display_close(d);
+    unsetenv("LAYERKIT_DRM_PATH");
+}
+
 int main(void)
 {
     check_open();
     check_backend_choice();
+    check_drm_path_variable();
     check_frames();
     check_root_in_one_tree();
     check_root_not_adopted();

@@ -24,6 +24,50 @@ static void expect_render_error(const lk_backend *b, lk_backend_instance *inst,
         lkt_fail("error \"%s\" does not contain \"%s\"", error, part);
 }
 
+/* Every line a host heard while an instance opened (last_log keeps only
+   the last, and the gles backend logs what it opened after a warning). */
+static char heard[4096];
+
+static void hear(void *data, uint32_t level, const char *message)
+{
+    size_t n = strlen(heard);
+    (void)data;
+    (void)level;
+    snprintf(heard + n, sizeof heard - n, "%s\n", message);
+}
+
+/* S8.1 on gles: LAYERKIT_GLES_VERSION with a value it does not take is
+   reported by name, value and what it takes, and the default context is
+   made (the instance opens); 2 and 3 are taken without a word. A typo
+   ("2.0" for "2") was taken silently for the default. */
+static void check_gles_version_variable(const lk_backend *b)
+{
+    static const char *const values[] = { "2.0", "es2", "4", "2", "3" };
+    lkt_begin("gles_version_variable_unknown_value_is_reported");
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        int known = strcmp(values[i], "2") == 0 || strcmp(values[i], "3") == 0;
+        lkt_host_record record;
+        memset(&record, 0, sizeof record);
+        lk_backend_host host = lkt_host(&record);
+        host.log = hear;
+        heard[0] = '\0';
+        char error[512] = "";
+        setenv("LAYERKIT_GLES_VERSION", values[i], 1);
+        lk_backend_instance *inst = b->open(&host, NULL, error, sizeof error);
+        unsetenv("LAYERKIT_GLES_VERSION");
+        if (!inst) {
+            lkt_fail("LAYERKIT_GLES_VERSION=%s: the instance did not open: %s", values[i], error);
+            continue;
+        }
+        int named = strstr(heard, "LAYERKIT_GLES_VERSION=") != NULL;
+        if (!known && !(named && strstr(heard, values[i]) && strstr(heard, "expected 2")))
+            lkt_fail("LAYERKIT_GLES_VERSION=%s: no warning naming it and what it takes (heard \"%s\")", values[i], heard);
+        if (known && named) lkt_fail("LAYERKIT_GLES_VERSION=%s was reported: \"%s\"", values[i], heard);
+        b->close(inst);
+    }
+    lkt_end();
+}
+
 int main(void)
 {
     lk_backend_entry_fn entry = lkt_load_entry();
@@ -346,6 +390,8 @@ int main(void)
         }
     }
     lkt_end();
+
+    if (strcmp(lkt_backend_name(), "gles") == 0) check_gles_version_variable(b);
 
     b->close(inst);
     b->close(NULL);

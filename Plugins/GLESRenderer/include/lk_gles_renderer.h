@@ -77,6 +77,13 @@ void lkgl_renderer_describe(const lkgl_renderer *r, char *text, size_t text_size
 uint32_t lkgl_compile_program(const char *label, const char *name, const char *vertex_source,
                               const char *fragment_source, char *error, size_t error_size);
 
+/* $LAYERKIT_GLES_VERSION, for the backends creating their contexts: false
+   for 2 (an OpenGL ES 2 context only); true for 3, empty or unset (ES 3
+   where the driver has it, else ES 2). Another value is taken as the
+   default and warning (warning_size bytes; "" otherwise) says so, naming
+   the variable, the value and what it takes, for the host's log. */
+bool lkgl_es3_allowed_by_env(const char *label, char *warning, size_t warning_size);
+
 /* "GL_OUT_OF_MEMORY" for GL_OUT_OF_MEMORY, and so on. */
 const char *lkgl_gl_error_name(uint32_t error);
 
