@@ -572,31 +572,81 @@ static void test_animated_counts(void)
     lk_replicator_layer_set_preserves_depth(r, true);
     lk_layer_add_sublayer(space, r);
     lk_layer_add_sublayer(root, space);
-    lk_animation *spring = lk_spring_animation_create("instanceCount");
-    lk_animation_set_from_value(spring, lk_value_number(3));
-    lk_animation_set_to_value(spring, lk_value_number(0));
-    lk_animation_set_damping(spring, 2);
-    lk_animation_set_begin_time(spring, t);
-    lk_layer_add_animation(r, spring, "spring");
-    lk_release(spring);
+    /* the same spring on instanceDelay, a number presented as it runs,
+       shows where the count's goes (the count is presented as drawn) */
+    static const char *const sprung[] = {"instanceCount", "instanceDelay"};
+    for (int i = 0; i < 2; i++) {
+        lk_animation *spring = lk_spring_animation_create(sprung[i]);
+        lk_animation_set_from_value(spring, lk_value_number(3));
+        lk_animation_set_to_value(spring, lk_value_number(0));
+        lk_animation_set_damping(spring, 2);
+        lk_animation_set_begin_time(spring, t);
+        lk_layer_add_animation(r, spring, sprung[i]);
+        lk_release(spring);
+    }
     lk_transaction_flush();
-    int refused = 0, below = 0;
+    int refused = 0, below = 0, unlike = 0;
     for (int k = 0; k <= 40; k++) {
         lk_layer *p = lk_layer_copy_presentation_at(r, t + k * 0.05);
-        double v = NAN;
+        double v = NAN, count = NAN;
         lk_value value;
-        if (p && lk_layer_get_value(p, "instanceCount", &value) == LK_OK && value.type == LK_VALUE_NUMBER) v = value.as.number;
+        if (p && lk_layer_get_value(p, "instanceDelay", &value) == LK_OK && value.type == LK_VALUE_NUMBER) v = value.as.number;
+        if (p && lk_layer_get_value(p, "instanceCount", &value) == LK_OK && value.type == LK_VALUE_NUMBER)
+            count = value.as.number;
+        if (!p || count != (v < 1 ? 0 : floor(v))) unlike++;
         lk_release(p);
         if (v < 0) below++;
         if (lk_display_render_frame_at(display, t + k * 0.05) != LK_OK) refused++;
     }
     LKT_CHECK(below > 0, "S4.11 the spring takes instanceCount below 0", "below 0 at %d of 41 times", below);
+    LKT_CHECK(unlike == 0, "S7.5 ... and it reads by key path as drawn: 0 below 1, else the whole part", "%d of 41 times not",
+              unlike);
     LKT_CHECK(refused == 0, "S8.1 a spring overshooting instanceCount below 0 in a transform layer draws every frame",
               "%d frames refused", refused);
     lk_layer_remove_from_superlayer(space);
     lk_release(space);
     lk_release(r);
     render_at(t + 10);
+}
+
+/* S7.5: instanceCount is a whole number (NSInteger in CAReplicatorLayer.h);
+   animated, it is drawn as the whole part of the interpolated value. On a
+   presentation copy its key path reads that, as the typed getter does: at
+   0.46 of an animation from 0 to 10 both read 4 (the key path read 4.6). */
+static void test_presented_count_by_key_path(void)
+{
+    double t = lk_media_time() + 2000;
+    lk_layer *r = lk_replicator_layer_create();
+    lk_layer_set_frame(r, lk_rect_make(0, 0, W, H));
+    lk_replicator_layer_set_instance_transform(r, lk_transform3d_make_translation(20, 0, 0));
+    lk_layer_add_sublayer(r, lkt_layer_new(NULL, 0, 0, 10, 10, lk_color_make(1, 0, 0, 1)));
+    lk_layer_add_sublayer(root, r);
+    render_at(t);
+    lk_animation *a = lk_basic_animation_create("instanceCount");
+    lk_animation_set_from_value(a, lk_value_number(0));
+    lk_animation_set_to_value(a, lk_value_number(10));
+    lk_animation_set_duration(a, 10);
+    lk_animation_set_begin_time(a, t);
+    lk_animation_set_timing_function(a, lk_timing_function_named(LK_TIMING_LINEAR));
+    lk_layer_add_animation(r, a, "count");
+    lk_release(a);
+    lk_transaction_flush();
+    render_at(t + 4.6);
+    lk_layer *p = lk_layer_copy_presentation_at(r, t + 4.6);
+    lk_value v = lk_value_none();
+    lk_status s = p ? lk_layer_get_value(p, "instanceCount", &v) : LK_ERROR_STATE;
+    size_t typed = p ? lk_replicator_layer_get_instance_count(p) : 99999;
+    LKT_CHECK(s == LK_OK && v.type == LK_VALUE_NUMBER && v.as.number == 4 && typed == 4,
+              "S7.5 a presented instanceCount reads the same by key path and typed getter (4 at 4.6)",
+              "key path %g (status %d), typed %zu", v.type == LK_VALUE_NUMBER ? v.as.number : NAN, (int)s, typed);
+    LKT_CHECK(red_at(3 * 20 + 5, 5) > 200 && red_at(4 * 20 + 5, 5) == 0, "S7.5 ... and four instances are drawn",
+              "red %d at the fourth, %d at the fifth", red_at(3 * 20 + 5, 5), red_at(4 * 20 + 5, 5));
+    lk_release(p);
+    LKT_CHECK(lk_replicator_layer_get_instance_count(r) == 1, "S5.1 the model's instanceCount stays 1", "%zu",
+              lk_replicator_layer_get_instance_count(r));
+    lk_layer_remove_from_superlayer(r);
+    lk_release(r);
+    render_at(t + 20);
 }
 
 int main(void)
@@ -614,6 +664,7 @@ int main(void)
     test_errors();
     test_limits();
     test_animated_counts();
+    test_presented_count_by_key_path();
     lk_display_close(display);
     lk_release(root);
     return lkt_finish();

@@ -523,6 +523,12 @@ public final class RenderTree: @unchecked Sendable {
                                          events: nil)
         }
         state.mask = nil
+        if state.layerKind == .replicator {
+            // S7.5: instanceCount is a whole number (NSInteger in Core
+            // Animation): presented as drawn, so its key path reads what the
+            // typed getter and the renderer take (it read 4.6 where they took 4).
+            state.replicator.instanceCount = Double(state.replicator.drawnInstanceCount)
+        }
         return state
     }
 
