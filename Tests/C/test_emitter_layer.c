@@ -810,6 +810,37 @@ static void test_properties_and_errors(void)
     lkt_error_mark();
     LKT_CHECK_ERROR("S8.1 a cell name that is not there is named", lk_layer_set_value(e, "emitterCells.nope.birthRate", lk_value_number(1)),
                     LK_ERROR_UNKNOWN_KEY_PATH, "nope");
+    /* Adding an animation of a cell that is not there is refused as setting
+       it is, and nothing is added (it was taken and animated nothing): key
+       paths are resolved when the animation is added (docs/emitter.md). */
+    lk_animation *absent = lk_basic_animation_create("emitterCells.nope.birthRate");
+    lk_animation_set_to_value(absent, lk_value_number(5));
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 an animation of a cell that is not there is refused, naming the cell",
+                    lk_layer_add_animation(e, absent, "absent"), LK_ERROR_UNKNOWN_KEY_PATH, "no cell at \"nope\"");
+    LKT_CHECK(strstr(lk_last_error(), "emitterCells.nope.birthRate") != NULL, "S8.1 ... and the key path", "%s",
+              lk_last_error());
+    lk_animation *absent_part = lk_basic_animation_create("emitterCells.rocket.emitterCells.nope.contentsRect.size.width");
+    lk_animation_set_to_value(absent_part, lk_value_number(0.5));
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 ... a nested one with a part of a property too",
+                    lk_layer_add_animation(e, absent_part, "absent"), LK_ERROR_UNKNOWN_KEY_PATH, "rocket.nope");
+    lk_animation *group = lk_animation_group_create();
+    lk_animation *children[2] = {lk_basic_animation_create("emitterCells.rocket.birthRate"), absent};
+    lk_animation_set_to_value(children[0], lk_value_number(2));
+    lk_animation_set_animations(group, children, 2);
+    lkt_error_mark();
+    LKT_CHECK_ERROR("S8.1 ... in a group, naming the child", lk_layer_add_animation(e, group, "absent"),
+                    LK_ERROR_UNKNOWN_KEY_PATH, "a.animations[1]");
+    LKT_CHECK(lk_layer_get_animation_keys(e, NULL, 0) == 0, "S8.1 the refused animations added nothing", "%zu keys",
+              lk_layer_get_animation_keys(e, NULL, 0));
+    LKT_CHECK_STATUS("S7.4 the same animation on a cell that is there is added",
+                     lk_layer_add_animation(e, children[0], "present"), LK_OK);
+    lk_layer_remove_all_animations(e);
+    lk_release(children[0]);
+    lk_release(group);
+    lk_release(absent_part);
+    lk_release(absent);
     lkt_error_mark();
     LKT_CHECK_ERROR("S1.6 a cell path that does not parse says how cells are named",
                     lk_layer_set_value(e, "emitterCells.a.b.birthRate", lk_value_number(1)), LK_ERROR_UNKNOWN_KEY_PATH,

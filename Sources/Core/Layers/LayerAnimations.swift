@@ -154,8 +154,11 @@ extension Layer {
                                    property: nil, subpath: [])
         }
         let keyPath = copy.keyPath!
-        let type = try valueType(forKeyPath: keyPath)
         let (property, subpath) = try resolve(keyPath, kind: state.layerKind)
+        // S7.4: a cell that is not there is refused as setting it is (it
+        // was taken and animated nothing); before the type, which reads it.
+        try EmitterCellPaths.check(property, in: state)
+        let type = try valueType(forKeyPath: keyPath)
         if property.key == "frame" {
             // S1.2: frame is not animatable (it is derived from position,
             // bounds and transform); an animation of it moved the layer.
