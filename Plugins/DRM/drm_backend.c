@@ -129,6 +129,17 @@ static lk_backend_instance *drm_open(const lk_backend_host *host,
         drm_close((lk_backend_instance *)out);
         return NULL;
     }
+    /* 0 forces legacy modesetting; any other value was taken as "atomic
+       where the driver has it" without a word */
+    const char *atomic = getenv("LAYERKIT_DRM_ATOMIC");
+    if (atomic && *atomic && strcmp(atomic, "0") != 0 && strcmp(atomic, "1") != 0) {
+        drm_set_error(error, error_size,
+                      "drm backend: LAYERKIT_DRM_ATOMIC=%s: expected 0 (legacy modesetting) or 1 (atomic where the "
+                      "driver has it: the default)",
+                      atomic);
+        drm_close((lk_backend_instance *)out);
+        return NULL;
+    }
 
     if (!drm_choose(out, &o, error, error_size)) {
         drm_close((lk_backend_instance *)out);

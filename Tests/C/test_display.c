@@ -519,7 +519,8 @@ static void check_render_thread_refused(void)
 
 /* S8.1, S8.2: the drm backend refuses a LAYERKIT_DRM_PATH it does not take
    by name, value and what it takes, before it looks for a device, as it
-   refuses LAYERKIT_DRM_ROTATION and _BUFFERS: where no device opens (this
+   refuses LAYERKIT_DRM_ROTATION and _BUFFERS (and now _ATOMIC, which took
+   any value but 0 for "atomic" without a word): where no device opens (this
    machine, without /dev/dri) the error said only that. Refused the same
    on a machine with one (docs/drm.md). */
 static void check_drm_path_variable(void)
@@ -532,6 +533,15 @@ static void check_drm_path_variable(void)
                             "LAYERKIT_DRM_PATH=gbm: expected gles or dumb");
     lk_display_close(d);
     unsetenv("LAYERKIT_DRM_PATH");
+
+    setenv("LAYERKIT_DRM_ATOMIC", "yes", 1);
+    lkt_error_mark();
+    d = open_with("drm", 32, 32);
+    LKT_CHECK(d == NULL, "S8.1 the drm backend with LAYERKIT_DRM_ATOMIC=yes does not open", "got a display");
+    LKT_CHECK_ERROR_MESSAGE("S8.1 ... and says LAYERKIT_DRM_ATOMIC takes 0 or 1",
+                            "LAYERKIT_DRM_ATOMIC=yes: expected 0 (legacy modesetting) or 1");
+    lk_display_close(d);
+    unsetenv("LAYERKIT_DRM_ATOMIC");
 }
 
 int main(void)
