@@ -523,25 +523,27 @@ static void check_render_thread_refused(void)
    any value but 0 for "atomic" without a word): where no device opens (this
    machine, without /dev/dri) the error said only that. Refused the same
    on a machine with one (docs/drm.md). */
-static void check_drm_path_variable(void)
+/* The drm backend with $name=value set: no display, and the error says why. */
+static void check_drm_refuses(const char *name, const char *value, const char *what, const char *message)
 {
-    setenv("LAYERKIT_DRM_PATH", "gbm", 1);
+    char label[160];
+    setenv(name, value, 1);
     lkt_error_mark();
     lk_display *d = open_with("drm", 32, 32);
-    LKT_CHECK(d == NULL, "S8.1 the drm backend with LAYERKIT_DRM_PATH=gbm does not open", "got a display");
-    LKT_CHECK_ERROR_MESSAGE("S8.1 ... and says LAYERKIT_DRM_PATH=gbm is not a render path it takes",
-                            "LAYERKIT_DRM_PATH=gbm: expected gles or dumb");
+    snprintf(label, sizeof label, "S8.1 the drm backend with %s=%s does not open", name, value);
+    LKT_CHECK(d == NULL, label, "got a display");
+    snprintf(label, sizeof label, "S8.1 ... and says %s", what);
+    LKT_CHECK_ERROR_MESSAGE(label, message);
     lk_display_close(d);
-    unsetenv("LAYERKIT_DRM_PATH");
+    unsetenv(name);
+}
 
-    setenv("LAYERKIT_DRM_ATOMIC", "yes", 1);
-    lkt_error_mark();
-    d = open_with("drm", 32, 32);
-    LKT_CHECK(d == NULL, "S8.1 the drm backend with LAYERKIT_DRM_ATOMIC=yes does not open", "got a display");
-    LKT_CHECK_ERROR_MESSAGE("S8.1 ... and says LAYERKIT_DRM_ATOMIC takes 0 or 1",
-                            "LAYERKIT_DRM_ATOMIC=yes: expected 0 (legacy modesetting) or 1");
-    lk_display_close(d);
-    unsetenv("LAYERKIT_DRM_ATOMIC");
+static void check_drm_path_variable(void)
+{
+    check_drm_refuses("LAYERKIT_DRM_PATH", "gbm", "LAYERKIT_DRM_PATH=gbm is not a render path it takes",
+                      "LAYERKIT_DRM_PATH=gbm: expected gles or dumb");
+    check_drm_refuses("LAYERKIT_DRM_ATOMIC", "yes", "LAYERKIT_DRM_ATOMIC takes 0 or 1",
+                      "LAYERKIT_DRM_ATOMIC=yes: expected 0 (legacy modesetting) or 1");
 }
 
 int main(void)
