@@ -1,9 +1,10 @@
 /* S5.2: the render side animates on its own thread. The seed's experiment:
    the program's thread sleeps for 2 s while a rotation runs on a display
    with a real clock; frames keep coming and the last one shows the angle of
-   its own time. Also: an idle display draws nothing (no busy frames); a
-   tree of the full depth (256 layers) is drawn by the render thread where
-   new threads get a 1 MB stack (S8.1). */
+   its own time. Also: an idle display draws nothing (no busy frames), nor
+   while its animations wait to begin; a tree of the full depth (256
+   layers) is drawn by the render thread where new threads get a 1 MB
+   stack (S8.1). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE   /* pthread_setattr_default_np */
 #endif
@@ -171,6 +172,115 @@ static void check_paused_link_idle(lk_display *d)
     sleep_seconds(0.1);
 }
 
+/* S5.2, S4.4: an animation yet to begin is static until its beginTime (it
+   shows nothing, or its backwards fill's start value): the render thread
+   sleeps until the first frame at or after it begins, its beginTime made a
+   media time through its layer's timing, then animates at 60 Hz. It drew
+   at 60 Hz all the while it waited. */
+static double opacity_0_to_1(lk_layer *layer, double begin, double duration, lk_fill_mode fill)
+{
+    lk_animation *a = lk_basic_animation_create("opacity");
+    lk_animation_set_from_value(a, lk_value_number(0));
+    lk_animation_set_to_value(a, lk_value_number(1));
+    lk_animation_set_duration(a, duration);
+    lk_animation_set_begin_time(a, begin);
+    lk_animation_set_fill_mode(a, fill);
+    lk_layer_add_animation(layer, a, "fade");
+    lk_release(a);
+    return begin;
+}
+
+static void check_waiting_animation_sleeps(void)
+{
+    lk_display *d = open_real_clock(120, 60);
+    if (!d) return;
+    lk_layer *root = lkt_layer_new(NULL, 0, 0, 120, 60, lk_color_make(0, 0, 0, 1));
+    /* a: fills backwards (black until it begins), begins 0.8 s ahead */
+    lk_layer *a = lkt_layer_new(root, 0, 0, 40, 60, lk_color_make(1, 1, 1, 1));
+    /* b: twice as fast as media time, begins 1.0 s ahead in its own time
+       (0.5 s of media time); white until then */
+    lk_layer *b = lkt_layer_new(root, 40, 0, 40, 60, lk_color_make(1, 1, 1, 1));
+    lk_layer_set_speed(b, 2);
+    /* c: under a paused layer, its beginTime never comes */
+    lk_layer *held = lkt_layer_new(root, 80, 0, 40, 60, lk_color_make(0, 0, 0, 0));
+    lk_layer_set_speed(held, 0);
+    lk_layer *c = lkt_layer_new(held, 0, 0, 40, 60, lk_color_make(1, 1, 1, 1));
+    /* e: in a hidden layer of speed 2 (not drawn, its events still noted, S4.6) */
+    lk_layer *hidden = lkt_layer_new(root, 0, 0, 10, 10, lk_color_make(0, 0, 0, 0));
+    lk_layer_set_hidden(hidden, true);
+    lk_layer_set_speed(hidden, 2);
+    lk_layer *e = lkt_layer_new(hidden, 0, 0, 10, 10, lk_color_make(1, 1, 1, 1));
+    lk_display_set_root_layer(d, root);
+    lk_transaction_flush();
+    sleep_seconds(0.2);
+
+    double now = lk_media_time();
+    double begin_a = opacity_0_to_1(a, now + 0.8, 4, LK_FILL_BACKWARDS);
+    double begin_b_local = opacity_0_to_1(b, lk_layer_convert_time(NULL, now, b) + 1.0, 8, LK_FILL_REMOVED);
+    double begin_b = lk_layer_convert_time(b, begin_b_local, NULL);
+    opacity_0_to_1(c, lk_layer_convert_time(NULL, now, c) + 0.1, 4, LK_FILL_REMOVED);
+    opacity_0_to_1(e, lk_layer_convert_time(NULL, now, e) + 1.3, 4, LK_FILL_REMOVED);
+    lk_transaction_flush();
+    sleep_seconds(0.1);   /* the commit's frame */
+    lk_display_stats before = lkt_stats(d);
+    sleep_seconds(0.25);
+    lk_display_stats waiting = lkt_stats(d);
+    LKT_CHECK(lk_media_time() < begin_b, "S5.2 (the test's thread was not held up past the begin)", "%f", begin_b - lk_media_time());
+    LKT_CHECK(waiting.frames_presented == before.frames_presented,
+              "S5.2 S4.4 animations waiting to begin keep the render thread asleep",
+              "%llu frames in 0.25 s", (unsigned long long)(waiting.frames_presented - before.frames_presented));
+    uint8_t rgba[120 * 60 * 4];
+    lk_display_read_pixels(d, rgba, 120 * 4);
+    LKT_CHECK(rgba[(30 * 120 + 20) * 4] < 8 && rgba[(30 * 120 + 60) * 4] > 247 && rgba[(30 * 120 + 100) * 4] > 247,
+              "S4.4 before they begin: a's backwards fill (0), b's and c's model opacity (1)",
+              "%d %d %d", rgba[(30 * 120 + 20) * 4], rgba[(30 * 120 + 60) * 4], rgba[(30 * 120 + 100) * 4]);
+
+    /* b begins: the next frame is the first at or after its beginTime */
+    lk_display_stats first = waiting;
+    for (int waited = 0; waited < 500 && first.frames_presented == waiting.frames_presented; waited++) {
+        sleep_seconds(0.002);
+        first = lkt_stats(d);
+    }
+    LKT_CHECK(first.frames_presented > waiting.frames_presented, "S5.2 the render thread wakes when b begins",
+              "no frame by %f s past its begin", lk_media_time() - begin_b);
+    LKT_CHECK(first.frames_presented > waiting.frames_presented + 1 ||
+              (first.last_frame_time >= begin_b && first.last_frame_time < begin_b + 1.0 / 60 + 1e-3),
+              "S5.2 its first frame is the first at or after b's beginTime (in media time, through b's speed 2)",
+              "frame at %f s from the begin", first.last_frame_time - begin_b);
+
+    /* then it animates at 60 Hz, a too once it has begun */
+    while (lk_media_time() < begin_a + 0.3) sleep_seconds(0.01);
+    lk_display_stats going = lkt_stats(d);
+    LKT_CHECK(going.frames_presented >= first.frames_presented + 30, "S5.2 begun, they are drawn at 60 Hz",
+              "%llu frames in %f s", (unsigned long long)(going.frames_presented - first.frames_presented),
+              going.last_frame_time - first.last_frame_time);
+    int matched = 0;
+    double want_a = 0, want_b = 0;
+    int got_a = -1, got_b = -1;
+    for (int attempt = 0; attempt < 5 && !matched; attempt++) {
+        lk_display_stats s1 = lkt_stats(d);
+        lk_display_read_pixels(d, rgba, 120 * 4);
+        lk_display_stats s2 = lkt_stats(d);
+        if (s1.frames_presented != s2.frames_presented) continue;
+        want_a = 255 * (s2.last_frame_time - begin_a) / 4;
+        want_b = 255 * (s2.last_frame_time - begin_b) / 4;   /* 8 s of b's time: 4 s */
+        got_a = rgba[(30 * 120 + 20) * 4];
+        got_b = rgba[(30 * 120 + 60) * 4];
+        matched = fabs(got_a - want_a) <= 3 && fabs(got_b - want_b) <= 3;
+    }
+    LKT_CHECK(matched, "S5.2 the frame shows both fades at its time",
+              "a %d (want %.1f), b %d (want %.1f)", got_a, want_a, got_b, want_b);
+
+    lk_display_close(d);
+    lk_release(e);
+    lk_release(hidden);
+    lk_release(c);
+    lk_release(held);
+    lk_release(b);
+    lk_release(a);
+    lk_release(root);
+}
+
 int main(void)
 {
     lk_display *d = open_real_clock(200, 200);
@@ -261,5 +371,6 @@ int main(void)
     lk_release(bar);
     check_deep_tree_on_small_default_stacks();
     check_start_before_stop();
+    check_waiting_animation_sleeps();
     return lkt_finish();
 }

@@ -28,9 +28,10 @@ import Testing
             try parent.set(ReplicatorProperties.instanceCount, 2)
         }
         let now = mediaTime()
-        // Paused: local time = timeOffset = 5; running: local = media - (now - 5).
+        // Paused: local time = timeOffset = 5; running: local = (media - (now - 5 / speed)) * speed,
+        // 5 at `now` (at speed 0.5 from now - 5 it was 3 a second in: not begun, waiting).
         try parent.set(LayerProperties.speed, parentSpeed)
-        try parent.set(LayerProperties.beginTime, parentSpeed == 0 ? 0 : now - 5)
+        try parent.set(LayerProperties.beginTime, parentSpeed == 0 ? 0 : now - 5 / parentSpeed)
         try parent.set(LayerProperties.timeOffset, parentSpeed == 0 ? 5 : 0)
         let layer = makeLayer(frame: Rect(x: 10, y: 10, width: 50, height: 50))
         try layer.set(LayerProperties.backgroundColor, Color(r: 1, g: 0, b: 0, a: 1))

@@ -15,12 +15,12 @@ import Testing
         weak var loop: RenderLoop?
         init(interval: Double, phase: Double) { self.interval = interval; self.phase = phase }
 
-        func draw(_ time: Double) -> Bool {
+        func draw(_ time: Double) -> Double {
             let now = mediaTime()
             let vsync = ((now - phase) / interval).rounded(.down) * interval + phase + interval
             records.withLock { $0.append((time, vsync)) }
             loop?.presented(frameTime: time, at: vsync)
-            return true
+            return -.infinity
         }
     }
 
@@ -55,7 +55,7 @@ import Testing
         let loop = RenderLoop(refreshRate: 60, draw: { time in
             backend.times.withLock { $0.append(time) }
             backend.loop?.presented(frameTime: time, at: time)
-            return true
+            return -.infinity
         }, wantsFrames: { true })
         backend.loop = loop
         loop.start()
@@ -65,5 +65,37 @@ import Testing
         let times = backend.times.withLock { $0 }
         let offGrid = times.filter { abs(($0 / interval).rounded() * interval - $0) > 1e-6 }
         #expect(offGrid.isEmpty, "frame times off the vsync grid: \(offGrid)")
+    }
+
+    /// S5.2: a frame that wants the next one only at a later media time (an
+    /// animation waiting to begin) lets the loop sleep until then: the next
+    /// frame is the first on the grid at or after that time, none between.
+    @Test func aFrameWantedLaterIsDrawnThenAndNoneBefore() {
+        let interval = 1.0 / 60
+        final class Waiting: @unchecked Sendable {
+            let times = Locked<[Double]>([])
+            let wanted = Locked<Double>(0)
+        }
+        let backend = Waiting()
+        let loop = RenderLoop(refreshRate: 60, draw: { time in
+            backend.times.withLock { $0.append(time) }
+            return backend.wanted.withLock { w in
+                // the first frame asks for one 0.2 s later; those after it, at once
+                if w == 0 { w = time + 0.2; return w }
+                return -.infinity
+            }
+        }, wantsFrames: { false })
+        loop.start()
+        var wait = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+        let deadline = mediaTime() + 2
+        while backend.times.withLock({ $0.count }) < 3 && mediaTime() < deadline { nanosleep(&wait, nil) }
+        loop.stop()
+        let times = backend.times.withLock { $0 }
+        let wanted = backend.wanted.withLock { $0 }
+        #expect(times.count >= 3, "frames: \(times)")
+        guard times.count >= 3 else { return }
+        #expect(times[1] >= wanted && times[1] < wanted + interval + 1e-6,
+                "the frame after the wait at \(times[1] - wanted) s from the time wanted")
+        #expect(times[2] > times[1], "then frames come at every refresh: \(times)")
     }
 }

@@ -10,19 +10,20 @@ enum AnimationEvaluator {
     /// `layerTime` is the layer's local time (S4.2). Animations apply in the
     /// order added; a non-additive one replaces what came before it, an
     /// additive one adds to it (S4.14).
-    /// Returns true while an animation may still change the value (before
-    /// or inside its active interval): the render loop must keep drawing.
+    /// Returns when, in `layerTime`'s terms, a value may next change
+    /// (TimingEvaluation.nextChange, the earliest of the animations'):
+    /// -infinity while one moves (the render loop keeps drawing), the
+    /// beginTime of one yet to begin, +infinity when none will change.
     @discardableResult
     /// `model` is the committed state, read by "from only" animations (S4.8);
     /// it is passed by address so that no frame copies it.
     static func apply(_ records: [AnimationRecord], to state: UnsafeMutablePointer<LayerState>, layerTime: Double,
-                      model: UnsafePointer<LayerState>, events: UnsafeMutablePointer<[Event]>?) -> Bool {
-        guard !records.isEmpty else { return false }
-        var running = false
+                      model: UnsafePointer<LayerState>, events: UnsafeMutablePointer<[Event]>?) -> Double {
+        var next = Double.infinity
         for record in records {
             let animation = record.animation
             let evaluation = TimingModel.evaluate(animation.timing, parentTime: layerTime)
-            if evaluation.movesOn(speed: animation.timing.speed) { running = true }
+            next = min(next, evaluation.nextChange(animation.timing))
             if let events { note(record, evaluation.phase, events) }
             // A finished animation that is removed on completion no longer
             // shows (S4.5), whether or not a frame has noted its end yet (a
@@ -36,22 +37,22 @@ enum AnimationEvaluator {
             applyGeneral(record, progress: progress, iteration: evaluation.iteration, atEnd: evaluation.phase == .after,
                          to: state, model: model)
         }
-        return running
+        return next
     }
 
     /// Notes the starts and ends of animations that are not applied (a
-    /// layer not drawn this frame, S4.6) and returns whether one may still
+    /// layer not drawn this frame, S4.6) and returns when one may next
     /// change its value, as `apply` does.
     static func noteEvents(_ records: [AnimationRecord], layerTime: Double,
-                           events: UnsafeMutablePointer<[Event]>) -> Bool {
-        var running = false
+                           events: UnsafeMutablePointer<[Event]>) -> Double {
+        var next = Double.infinity
         for record in records {
             let timing = record.animation.timing
             let evaluation = TimingModel.evaluate(timing, parentTime: layerTime)
-            if evaluation.movesOn(speed: timing.speed) { running = true }
+            next = min(next, evaluation.nextChange(timing))
             note(record, evaluation.phase, events)
         }
-        return running
+        return next
     }
 
     /// The record's start once its active interval begins, its end once it

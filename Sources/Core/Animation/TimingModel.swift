@@ -27,11 +27,21 @@ public struct TimingEvaluation: Equatable, Sendable {
 }
 
 extension TimingEvaluation {
-    /// Whether a node so evaluated may still change as time goes on: not
-    /// over, and its own speed not 0 (which holds it where it is: a frame
-    /// would show the same), unless it has yet to begin (at its beginTime
-    /// even a node of speed 0 starts to show, and its start is heard).
-    func movesOn(speed: Double) -> Bool { phase == .before || (phase != .after && speed != 0) }
+    /// When, in its parent's time, a node so evaluated may next change:
+    /// -infinity while it moves on (active, and its own speed not 0, which
+    /// holds it where it is: a frame would show the same), `beginTime` when
+    /// it has yet to begin (at any speed its active interval starts at the
+    /// parent time beginTime, `evaluate(_:parentTime:)`: even a node of
+    /// speed 0 starts to show then, and its start is heard), +infinity once
+    /// it is over. Before its beginTime a node is static (nothing, or its
+    /// backwards fill's start value): no frame is needed until it begins.
+    func nextChange(_ t: TimingState) -> Double {
+        switch phase {
+        case .before: t.beginTime.isNaN ? -.infinity : t.beginTime
+        case .active: t.speed != 0 ? -.infinity : .infinity
+        case .after: .infinity
+        }
+    }
 }
 
 /// Timing as pure functions of (timing values, time): no state, so a layer's
@@ -48,6 +58,20 @@ public enum TimingModel {
     public static func parentTime(_ local: Double, _ t: TimingState) -> Double? {
         guard t.speed != 0 else { return nil }
         return (local - t.timeOffset) / t.speed + t.beginTime
+    }
+
+    /// `change`, a time in the node's local time at which something under
+    /// it may next change (TimingEvaluation.nextChange), in its parent's
+    /// time: -infinity (now) stays; a later time is reached only when the
+    /// node's time runs forwards (speed > 0); at speed 0 nothing under it
+    /// changes, and run backwards its local time never comes (+infinity).
+    public static func parentChange(_ change: Double, _ t: TimingState) -> Double {
+        if t.speed == 0 || change == .infinity { return .infinity }
+        if change == -.infinity { return change }
+        guard t.speed > 0, let parent = parentTime(change, t), !parent.isNaN else {
+            return t.speed > 0 ? -.infinity : .infinity   // (NaN: uncertain, so now)
+        }
+        return parent
     }
 
     /// The length of one iteration: duration, twice that when autoreversing.

@@ -198,15 +198,15 @@ public final class Display: Object, @unchecked Sendable {
         // The loop holds the display weakly: closing stops and joins it.
         let failures = RenderFailures()
         let loop = RenderLoop(refreshRate: output.withLock { $0.refreshRate }, draw: { [weak self] time in
-            guard let self else { return false }
+            guard let self else { return .infinity }
             do throws(LayerKitError) {
-                let animating = try self.drawFrame(at: time)
+                let next = try self.drawFrame(at: time)
                 failures.count = 0
-                return animating
+                return next
             } catch {
                 // (closing: the frame under way finds the display closed)
-                if self.isClosed { return false }
-                return failures.failed(error)
+                if self.isClosed { return .infinity }
+                return failures.failed(error) ? -.infinity : .infinity
             }
         }, wantsFrames: { [weak self] in
             self?.links.withLock { $0.contains { $0.wantsFrames } } ?? false
@@ -343,15 +343,16 @@ public final class Display: Object, @unchecked Sendable {
         _ = try drawFrame(at: time)
     }
 
-    /// Draws and presents the frame for `time`; true while something animates.
-    private func drawFrame(at time: Double) throws(LayerKitError) -> Bool {
+    /// Draws and presents the frame for `time`; returns the media time at
+    /// which its animations next want a frame (DisplayListBuilder.nextFrameTime).
+    private func drawFrame(at time: Double) throws(LayerKitError) -> Double {
         var events: [AnimationEvaluator.Event] = []
-        var animating = false
+        var nextFrame = Double.infinity
         var drawn = true
         // A tiled layer's missing tiles (S7.8) are drawn between two builds,
         // outside every lock but the model's (their delegate may call in).
         for pass in 0..<2 {
-            guard let (needs, frame) = try present(at: time, events: &events, animating: &animating, drawn: &drawn,
+            guard let (needs, frame) = try present(at: time, events: &events, nextFrame: &nextFrame, drawn: &drawn,
                                                    drawingTiles: pass == 0) else { break }
             for need in needs { _ = TileStore.draw(need, frame: frame, giveUp: { self.isClosed }) }
             // Changes the tile delegates made on the render thread commit
@@ -362,21 +363,21 @@ public final class Display: Object, @unchecked Sendable {
                 _ = ModelLock.shared.withLock(unless: { self.isClosed }) { Transaction.flush() }
             }
         }
-        guard drawn else { return false }
+        guard drawn else { return .infinity }
         let live = links.withLock { list -> [DisplayLink] in
             list.removeAll { $0.isInvalidated }
             return list
         }
         let rate = output.withLock { $0.refreshRate }
         for link in live { link.frameDisplayed(timestamp: time, target: time + 1 / rate) }
-        return animating
+        return nextFrame
     }
 
     /// Builds the list for `time` and presents it; or, when `drawingTiles`
     /// and tiles are missing, returns them (and the build's tile frame)
     /// without presenting. While the output is paused nothing is drawn
     /// (`drawn` false; the tree is kept).
-    private func present(at time: Double, events: inout [AnimationEvaluator.Event], animating: inout Bool,
+    private func present(at time: Double, events: inout [AnimationEvaluator.Event], nextFrame: inout Double,
                          drawn: inout Bool, drawingTiles: Bool) throws(LayerKitError) -> ([TileStore.Need], UInt64)? {
         try withBackend { (backend) throws(LayerKitError) -> ([TileStore.Need], UInt64)? in
             refreshOutput(backend)
@@ -400,7 +401,7 @@ public final class Display: Object, @unchecked Sendable {
                 AnimationEvents.deliver(events)
                 events.removeAll()
             }
-            animating = builder.animating
+            nextFrame = builder.nextFrameTime
             if builder.truncated && !warnedTruncation {
                 warnedTruncation = true
                 writeToStandardError("layerkit: warning: a frame reached the display list's limits (\(DisplayListBuilder.maximumDrawOps) drawing ops, \(DisplayListBuilder.maximumWork) layers visited and particles listed, \(DisplayListBuilder.maximumSpaceItems) layers in one 3D space): the rest of the tree is left out of it (replicators in replicators multiply their instance counts; lk_display_stats counts such frames)\n")

@@ -17,12 +17,24 @@ public struct DisplayListBuilder: ~Copyable {
     private var ops: UnsafeMutablePointer<lk_dl_op>
     private var capacity: Int
     public private(set) var count = 0
-    /// Whether an animation in the last list may still change what is drawn.
-    public internal(set) var animating = false
+    /// The media time at which the last list's animations next want a
+    /// frame: -infinity for the next refresh (one moves), the time the
+    /// earliest one waiting to begin begins (what is drawn is static until
+    /// then: the render thread sleeps until it), +infinity for none (until a
+    /// commit changes things).
+    public private(set) var nextFrameTime = Double.infinity
+    /// Whether an animation in the last list moves: frames are wanted at once.
+    public var animating: Bool { nextFrameTime == -.infinity }
     /// Whether the layer being visited has a standing local time: a speed of
     /// 0 on it or above it (paused, S4.2). Its animations then show the same
     /// frame for ever and ask for no more frames (the render thread sleeps).
     var timeFrozen = false
+    /// How fast the visited layer's local time runs against media time: the
+    /// product of the speeds on it and above it (S4.2), by which a local
+    /// time at which an animation begins becomes a media time.
+    var timeRate = 1.0
+    /// The media time of the list being built.
+    private(set) var frameTime = 0.0
     /// Layers whose kind content was rasterized (not reused) since this builder began.
     public internal(set) var rasterizations: UInt64 = 0
     /// A list has at most this many drawing ops (fills, images, borders,
@@ -117,8 +129,10 @@ public struct DisplayListBuilder: ~Copyable {
     /// animations started or stopped. The render tree's lock is held.
     mutating func build(root: RenderNode?, at time: Double, events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         count = 0
-        animating = false
+        nextFrameTime = .infinity
+        frameTime = time
         timeFrozen = false
+        timeRate = 1
         images.removeAll(keepingCapacity: true)
         openGroups.removeAll(keepingCapacity: true)
         stopCount = 0
@@ -224,9 +238,10 @@ public struct DisplayListBuilder: ~Copyable {
                         events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         guard spend(1) else { return }
         let time = TimingModel.localTime(parentTime, node.state.timing)
-        let frozenAbove = timeFrozen
+        let frozenAbove = timeFrozen, rateAbove = timeRate
         if node.state.timing.speed == 0 { timeFrozen = true }
-        defer { timeFrozen = frozenAbove }
+        timeRate *= node.state.timing.speed
+        defer { timeFrozen = frozenAbove; timeRate = rateAbove }
         if node.animations.isEmpty {
             // Fields are read in place: copying the whole LayerState would
             // retain and release its object references for every layer.
@@ -236,18 +251,18 @@ public struct DisplayListBuilder: ~Copyable {
             // properties): evaluated in place into the node's kept presented
             // state, from its inline tracks, with no copy of the state.
             let s = node.presentedForTracks()
-            let running = node.tracks.withUnsafeMutableBufferPointer { tracks in
+            let next = node.tracks.withUnsafeMutableBufferPointer { tracks in
                 AnimationEvaluator.apply(tracks: tracks, to: s, layerTime: time, model: node.statePointer, events: events)
             }
-            noteRunning(running)
+            noteChange(next, layerTime: time)
             visit(node, s, parent: parent, parentOpacity: parentOpacity, time: time, events: events)
         } else {
             // Animations apply once per frame; geometry and appearance both use the result.
             var presented = node.state
             withUnsafeMutablePointer(to: &presented) { s in
-                let running = AnimationEvaluator.apply(node.animations, to: s, layerTime: time, model: node.statePointer,
-                                                       events: events)
-                noteRunning(running)
+                let next = AnimationEvaluator.apply(node.animations, to: s, layerTime: time, model: node.statePointer,
+                                                    events: events)
+                noteChange(next, layerTime: time)
                 if let record = node.transition, let before = node.transitionBefore,
                    let p = DisplayListBuilder.transitionProgress(record, layerTime: time) {
                     drawTransition(record.animation.transition, progress: p, before: before, node: node, s,
@@ -267,43 +282,71 @@ public struct DisplayListBuilder: ~Copyable {
     mutating func noteUndrawn(under node: RenderNode, time: Double,
                               events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?) {
         guard let events else { return }
-        noteRunning(DisplayListBuilder.noteEvents(under: node, time: time, events: events))
+        noteChange(DisplayListBuilder.noteEvents(under: node, time: time, events: events), layerTime: time)
     }
 
-    /// An animation that may still change asks for another frame, unless its
+    /// Something that moves (particles) asks for another frame, unless its
     /// layer's time stands still (`timeFrozen`).
     mutating func noteRunning(_ running: Bool) {
-        if running && !timeFrozen { animating = true }
+        if running { noteChange(-.infinity, layerTime: 0) }
     }
 
-    /// `node`'s mask and sublayers, and theirs, at `time` (node's local time).
+    /// An animation of the visited layer that may next change at local time
+    /// `change` (-infinity: now) when that layer's local time is
+    /// `layerTime` asks for a frame then (`nextFrameTime`), unless its
+    /// time stands still (`timeFrozen`) or runs backwards away from it.
+    mutating func noteChange(_ change: Double, layerTime: Double) {
+        guard change < .infinity, nextFrameTime > -.infinity else { return }
+        noteFrame(at: DisplayListBuilder.mediaTime(ofChange: change, layerTime: layerTime, rate: timeRate,
+                                                   frozen: timeFrozen, frameTime: frameTime))
+    }
+
+    /// A frame is wanted at media time `time` (-infinity: the next refresh).
+    mutating func noteFrame(at time: Double) { nextFrameTime = min(nextFrameTime, time) }
+
+    /// `change`, a local time at which something may next change
+    /// (-infinity: now) of a layer whose local time is `layerTime` in the
+    /// frame for media time `frameTime`, and runs at `rate` (`timeRate`),
+    /// as a media time: +infinity when its time stands still (`frozen`)
+    /// or runs backwards away from it.
+    static func mediaTime(ofChange change: Double, layerTime: Double, rate: Double, frozen: Bool,
+                          frameTime: Double) -> Double {
+        guard change < .infinity, !frozen else { return .infinity }
+        guard change > -.infinity else { return -.infinity }
+        if rate < 0 { return .infinity }
+        let t = frameTime + (change - layerTime) / rate
+        // (a rate of NaN, or a time that rounds to this frame's: the next refresh)
+        return rate > 0 && t > frameTime ? t : -.infinity
+    }
+
+    /// `node`'s mask and sublayers, and theirs, at `time` (node's local
+    /// time); returns when one may next change, in that time
+    /// (AnimationEvaluator.apply).
     static func noteEvents(under node: RenderNode, time: Double,
-                           events: UnsafeMutablePointer<[AnimationEvaluator.Event]>) -> Bool {
-        var running = false
-        if let mask = node.mask, noteEvents(of: mask, parentTime: time, events: events) { running = true }
-        if noteEvents(ofSublayers: node, time: time, events: events) { running = true }
-        return running
+                           events: UnsafeMutablePointer<[AnimationEvaluator.Event]>) -> Double {
+        var next = Double.infinity
+        if let mask = node.mask { next = min(next, noteEvents(of: mask, parentTime: time, events: events)) }
+        return min(next, noteEvents(ofSublayers: node, time: time, events: events))
     }
 
     /// `node`'s sublayers and all under them (not its mask), at `time`.
     static func noteEvents(ofSublayers node: RenderNode, time: Double,
-                           events: UnsafeMutablePointer<[AnimationEvaluator.Event]>) -> Bool {
-        var running = false
-        for child in node.children where noteEvents(of: child, parentTime: time, events: events) { running = true }
-        return running
+                           events: UnsafeMutablePointer<[AnimationEvaluator.Event]>) -> Double {
+        var next = Double.infinity
+        for child in node.children { next = min(next, noteEvents(of: child, parentTime: time, events: events)) }
+        return next
     }
 
-    /// `node` and all under it, at its superlayer's time `parentTime`.
+    /// `node` and all under it, at its superlayer's time `parentTime`;
+    /// returns when one may next change, in the superlayer's time.
     static func noteEvents(of node: RenderNode, parentTime: Double,
-                           events: UnsafeMutablePointer<[AnimationEvaluator.Event]>) -> Bool {
+                           events: UnsafeMutablePointer<[AnimationEvaluator.Event]>) -> Double {
         let time = TimingModel.localTime(parentTime, node.state.timing)
-        var running = false
-        if !node.animations.isEmpty, AnimationEvaluator.noteEvents(node.animations, layerTime: time, events: events) {
-            running = true
-        }
-        if noteEvents(under: node, time: time, events: events) { running = true }
+        var next = Double.infinity
+        if !node.animations.isEmpty { next = AnimationEvaluator.noteEvents(node.animations, layerTime: time, events: events) }
+        next = min(next, noteEvents(under: node, time: time, events: events))
         // Under a speed of 0 nothing moves on (`timeFrozen`).
-        return running && node.state.timing.speed != 0
+        return TimingModel.parentChange(next, node.state.timing)
     }
 
     private static func world(of s: UnsafeMutablePointer<LayerState>, in parent: Placement) -> Transform3D {

@@ -144,9 +144,9 @@ extension AnimationEvaluator {
     /// `state` holds the model's values in every field the tracks write.
     static func apply(tracks: UnsafeMutableBufferPointer<NodeTrack>, to state: UnsafeMutablePointer<LayerState>,
                       layerTime: Double, model: UnsafePointer<LayerState>,
-                      events: UnsafeMutablePointer<[Event]>?) -> Bool {
-        guard let first = tracks.baseAddress else { return false }
-        var running = false
+                      events: UnsafeMutablePointer<[Event]>?) -> Double {
+        guard let first = tracks.baseAddress else { return .infinity }
+        var next = Double.infinity
         // A layer's implicit animations from one transaction share their
         // timing and curve: each is evaluated once, not once per track.
         var evaluation = TimingEvaluation(phase: .before, progress: nil, iteration: 0, activeDuration: 0)
@@ -159,7 +159,7 @@ extension AnimationEvaluator {
                 let timing = track.pointee.timing
                 evaluation = TimingModel.evaluate(timing, parentTime: layerTime)
             }
-            if evaluation.movesOn(speed: track.pointee.timing.speed) { running = true }
+            next = min(next, evaluation.nextChange(track.pointee.timing))
             if let events {
                 if !track.pointee.seenStarted && evaluation.phase != .before {
                     let record = track.pointee.record
@@ -213,6 +213,6 @@ extension AnimationEvaluator {
                                         to: state, model: model, eased: eased)
             }
         }
-        return running
+        return next
     }
 }

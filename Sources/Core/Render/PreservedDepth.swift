@@ -17,7 +17,8 @@ extension DisplayListBuilder {
         let step = DisplayListBuilder.instanceStep(s)
         let sublayerTransform = s.pointee.sublayerTransformAboutAnchor
         var items: [SpaceItem] = []
-        var running = false
+        var next = Double.infinity
+        let clock = SpaceClock(frozen: timeFrozen, rate: timeRate, frameTime: frameTime)
         var power = Transform3D.identity
         for n in 0..<r.drawnInstanceCount {
             if items.count >= DisplayListBuilder.maximumSpaceItems { break }
@@ -28,11 +29,11 @@ extension DisplayListBuilder {
                                           opacity: opacity, time: layer.time - Double(n) * r.instanceDelay,
                                           events: n == 0 ? layer.events : nil,
                                           tint: DisplayListBuilder.multiply(instanceTint, c), into: &items,
-                                          running: &running, frozen: timeFrozen)
+                                          next: &next, clock: clock)
             }
             power = step.concatenating(power)
         }
-        noteRunning(running)
+        noteFrame(at: next)
         let gathered = items.count
         drawSpace(&items, base: depth.base, clip: clip, events: layer.events)
         noteSpaceLimit(gathered)   // (after: a truncated build visits nothing more)

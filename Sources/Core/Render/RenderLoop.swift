@@ -3,7 +3,9 @@ import Glibc
 /// The render thread of a display with a real clock (S5.2): it wakes at the
 /// output's refresh rate, draws the committed tree with its animations at
 /// the frame's time, and sleeps without a timer when nothing animates, no
-/// commit is pending and no display link is waiting (no busy frames).
+/// commit is pending and no display link is waiting (no busy frames). While
+/// the only animations to come wait to begin, it sleeps until the first
+/// frame at or after the earliest begins (a commit still wakes it at once).
 ///
 /// A frame's time is when it is predicted to reach the screen. The backend
 /// reports when each frame was presented (presented(frameTime:at:)): the
@@ -30,7 +32,7 @@ final class RenderLoop: @unchecked Sendable {
     private var paused = false
     /// Guarded by mutex: the output's refresh rate may change (RESIZED).
     private var interval: Double
-    private let draw: (Double) -> Bool
+    private let draw: (Double) -> Double
     private let wantsFrames: () -> Bool
     /// Frames whose vsync passed with no new frame while one was due.
     private(set) var missed: UInt64 = 0
@@ -40,9 +42,11 @@ final class RenderLoop: @unchecked Sendable {
     /// intervals); the frame is drawn for that time.
     private var lead = 0.0
 
-    /// `draw(time)` draws the frame for `time` and says whether something is
-    /// still animating; `wantsFrames` says whether display links are waiting.
-    init(refreshRate: Double, draw: @escaping (Double) -> Bool, wantsFrames: @escaping () -> Bool) {
+    /// `draw(time)` draws the frame for `time` and returns the media time
+    /// at which a frame is next wanted (-infinity: at the next refresh,
+    /// something animates; +infinity: none until a commit);
+    /// `wantsFrames` says whether display links are waiting.
+    init(refreshRate: Double, draw: @escaping (Double) -> Double, wantsFrames: @escaping () -> Bool) {
         interval = 1 / refreshRate
         self.draw = draw
         self.wantsFrames = wantsFrames
@@ -173,7 +177,7 @@ final class RenderLoop: @unchecked Sendable {
             if stop { return }
             if resumed { next = nextTick(after: mediaTime()) }
 
-            let animating = draw(next + currentLead)
+            let wanted = draw(next + currentLead)
             let interval = currentInterval
             let now = mediaTime()
             // the following vsync, on the grid the backend's presentations set
@@ -181,15 +185,27 @@ final class RenderLoop: @unchecked Sendable {
             next = following
             while next <= now { next += interval; missed += 1 } // the frame took longer than a vsync
 
-            if !animating && !wantsFrames() {
-                // Idle: wait for a commit, a link or close, with no timer.
+            // The tick whose frame (drawn for tick + lead) is the first at or
+            // after `wanted`; nil for none.
+            let due = wanted < .infinity ? nextTick(after: wanted - currentLead) : nil
+            if (due.map { $0 > next } ?? true) && !wantsFrames() {
+                // Idle: wait for a commit, a link or close, with no timer, or
+                // until an animation waiting to begin begins.
                 pthread_mutex_lock(&mutex)
                 idle = true
-                while !closing && !woken { pthread_cond_wait(&condition, &mutex) }
+                if let due {
+                    var deadline = timespec(tv_sec: Int(due), tv_nsec: Int((due - due.rounded(.down)) * 1e9))
+                    while !closing && !woken && mediaTime() < due {
+                        pthread_cond_timedwait(&condition, &mutex, &deadline)
+                    }
+                } else {
+                    while !closing && !woken { pthread_cond_wait(&condition, &mutex) }
+                }
+                let early = woken || closing || due == nil
                 idle = false
                 woken = false
                 pthread_mutex_unlock(&mutex)
-                next = nextTick(after: mediaTime())
+                next = early ? nextTick(after: mediaTime()) : due!
             }
         }
     }

@@ -15,7 +15,8 @@ extension DisplayListBuilder {
         let count = r.drawnInstanceCount
         // S4.6, S2.4: the sublayers are layers once, whatever is drawn of them.
         if !r.drawsInstanceZero, let events = layer.events {
-            noteRunning(DisplayListBuilder.noteEvents(ofSublayers: layer.node, time: layer.time, events: events))
+            noteChange(DisplayListBuilder.noteEvents(ofSublayers: layer.node, time: layer.time, events: events),
+                       layerTime: layer.time)
         }
         guard count > 0 else { return }
         if r.preservesDepth, let depth = layer.depth {

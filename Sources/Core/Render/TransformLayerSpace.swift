@@ -32,6 +32,8 @@ extension DisplayListBuilder {
         /// Whether the layers above it in the tree have a speed of 0
         /// (`timeFrozen`): the time it is drawn at stands still.
         let frozen: Bool
+        /// How fast the time it is drawn at runs (`timeRate`).
+        let rate: Double
         /// A preservesDepth replicator: its own background, contents and
         /// border only, its instances being items of the space themselves.
         var contentOnly = false
@@ -44,11 +46,12 @@ extension DisplayListBuilder {
         if !parent.isRoot, let st = parent.sublayerTransform { space = space.concatenating(st) }
         let base = parent.isRoot ? Transform3D.identity : parent.world
         var items: [SpaceItem] = []
-        var running = false
+        var next = Double.infinity
         DisplayListBuilder.gather(node.children, sublayerTransform: s.pointee.sublayerTransformAboutAnchor, space: space,
                                   base: base, opacity: opacity, time: time, events: events, tint: instanceTint,
-                                  into: &items, running: &running, frozen: timeFrozen)
-        noteRunning(running)
+                                  into: &items, next: &next, clock: SpaceClock(frozen: timeFrozen, rate: timeRate,
+                                                                               frameTime: frameTime))
+        noteFrame(at: next)
         let gathered = items.count
         drawSpace(&items, base: base, clip: parent.clip, events: events)
         noteSpaceLimit(gathered)   // (after: a truncated build visits nothing more)
@@ -74,11 +77,11 @@ extension DisplayListBuilder {
             // A cut layer's animations start and stop once, with its first piece.
             let notes = item.notesEvents && !visited[piece.index]
             visited[piece.index] = true
-            let frozenAbove = timeFrozen
-            timeFrozen = item.frozen
+            let frozenAbove = timeFrozen, rateAbove = timeRate
+            (timeFrozen, timeRate) = (item.frozen, item.rate)
             visit(item.node, parent: placement, parentOpacity: item.parentOpacity, parentTime: item.parentTime,
                   events: notes ? events : nil)
-            timeFrozen = frozenAbove
+            (timeFrozen, timeRate) = (frozenAbove, rateAbove)
             for _ in piece.clips { append(.popClip, item.world, item.bounds) }
         }
         contentOnly = nil
@@ -156,17 +159,21 @@ extension DisplayListBuilder {
 
     /// Collects the layers of one 3D space: `space` maps the parent's
     /// coordinates into the superlayer's (unflattened); nested transform
-    /// layers add their sublayers to the same space. `running` is set when
-    /// an animation of a layer placed here runs (the layers drawn note
-    /// their own when visited; the transform layers here are not visited),
-    /// unless its time stands still: `frozen` (the layers above `children`
-    /// have a speed of 0) or a speed of 0 of its own or between.
+    /// layers add their sublayers to the same space. `next` becomes the
+    /// media time at which an animation of a layer placed here next wants
+    /// a frame, if earlier (`nextFrameTime`; the layers drawn note their
+    /// own when visited; the transform layers here are not visited), none
+    /// while its time stands still: `clock.frozen` (the layers above
+    /// `children` have a speed of 0) or a speed of 0 of its own or between.
     static func gather(_ children: [RenderNode], sublayerTransform: Transform3D?, space: Transform3D,
                        base: Transform3D, opacity: Double, time: Double,
                        events: UnsafeMutablePointer<[AnimationEvaluator.Event]>?, tint: Color?,
-                       into items: inout [SpaceItem], running: inout Bool, frozen: Bool) {
+                       into items: inout [SpaceItem], next: inout Double, clock: SpaceClock) {
+        let frozen = clock.frozen
         for child in children {
             let childFrozen = frozen || child.state.timing.speed == 0
+            let childClock = SpaceClock(frozen: childFrozen, rate: clock.rate * child.state.timing.speed,
+                                        frameTime: clock.frameTime)
             // (nested preservesDepth replicators multiply: cut at the limit)
             guard items.count < DisplayListBuilder.maximumSpaceItems else { return }
             let local = TimingModel.localTime(time, child.state.timing)
@@ -175,18 +182,19 @@ extension DisplayListBuilder {
             if !child.animations.isEmpty {
                 // A transform layer is not visited, so its events are noted
                 // here; any other layer's are noted when it is drawn.
-                let runs = withUnsafeMutablePointer(to: &presented) { p in
+                let change = withUnsafeMutablePointer(to: &presented) { p in
                     AnimationEvaluator.apply(child.animations, to: p, layerTime: local, model: child.statePointer,
                                              events: isSpace ? events : nil)
                 }
-                if runs && !childFrozen { running = true }
+                next = min(next, childClock.mediaTime(ofChange: change, layerTime: local))
             }
             guard !presented.hidden, presented.opacity > 0 else {
                 // Not drawn: its animations' starts and ends, and those under
                 // it, are noted as for any layer not drawn (noteUndrawn; a
                 // transform layer's own, noted above, are noted only once).
-                if let events, DisplayListBuilder.noteEvents(of: child, parentTime: time, events: events), !frozen {
-                    running = true
+                if let events {
+                    let change = DisplayListBuilder.noteEvents(of: child, parentTime: time, events: events)
+                    next = min(next, clock.mediaTime(ofChange: change, layerTime: time))
                 }
                 continue
             }
@@ -196,7 +204,7 @@ extension DisplayListBuilder {
             if isSpace {
                 gather(child.children, sublayerTransform: presented.sublayerTransformAboutAnchor, space: m, base: base,
                        opacity: opacity * presented.opacity, time: local, events: events, tint: tint, into: &items,
-                       running: &running, frozen: childFrozen)
+                       next: &next, clock: childClock)
                 continue
             }
             let b = presented.bounds
@@ -213,7 +221,8 @@ extension DisplayListBuilder {
             }
             var item = SpaceItem(node: child, world: m.flattened.concatenating(base), map: m, depth: depth,
                                  quad: quad, bounds: b, order: items.count, parentOpacity: opacity,
-                                 parentTime: time, tint: tint, notesEvents: events != nil, frozen: frozen)
+                                 parentTime: time, tint: tint, notesEvents: events != nil, frozen: frozen,
+                                 rate: clock.rate)
             if presented.layerKind == .replicator && presented.replicator.preservesDepth && !child.children.isEmpty {
                 // S7.5: "acts similarly to the CATransformLayer": in a shared
                 // space its instances join the space, each sorted among the
@@ -224,9 +233,9 @@ extension DisplayListBuilder {
                 let r = presented.replicator
                 // S4.6, S2.4: as in drawInstances, the sublayers' events
                 // go with instance 0, or are noted here without it.
-                if !r.drawsInstanceZero, let events,
-                   DisplayListBuilder.noteEvents(ofSublayers: child, time: local, events: events), !childFrozen {
-                    running = true
+                if !r.drawsInstanceZero, let events {
+                    let change = DisplayListBuilder.noteEvents(ofSublayers: child, time: local, events: events)
+                    next = min(next, childClock.mediaTime(ofChange: change, layerTime: local))
                 }
                 let step = withUnsafeMutablePointer(to: &presented) { DisplayListBuilder.instanceStep($0) }
                 let sublayerTransform = presented.sublayerTransformAboutAnchor
@@ -239,13 +248,27 @@ extension DisplayListBuilder {
                                space: n == 0 ? m : power.concatenating(m), base: base,
                                opacity: opacity * presented.opacity, time: local - Double(n) * r.instanceDelay,
                                events: n == 0 ? events : nil, tint: DisplayListBuilder.multiply(tint, c),
-                               into: &items, running: &running, frozen: childFrozen)
+                               into: &items, next: &next, clock: childClock)
                     }
                     power = step.concatenating(power)
                 }
                 continue
             }
             items.append(item)
+        }
+    }
+
+    /// How the time of the layers being gathered runs: whether it stands
+    /// still, its rate against media time, and the frame's media time
+    /// (`timeFrozen`, `timeRate`, `frameTime`).
+    struct SpaceClock {
+        let frozen: Bool
+        let rate: Double
+        let frameTime: Double
+
+        func mediaTime(ofChange change: Double, layerTime: Double) -> Double {
+            DisplayListBuilder.mediaTime(ofChange: change, layerTime: layerTime, rate: rate, frozen: frozen,
+                                         frameTime: frameTime)
         }
     }
 }
