@@ -997,6 +997,58 @@ static void test_negative_time_offset(void)
     lk_release(dot);
 }
 
+/* S7.4, S4.2: a negative beginTime puts a cell's local time |beginTime| in
+   at its start, so a top-level cell has the particles it would have born
+   since then (docs/emitter.md, Cell timing), the same whether it was there
+   when the emitter started or was added later (after frames had run). One
+   particle a second at 20 pt/s along +x from x 10, beginTime -2.5: 1.25 s
+   after its start the particles born 2.75, 1.75 and 0.75 s before are at
+   x 65, 45, 25 (tolerance: 1 pixel on each centre; the frames are at the
+   same times relative to each start). Added after frames at 1, 2 and 3 s
+   (alone, or beside a cell already there), the cell had one particle,
+   born a second after it was added (x 15): the births before the change
+   fell in segments and rate runs without the cell. */
+static void test_negative_begin_time(void)
+{
+    static const int expected[3] = { 25, 45, 65 };
+    static const char *const names[3] = {
+        "S7.4 a cell with beginTime -2.5 present from the start has the particles born since -2.5 s",
+        "S7.4 the same cell added at 3 s (no cells before) has the same particles relative to its start",
+        "S7.4 the same cell added at 3 s beside another cell has the same particles relative to its start",
+    };
+    lk_image *dot = solid_image(4, 4, 255, 255, 255, 0);
+    for (int mode = 0; mode < 3; mode++) {
+        double start, added = mode == 0 ? 0 : 3;
+        lk_layer *e = emitter_layer(&start);
+        lk_emitter_cell *cell = straight_cell(dot, 20), *other = straight_cell(dot, 0);
+        lk_emitter_cell_set_begin_time(cell, -2.5);
+        lk_emitter_cell_set_birth_rate(other, 0);
+        lk_emitter_layer_set_emitter_position(e, lk_point_make(10, 60));
+        if (mode == 0) {
+            lk_emitter_layer_set_cells(e, &cell, 1);
+        } else {
+            if (mode == 2) lk_emitter_layer_set_cells(e, &other, 1);
+            free(frame_at(start + 1));
+            free(frame_at(start + 2));
+            free(frame_at(start + 3));
+            lk_emitter_cell *both[2] = { other, cell };
+            lk_transaction_set_disable_actions(true);
+            if (mode == 1) lk_emitter_layer_set_cells(e, &cell, 1);
+            else lk_emitter_layer_set_cells(e, both, 2);
+        }
+        uint8_t *px = frame_at(start + added + 1.25);
+        int centres[8], n = centres_on_row(px, centres, 8), ok = n == 3;
+        for (int i = 0; ok && i < 3; i++) ok = abs(centres[i] - expected[i]) <= 1;
+        LKT_CHECK(ok, names[mode], "%d particles at x %d %d %d (expected 25 45 65)", n, n > 0 ? centres[0] : -1,
+                  n > 1 ? centres[1] : -1, n > 2 ? centres[2] : -1);
+        free(px);
+        drop(e);
+        lk_release(cell);
+        lk_release(other);
+    }
+    lk_release(dot);
+}
+
 /* An emitter with an animated cell value, drawn far out in time (local
    time 1e17): the animation is sampled on a grid of 1/120 s, and there a
    step of the grid no longer changed the sample's index (k + 1 == k past
@@ -1080,6 +1132,7 @@ int main(void)
     test_properties_and_errors();
     test_huge_birth_rate();
     test_negative_time_offset();
+    test_negative_begin_time();
     test_group_opacity();
     test_animated_far_out();
     lk_display_close(display);

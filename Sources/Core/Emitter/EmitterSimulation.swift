@@ -104,6 +104,9 @@ public final class EmitterSimulation {
                                          configuration: configuration, into: &segment))
         }
         segments.append(segment)
+        // The earliest birth a cell started here can have (before `at` with
+        // a negative beginTime).
+        var earliestNew = Double.infinity
         for (i, root) in segment.roots.enumerated() {
             let window = EmissionWindow(emitterStart: at, emitterEnd: .infinity, timing: params[Int(root)].attributes.timing)
             if i >= roots.count {
@@ -111,7 +114,10 @@ public final class EmitterSimulation {
             } else if roots[i].emitterStart == at {
                 // A change at the instant the cell started replaces its timing too.
                 roots[i].window = window
+            } else {
+                continue
             }
+            earliestNew = min(earliestNew, window.begin)
         }
         // A new run only when some birth rate changed.
         var rates: [UInt64: Double] = [:]
@@ -128,8 +134,10 @@ public final class EmitterSimulation {
             longest[p.depth] = max(longest[p.depth], p.maxLifetime)
         }
         span = longest.reduce(0, +)
-        // Births after the change may already be in the live set.
-        if let t = liveTime, t >= at { liveTime = nil }
+        // Births after the change may already be in the live set; a cell
+        // that begins before the live set's time has births a step from it
+        // would not see (a negative beginTime: born before it was added).
+        if let t = liveTime, t >= at || earliestNew < t { liveTime = nil }
     }
 
     private func flatten(_ cell: EmitterCellSnapshot, path: UInt64, depth: Int,
@@ -221,7 +229,7 @@ public final class EmitterSimulation {
         let r = runIndex(at: horizon)
         if r >= EmitterSimulation.pruneBatch {
             let boundary = runs[r].start
-            for root in roots where root.window.begin < boundary {
+            for root in roots where root.window.firstRunTime < boundary {
                 var walk = ScheduleWalk(self, pathKey: root.pathKey, window: root.window)
                 while let piece = walk.next() {
                     if piece.start >= boundary { carriedCounts[root.pathKey] = piece.count; break }
@@ -302,7 +310,11 @@ public final class EmitterSimulation {
         for (index, root) in roots.enumerated() {
             forEachBirth(pathKey: root.pathKey, window: root.window, after: a, through: b) { k, time in
                 guard mayBear else { return false }
-                let s = segmentIndex(at: time)
+                // Born before the cell's start (a negative beginTime): with
+                // the values it started with, as a cell there from the
+                // simulation's start has (the segments before a cell added
+                // later do not have it).
+                let s = segmentIndex(at: max(time, root.emitterStart))
                 guard let cell = segments[s].byPath[root.pathKey] else { return true }
                 let seedKey = ParticleRandom.key(UInt64(segments[s].configuration.seed), UInt64(index))
                 let p = bornFromEmitter(cell: cell, key: ParticleRandom.key(seedKey, UInt64(k)), at: time, segment: s)

@@ -62,13 +62,24 @@ enum CellPath {
 /// time reaches 0). A duration of 0 (the default) means the cell emits for as long
 /// as its emitter lives. autoreverses doubles the active interval; fillMode
 /// has no effect on emission (nothing is "held").
+///
+/// A negative beginTime puts the cell's local time |beginTime| in at its
+/// emitter's start: a top-level cell then has the particles it would have
+/// born since `begin`, with the rates and values in effect at `start`,
+/// whether it was there when the simulation started or added later; a
+/// sub-cell's particles are born only once their parent is (the walk's
+/// callers start at the parent's birth).
 struct EmissionWindow {
+    /// When the emitter started this cell: the simulation's start or the
+    /// change that added it (top-level), the parent particle's birth.
+    var start: Double
     var begin: Double
     var end: Double
     var speed: Double
     var timeOffset: Double
 
     init(emitterStart: Double, emitterEnd: Double, timing t: TimingState) {
+        start = emitterStart
         begin = emitterStart + t.beginTime
         speed = t.speed
         timeOffset = t.timeOffset
@@ -81,6 +92,10 @@ struct EmissionWindow {
         // A cell whose clock stands still or runs backwards emits nothing.
         end = speed > 0 ? min(emitterEnd, begin + active / speed) : begin
     }
+
+    /// Where the cell's birth schedule starts reading rate runs: the run at
+    /// its begin, or at its start when it begins before it.
+    var firstRunTime: Double { max(begin, start) }
 }
 
 /// Births as exact times: the k-th particle of a cell from one emitter is
@@ -215,7 +230,7 @@ struct ScheduleWalk {
         runs = simulation.runs
         self.pathKey = pathKey
         self.window = window
-        if window.begin < runs[0].start, let carried = simulation.carriedCounts[pathKey] {
+        if window.firstRunTime < runs[0].start, let carried = simulation.carriedCounts[pathKey] {
             // The runs before the first were dropped: resume from the count
             // they added up to.
             index = 0
@@ -223,7 +238,10 @@ struct ScheduleWalk {
             count = carried
             first = false
         } else {
-            index = simulation.runIndex(at: window.begin)
+            // Before the cell's start (a negative beginTime) it counts at
+            // the rate of its start: the runs before a cell added later do
+            // not have it (its pre-born particles were lost).
+            index = simulation.runIndex(at: window.firstRunTime)
             pieceStart = window.begin
             count = 0
             first = true
