@@ -12,6 +12,7 @@
 #include "lktest.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -425,6 +426,97 @@ static void check_frame_overflow(void)
     lk_release(l);
 }
 
+/* ---- extreme transforms, drawn ------------------------------------------- */
+
+#define XW 160
+#define XH 120
+
+/* Output pixels that are not `want` (channels within 1); a layer's side of
+   the line through (px, py) along angle + 90 degrees only when `side` is set:
+   pixels whose centres are more than 1.5 from it, on the layer's side the
+   colour, on the other the black root (antialiased edge pixels skipped). */
+static int wrong_pixels(const uint8_t *rgba, const uint8_t want[3], int side, double px, double py, double angle)
+{
+    int wrong = 0;
+    for (int y = 0; y < XH; y++)
+        for (int x = 0; x < XW; x++) {
+            const uint8_t *p = rgba + ((size_t)y * XW + (size_t)x) * 4;
+            const uint8_t black[3] = { 0, 0, 0 };
+            const uint8_t *expect = want;
+            if (side) {
+                double d = (x + 0.5 - px) * cos(angle) + (y + 0.5 - py) * sin(angle);
+                if (fabs(d) <= 1.5) continue;
+                if (d < 0) expect = black;
+            }
+            if (abs(p[0] - expect[0]) > 1 || abs(p[1] - expect[1]) > 1 || abs(p[2] - expect[2]) > 1) wrong++;
+        }
+    return wrong;
+}
+
+/* S6.1, S8.1: a layer turned by 30 degrees and scaled by s covers the whole
+   output with its background colour for any s whose transform is finite.
+   At 1e18 and beyond the software backend left about a fifth of the frame
+   unpainted (its clipping of the quad to the output rounded at coordinates
+   near 1e22, where a double's step is millions of pixels); the core now
+   cuts such fills to a band around the output (docs/rendering.md, Extreme
+   transforms). A scale of 1e300 draws the same; one whose world transform
+   overflows (1e308) draws nothing, and no frame fails or hangs. A layer
+   whose edge crosses the output at scale 1e9 keeps that edge where it is.
+   Tolerance: 1 per channel; pixels within 1.5 of the crossing edge are not
+   checked. On the backend the run uses ($LKTEST_BACKEND). */
+static void check_extreme_transforms_drawn(void)
+{
+    static const double scales[] = { 1e6, 1e12, 1e21, 1e30, 1e300 };
+    const double angle = 30 * LKT_PI / 180;
+    const uint8_t orange[3] = { 255, 128, 0 };
+    lk_display *display = lkt_open_display(XW, XH, "a display for extreme transforms");
+    if (!display) return;
+    lk_layer *root = lk_layer_create(), *l = lk_layer_create();
+    lk_layer_set_frame(root, lk_rect_make(0, 0, XW, XH));
+    lk_layer_set_background_color(root, lk_color_make(0, 0, 0, 1));
+    lk_layer_set_frame(l, lk_rect_make(40, 30, 80, 60));
+    lk_layer_set_background_color(l, lk_color_make(1, 0.5, 0, 1));
+    lk_layer_add_sublayer(root, l);
+    lk_display_set_root_layer(display, root);
+    lk_transaction_set_disable_actions(true);
+    for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
+        lk_layer_set_transform(l, lk_transform3d_scale(lk_transform3d_make_rotation(angle, 0, 0, 1), scales[i], scales[i], 1));
+        uint8_t *px = lkt_render_and_read(display, "an extreme transform's frame");
+        if (!px) continue;
+        int wrong = wrong_pixels(px, orange, 0, 0, 0, 0);
+        char name[96];
+        snprintf(name, sizeof name, "S6.1 a layer turned 30 degrees and scaled by %g covers the whole output", scales[i]);
+        LKT_CHECK(wrong == 0, name,
+                  "%d of %d pixels are not (255, 128, 0)", wrong, XW * XH);
+        free(px);
+    }
+    lk_layer_set_transform(l, lk_transform3d_scale(lk_transform3d_make_rotation(angle, 0, 0, 1), 1e308, 1e308, 1));
+    lk_status s = lk_display_render_frame_at(display, 1e4);
+    uint8_t *px = lkt_render_and_read(display, "an overflowing transform's frame");
+    if (px) {
+        const uint8_t black[3] = { 0, 0, 0 };
+        int wrong = wrong_pixels(px, black, 0, 0, 0, 0);
+        LKT_CHECK(s == LK_OK && wrong == 0, "S8.1 a scale of 1e308 (the world transform overflows) draws nothing",
+                  "%s, %d pixels not black", lkt_status_name(s), wrong);
+        free(px);
+    }
+    /* the left edge through the position, turned 30 degrees */
+    lk_layer_set_bounds(l, lk_rect_make(0, 0, 80, 60));
+    lk_layer_set_anchor_point(l, lk_point_make(0, 0.5));
+    lk_layer_set_position(l, lk_point_make(80.3, 60.2));
+    lk_layer_set_transform(l, lk_transform3d_scale(lk_transform3d_make_rotation(angle, 0, 0, 1), 1e9, 1e9, 1));
+    px = lkt_render_and_read(display, "a huge layer's edge");
+    if (px) {
+        int wrong = wrong_pixels(px, orange, 1, 80.3, 60.2, angle);
+        LKT_CHECK(wrong == 0, "S6.1 a layer scaled by 1e9 whose edge crosses the output keeps the edge in place",
+                  "%d pixels on the wrong side", wrong);
+        free(px);
+    }
+    lk_display_close(display);
+    lk_release(l);
+    lk_release(root);
+}
+
 int main(void)
 {
     check_frame();
@@ -434,5 +526,6 @@ int main(void)
     check_convert_perspective();
     check_convert_under_singular_ancestor();
     check_frame_overflow();
+    check_extreme_transforms_drawn();
     return lkt_finish();
 }

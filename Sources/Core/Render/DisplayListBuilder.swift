@@ -450,7 +450,7 @@ public struct DisplayListBuilder: ~Copyable {
     /// animation may leave them).
     mutating func appendGradient(_ g: GradientState, world: Transform3D, bounds: Rect, radius: Double,
                                  opacity: Double) {
-        guard !g.colors.isEmpty, bounds.size.width > 0, bounds.size.height > 0, mayDraw() else { return }
+        guard !g.colors.isEmpty, bounds.size.width > 0, bounds.size.height > 0, world.isFinite, mayDraw() else { return }
         let drawn = g.stopsWithinUnitRange()
         let n = drawn?.count ?? g.colors.count
         if stopCount + n > stopCapacity {
@@ -616,6 +616,18 @@ public struct DisplayListBuilder: ~Copyable {
         }
     }
 
+    /// The output, and what the shadows of the open groups (and the op's
+    /// own) can bring into it, with GuardBand's margin: what an op cut to
+    /// it still draws of itself.
+    func guardBand(shadow: ShadowSpec?) -> ScreenBox {
+        var dx = GuardBand.margin, dy = GuardBand.margin
+        for s in openGroups.lazy.compactMap(\.shadow) + (shadow.map { [$0] } ?? []) {
+            dx += abs(s.offsetX) + s.reach
+            dy += abs(s.offsetY) + s.reach
+        }
+        return ScreenBox(x0: viewport.x0 - dx, y0: viewport.y0 - dy, x1: viewport.x1 + dx, y1: viewport.y1 + dy)
+    }
+
     enum Kind: UInt32 {
         case fill = 1, image = 2, border = 3, pushClip = 4, popClip = 5, pushGroup = 6, groupContent = 7, popGroup = 8
         case gradient = 9
@@ -626,6 +638,25 @@ public struct DisplayListBuilder: ~Copyable {
                          image: Image? = nil, source: Rect = .zero,
                          flags: UInt32 = LK_DL_FLAG_ANTIALIAS.rawValue, shadow: ShadowSpec? = nil,
                          tint: Color? = nil) {
+        var world = world, rect = rect
+        // No NaN or infinity reaches a backend; plain fills and clips far
+        // larger than the output are cut to a band around it (GuardBand).
+        if kind.rawValue <= Kind.pushClip.rawValue {
+            var cut = GuardBand.Cut.keep
+            if !world.isFinite {
+                cut = .empty
+            } else if (kind == .fill || kind == .pushClip) && radius == 0 && borderWidth == 0 {
+                cut = GuardBand.cut(world, rect, output: viewport, band: guardBand(shadow: shadow))
+            }
+            switch cut {
+            case .keep: break
+            case .cut(let t, let r): world = t; rect = r
+            case .empty:
+                // A clip of nothing keeps the list nested; a drawing op goes.
+                guard kind == .pushClip else { return }
+                world = .identity; rect = .zero
+            }
+        }
         // Drawing ops count against the limits; the others open and close
         // what the drawing ops are in, and so always go in (the list stays
         // well nested however it was cut).
