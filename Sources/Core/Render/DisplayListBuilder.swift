@@ -621,10 +621,13 @@ public struct DisplayListBuilder: ~Copyable {
     /// it still draws of itself.
     func guardBand(shadow: ShadowSpec?) -> ScreenBox {
         var dx = GuardBand.margin, dy = GuardBand.margin
-        for s in openGroups.lazy.compactMap(\.shadow) + (shadow.map { [$0] } ?? []) {
+        func add(_ s: ShadowSpec?) {
+            guard let s else { return }
             dx += abs(s.offsetX) + s.reach
             dy += abs(s.offsetY) + s.reach
         }
+        for group in openGroups { add(group.shadow) }
+        add(shadow)
         return ScreenBox(x0: viewport.x0 - dx, y0: viewport.y0 - dy, x1: viewport.x1 + dx, y1: viewport.y1 + dy)
     }
 
@@ -645,8 +648,9 @@ public struct DisplayListBuilder: ~Copyable {
             var cut = GuardBand.Cut.keep
             if !world.isFinite {
                 cut = .empty
-            } else if (kind == .fill || kind == .pushClip) && radius == 0 && borderWidth == 0 {
-                cut = GuardBand.cut(world, rect, output: viewport, band: guardBand(shadow: shadow))
+            } else if (kind == .fill || kind == .pushClip) && radius == 0 && borderWidth == 0,
+                      GuardBand.reachesFar(world, rect, output: viewport) {
+                cut = GuardBand.cut(world, rect, band: guardBand(shadow: shadow))
             }
             switch cut {
             case .keep: break

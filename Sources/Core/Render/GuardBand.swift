@@ -29,17 +29,22 @@ enum GuardBand {
         case cut(Transform3D, Rect)
     }
 
-    /// The op of `rect` under `world`, cut to `band` (output pixels) when
-    /// its output box reaches past `reach` from `output`. Only for ops whose
-    /// look does not depend on the rect's size in its own space: a fill or
-    /// clip without corner radius or border. Perspective maps are kept (the
-    /// backends clip them against w > 0 in homogeneous space).
-    static func cut(_ world: Transform3D, _ rect: Rect, output: ScreenBox, band: ScreenBox) -> Cut {
-        guard world.isFinite, rect.isFinite else { return .empty }
-        guard output.x0.isFinite, output.y0.isFinite, output.x1.isFinite, output.y1.isFinite,
-              band.x0.isFinite, band.y0.isFinite, band.x1.isFinite, band.y1.isFinite else { return .keep }
+    /// Whether `rect` under `world` reaches past `reach` from a finite
+    /// `output` (or cannot be placed): the ops `cut` is for.
+    static func reachesFar(_ world: Transform3D, _ rect: Rect, output: ScreenBox) -> Bool {
+        guard output.x0.isFinite, output.y0.isFinite, output.x1.isFinite, output.y1.isFinite else { return false }
         let far = ScreenBox(x0: output.x0 - reach, y0: output.y0 - reach, x1: output.x1 + reach, y1: output.y1 + reach)
-        if far.contains(ScreenBox(world, rect)) { return .keep }
+        return !far.contains(ScreenBox(world, rect))
+    }
+
+    /// The op of `rect` under `world`, cut to `band` (output pixels). Only
+    /// for ops whose look does not depend on the rect's size in its own
+    /// space: a fill or clip without corner radius or border. Perspective
+    /// maps are kept (the backends clip them against w > 0 in homogeneous
+    /// space).
+    static func cut(_ world: Transform3D, _ rect: Rect, band: ScreenBox) -> Cut {
+        guard world.isFinite, rect.isFinite else { return .empty }
+        guard band.x0.isFinite, band.y0.isFinite, band.x1.isFinite, band.y1.isFinite else { return .keep }
         guard world.m14 == 0, world.m24 == 0, world.m44 > 0 else { return .keep }
         // Output point p = (x, y) A + t for a local point (x, y) (row vectors).
         let w = world.m44
