@@ -46,10 +46,14 @@ public struct Transform3D: Equatable, Sendable {
             m31 == 0 && m32 == 0 && m33 == 1 && m34 == 0 && m41 == 0 && m42 == 0 && m43 == 0 && m44 == 1
     }
     /// Every element finite, read in place (no array).
+    /// (x * 0 is 0 exactly when x is finite: NaN and infinities give NaN,
+    /// which the sum keeps; no branch per element, for every op a frame
+    /// builds.)
     var isFinite: Bool {
         withUnsafeBytes(of: self) { raw in
-            for i in 0..<16 where !raw.load(fromByteOffset: i * 8, as: Double.self).isFinite { return false }
-            return true
+            var zero = SIMD4<Double>()
+            for i in 0..<4 { zero += raw.loadUnaligned(fromByteOffset: i * 32, as: SIMD4<Double>.self) * 0 }
+            return zero[0] + zero[1] + zero[2] + zero[3] == 0
         }
     }
 

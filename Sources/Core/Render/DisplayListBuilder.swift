@@ -631,6 +631,27 @@ public struct DisplayListBuilder: ~Copyable {
         return ScreenBox(x0: viewport.x0 - dx, y0: viewport.y0 - dy, x1: viewport.x1 + dx, y1: viewport.y1 + dy)
     }
 
+    /// `append` for an op its guard-band test picked: not finite (a drawing
+    /// op goes, a clip clips everything) or far larger than the output (cut
+    /// to the band). The cut op is within the band, so `append` keeps it.
+    @inline(never)
+    private mutating func appendCut(_ kind: Kind, _ world: Transform3D, _ rect: Rect, radius: Double,
+                                    borderWidth: Double, color: Color, opacity: Double, image: Image?, source: Rect,
+                                    flags: UInt32, shadow: ShadowSpec?, tint: Color?) {
+        let cut = world.isFinite ? GuardBand.cut(world, rect, band: guardBand(shadow: shadow)) : .empty
+        var (world, rect) = (world, rect)
+        switch cut {
+        case .keep: break   // (perspective: the backends clip it in homogeneous space)
+        case .cut(let t, let r): (world, rect) = (t, r)
+        case .empty:
+            // A clip of nothing keeps the list nested; a drawing op goes.
+            guard kind == .pushClip else { return }
+            (world, rect) = (.identity, .zero)
+        }
+        appendUncut(kind, world, rect, radius: radius, borderWidth: borderWidth, color: color, opacity: opacity,
+                    image: image, source: source, flags: flags, shadow: shadow, tint: tint)
+    }
+
     enum Kind: UInt32 {
         case fill = 1, image = 2, border = 3, pushClip = 4, popClip = 5, pushGroup = 6, groupContent = 7, popGroup = 8
         case gradient = 9
@@ -641,26 +662,25 @@ public struct DisplayListBuilder: ~Copyable {
                          image: Image? = nil, source: Rect = .zero,
                          flags: UInt32 = LK_DL_FLAG_ANTIALIAS.rawValue, shadow: ShadowSpec? = nil,
                          tint: Color? = nil) {
-        var world = world, rect = rect
         // No NaN or infinity reaches a backend; plain fills and clips far
         // larger than the output are cut to a band around it (GuardBand).
-        if kind.rawValue <= Kind.pushClip.rawValue {
-            var cut = GuardBand.Cut.keep
-            if !world.isFinite {
-                cut = .empty
-            } else if (kind == .fill || kind == .pushClip) && radius == 0 && borderWidth == 0,
-                      GuardBand.reachesFar(world, rect, output: viewport) {
-                cut = GuardBand.cut(world, rect, band: guardBand(shadow: shadow))
-            }
-            switch cut {
-            case .keep: break
-            case .cut(let t, let r): world = t; rect = r
-            case .empty:
-                // A clip of nothing keeps the list nested; a drawing op goes.
-                guard kind == .pushClip else { return }
-                world = .identity; rect = .zero
-            }
+        // The test inline, the cut out of line: every op takes the test.
+        if kind.rawValue <= Kind.pushClip.rawValue
+            && (!world.isFinite || ((kind == .fill || kind == .pushClip) && radius == 0 && borderWidth == 0
+                                    && GuardBand.reachesFar(world, rect, output: viewport))) {
+            appendCut(kind, world, rect, radius: radius, borderWidth: borderWidth, color: color, opacity: opacity,
+                      image: image, source: source, flags: flags, shadow: shadow, tint: tint)
+            return
         }
+        appendUncut(kind, world, rect, radius: radius, borderWidth: borderWidth, color: color, opacity: opacity,
+                    image: image, source: source, flags: flags, shadow: shadow, tint: tint)
+    }
+
+    /// `append` once its guard-band test passed.
+    @inline(__always)
+    private mutating func appendUncut(_ kind: Kind, _ world: Transform3D, _ rect: Rect, radius: Double,
+                                      borderWidth: Double, color: Color, opacity: Double, image: Image?,
+                                      source: Rect, flags: UInt32, shadow: ShadowSpec?, tint: Color?) {
         // Drawing ops count against the limits; the others open and close
         // what the drawing ops are in, and so always go in (the list stays
         // well nested however it was cut).

@@ -34,6 +34,15 @@ enum GuardBand {
     static func reachesFar(_ world: Transform3D, _ rect: Rect, output: ScreenBox) -> Bool {
         guard output.x0.isFinite, output.y0.isFinite, output.x1.isFinite, output.y1.isFinite else { return false }
         let far = ScreenBox(x0: output.x0 - reach, y0: output.y0 - reach, x1: output.x1 + reach, y1: output.y1 + reach)
+        if world.m14 == 0 && world.m24 == 0 && world.m44 == 1 {
+            // Affine (every 2D scene): a bound on the corners' reach from
+            // the translation, without mapping the four corners.
+            let ex = max(abs(rect.minX), abs(rect.maxX)), ey = max(abs(rect.minY), abs(rect.maxY))
+            let rx = abs(world.m11) * ex + abs(world.m21) * ey, ry = abs(world.m12) * ex + abs(world.m22) * ey
+            if world.m41 - rx >= far.x0 && world.m41 + rx <= far.x1 && world.m42 - ry >= far.y0 && world.m42 + ry <= far.y1 {
+                return false
+            }
+        }
         return !far.contains(ScreenBox(world, rect))
     }
 
